@@ -1,0 +1,49 @@
+# Quire — offline-first notes and tasks for the terminal.
+#
+# Targets:
+#   make deps      install missing system packages with apt-get (ncursesw and SQLite headers,
+#                  tmux for the terminal tests, PostgreSQL for the server tests)
+#   make build     debug build of every executable
+#   make run       open Quire (the TUI) on the local database; no server needed
+#   make test      build and run every test (starts a throwaway PostgreSQL on loopback, then stops it)
+#   make bench     release build, run the benchmarks, write BENCHMARKS.md
+#   make install   install quire and quire-server into $(PREFIX)/bin (PREFIX=/usr/local)
+#   make clean     remove build products
+#
+# Variables: PREFIX (install prefix), ARGS (arguments for `make run`, e.g. ARGS="list").
+
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+SWIFT ?= swift
+SWIFT_FLAGS ?=
+ARGS ?=
+
+.PHONY: all deps build run test bench install clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+run: build
+	@$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/quire $(ARGS)
+
+test: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	scripts/with-postgres.sh $(SWIFT) test $(SWIFT_FLAGS) --skip-build
+
+bench: deps
+	$(SWIFT) build $(SWIFT_FLAGS) -c release
+	scripts/bench.sh
+
+install: deps
+	$(SWIFT) build $(SWIFT_FLAGS) -c release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $$($(SWIFT) build $(SWIFT_FLAGS) -c release --show-bin-path)/quire $(DESTDIR)$(PREFIX)/bin/quire
+	install -m 0755 $$($(SWIFT) build $(SWIFT_FLAGS) -c release --show-bin-path)/quire-server $(DESTDIR)$(PREFIX)/bin/quire-server
+
+clean:
+	rm -rf .build

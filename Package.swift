@@ -1,0 +1,105 @@
+// swift-tools-version: 6.1
+// Quire: an offline-first notes and tasks app for the terminal.
+// Module layout and import rules: see ARCHITECTURE.md beside the checkout (../shared).
+import PackageDescription
+
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "Quire",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "quire", targets: ["quire"]),
+        .executable(name: "quire-server", targets: ["quire-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        // MARK: - Pure core
+        .target(name: "QuireCore"),
+        .target(name: "QuireProtocol", dependencies: ["QuireCore"]),
+        .target(name: "TerminalUI"),
+        .target(name: "QuireUI", dependencies: ["QuireCore", "TerminalUI"]),
+
+        // MARK: - Shells
+        .target(name: "QuireStore", dependencies: ["QuireCore", grdb]),
+        .target(
+            name: "QuireSync",
+            dependencies: [
+                "QuireCore", "QuireProtocol", "QuireStore", logging,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .target(
+            name: "QuireServer",
+            dependencies: [
+                "QuireCore", "QuireProtocol", grdb, logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // No pkgConfig: ncursesw's .pc adds feature macros SwiftPM refuses (and warns about);
+        // the headers live in /usr/include on Debian and the module map links ncursesw itself.
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncursesw5-dev"])]),
+        .target(name: "NCursesBackend", dependencies: ["CNCurses", "TerminalUI"]),
+        .target(name: "QuireApp", dependencies: ["QuireCore", "QuireUI", "QuireStore", "QuireSync", "TerminalUI"]),
+
+        // MARK: - Executables
+        .executableTarget(
+            name: "quire",
+            dependencies: ["QuireCore", "QuireStore", "QuireSync", "QuireApp", "NCursesBackend", argumentParser]
+        ),
+        .executableTarget(
+            name: "quire-server",
+            dependencies: ["QuireServer", argumentParser, logging]
+        ),
+        .executableTarget(
+            name: "quire-bench",
+            dependencies: [
+                "QuireCore", "QuireStore", "QuireSync", "QuireProtocol", "QuireUI", "QuireApp", "TerminalUI",
+                argumentParser,
+            ]
+        ),
+        .executableTarget(
+            name: "quire-loadgen",
+            dependencies: [
+                "QuireCore", "QuireProtocol", argumentParser,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
+        // MARK: - Tests (Swift Testing), one target per module
+        .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore"]),
+        .testTarget(name: "QuireProtocolTests", dependencies: ["QuireProtocol", "QuireCore"]),
+        .testTarget(name: "QuireStoreTests", dependencies: ["QuireStore", "QuireCore", grdb]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireCore", "QuireStore", grdb]),
+        .testTarget(
+            name: "QuireServerTests",
+            dependencies: [
+                "QuireServer", "QuireProtocol", "QuireCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "QuireCore", "TerminalUI"]),
+        .testTarget(name: "QuireAppTests", dependencies: ["QuireApp", "QuireUI", "QuireStore", "QuireCore", "TerminalUI"]),
+    ]
+)

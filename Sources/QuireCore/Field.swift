@@ -1,0 +1,84 @@
+/// The fields of an item that a person edits and that operations carry.
+///
+/// Bookkeeping fields (`id`, `createdAt`, `updatedAt`, `deleted`, `rev`, `syncState`) are not
+/// here: they are never merged field by field.
+public enum Field: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, Hashable, Comparable {
+    case kind
+    case title
+    case body
+    case tags
+    case done
+    case due
+    case priority
+    case pinned
+
+    public static func < (lhs: Field, rhs: Field) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A field's value as operations carry it: JSON null, a string, a bool, a list of strings,
+/// or (only as a body's `from`) the SHA-256 of a string.
+public enum FieldValue: Hashable, Sendable {
+    case null
+    case string(String)
+    case bool(Bool)
+    case strings([String])
+    /// Lowercase hex SHA-256 of a UTF-8 string; stands in for a long body's previous value.
+    case sha256(String)
+}
+
+extension FieldValue: Codable {
+    private enum HashKey: String, CodingKey { case sha256 }
+
+    public init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: HashKey.self) {
+            self = .sha256(try keyed.decode(String.self, forKey: .sha256))
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let list = try? container.decode([String].self) {
+            self = .strings(list)
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected null, a string, a bool, a list of strings or {\"sha256\": HEX}")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .string(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .bool(let flag):
+            var container = encoder.singleValueContainer()
+            try container.encode(flag)
+        case .strings(let list):
+            var container = encoder.singleValueContainer()
+            try container.encode(list)
+        case .sha256(let hex):
+            var container = encoder.container(keyedBy: HashKey.self)
+            try container.encode(hex, forKey: .sha256)
+        }
+    }
+}
+
+/// One field's change inside an operation: the value it was changed from and the value it sets.
+public struct FieldChange: Hashable, Codable, Sendable {
+    public var from: FieldValue
+    public var to: FieldValue
+
+    public init(from: FieldValue, to: FieldValue) {
+        self.from = from
+        self.to = to
+    }
+}

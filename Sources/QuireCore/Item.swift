@@ -1,0 +1,129 @@
+import Foundation
+
+/// A note or a task: one row of the item table, as SPEC.md defines it.
+///
+/// `createdAt` and `updatedAt` are for display and sorting only; conflicts are decided by
+/// revisions and field values, never by clocks.
+public struct Item: Hashable, Sendable, Identifiable {
+    public var id: String
+    public var kind: ItemKind
+    public var title: String
+    public var body: String
+    /// A set, kept sorted and unique (see `Tags.normalize`).
+    public var tags: [String]
+    public var done: Bool
+    /// When `done` last became true; nil while open.
+    public var doneAt: Date?
+    public var due: Day?
+    public var priority: Priority
+    public var pinned: Bool
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// A tombstone until purged; `quire restore` clears it.
+    public var deleted: Bool
+    /// The server revision this device last saw for the item; 0 = never synced.
+    public var rev: Int
+    public var syncState: SyncState
+
+    public init(
+        id: String, kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [],
+        done: Bool = false, doneAt: Date? = nil, due: Day? = nil, priority: Priority = .none,
+        pinned: Bool = false, createdAt: Date, updatedAt: Date? = nil, deleted: Bool = false,
+        rev: Int = 0, syncState: SyncState = .pending
+    ) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.body = body
+        self.tags = Tags.normalize(tags)
+        self.done = done
+        self.doneAt = doneAt
+        self.due = due
+        self.priority = priority
+        self.pinned = pinned
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
+        self.deleted = deleted
+        self.rev = rev
+        self.syncState = syncState
+    }
+}
+
+// MARK: - Field access
+
+extension Item {
+    /// The value of one editable field, in the form operations carry.
+    public func value(of field: Field) -> FieldValue {
+        switch field {
+        case .kind: .string(kind.rawValue)
+        case .title: .string(title)
+        case .body: .string(body)
+        case .tags: .strings(tags)
+        case .done: .bool(done)
+        case .due: due.map { .string($0.description) } ?? .null
+        case .priority: .string(priority.rawValue)
+        case .pinned: .bool(pinned)
+        }
+    }
+
+    /// All editable fields and their values.
+    public var fieldValues: [Field: FieldValue] {
+        Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0, value(of: $0)) })
+    }
+
+    /// Sets one field from an operation's value, checking its type and range.
+    ///
+    /// `doneAt` follows `done`: it is set to `now` when `done` becomes true and cleared when it
+    /// becomes false.
+    public mutating func set(_ field: Field, to value: FieldValue, now: Date) throws(ValidationError) {
+        switch (field, value) {
+        case (.kind, .string(let text)):
+            guard let parsed = ItemKind(rawValue: text) else { throw .invalidKind(text) }
+            kind = parsed
+        case (.title, .string(let text)):
+            title = try Validation.title(text)
+        case (.body, .string(let text)):
+            body = try Validation.body(text)
+        case (.tags, .strings(let list)):
+            tags = Tags.normalize(list)
+        case (.tags, .null):
+            tags = []
+        case (.done, .bool(let flag)):
+            if flag && !done { doneAt = now }
+            if !flag { doneAt = nil }
+            done = flag
+        case (.due, .null):
+            due = nil
+        case (.due, .string(let text)):
+            guard let day = Day(text) else { throw .invalidDate(text) }
+            due = day
+        case (.priority, .string(let text)):
+            guard let parsed = Priority(rawValue: text) else { throw .invalidPriority(text) }
+            priority = parsed
+        case (.pinned, .bool(let flag)):
+            pinned = flag
+        default:
+            throw .wrongType(field: field)
+        }
+    }
+
+    /// A copy with every given field set (see `set(_:to:now:)`).
+    public func applying(_ values: [Field: FieldValue], now: Date) throws(ValidationError) -> Item {
+        var copy = self
+        for field in Field.allCases {
+            if let value = values[field] { try copy.set(field, to: value, now: now) }
+        }
+        return copy
+    }
+
+    /// The fields whose values differ from `old`, each with its old and new value.
+    public func changes(since old: Item) -> [Field: FieldChange] {
+        var result: [Field: FieldChange] = [:]
+        for field in Field.allCases {
+            let before = old.value(of: field)
+            let after = value(of: field)
+            if before != after { result[field] = FieldChange(from: before, to: after) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,1 @@
+// Placeholder: this module is built by a later change.

@@ -29,7 +29,7 @@ let package = Package(
     targets: [
         // MARK: - Pure core
         .target(name: "QuireCore"),
-        .target(name: "QuireProtocol", dependencies: ["QuireCore"]),
+        .target(name: "QuireProtocol", dependencies: ["QuireCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TerminalUI"),
         .target(name: "QuireUI", dependencies: ["QuireCore", "TerminalUI"]),
 
@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "QuireSync",
             dependencies: [
-                "QuireCore", "QuireProtocol", "QuireStore", logging,
+                "QuireCore", "QuireProtocol", "QuireStore", grdb, logging,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -1,0 +1,95 @@
+import Foundation
+import QuireCore
+import QuireUI
+
+/// Running the update's effects on the UI queue. Each returns the messages that report how it
+/// went, which the loop feeds back into the update before drawing.
+extension AppRuntime {
+    func perform(_ effect: Effect) -> [Message] {
+        switch effect {
+        case .load(let request):
+            return [load(request)]
+        case .write(let intent):
+            return write(intent)
+        case .editExternally(let item):
+            return [editExternally(item)]
+        case .syncNow:
+            let answer = environment.sync.syncNow()
+            return [.notice(answer.text, isError: answer.isError)]
+        case .findNextNeedingReview(let after):
+            do {
+                return [.reviewTargetFound(try environment.items.nextNeedingReview(after: after))]
+            } catch {
+                return [.notice("Cannot read the store: \(error)", isError: true)]
+            }
+        case .quit:
+            return []
+        }
+    }
+
+    /// Reads the page a request needs: finds the anchor item, then a few screens around it.
+    func load(_ request: ListRequest) -> Message {
+        let items = environment.items
+        do {
+            var selection = max(0, request.index)
+            var anchorFound = false
+            if let anchor = request.anchorID,
+               let found = try items.index(of: anchor, in: request.query, near: request.index)
+            {
+                selection = found
+                anchorFound = true
+            }
+            var offset = request.offset(selection: selection, total: Int.max / 2)
+            var window = try items.page(request.query, offset: offset, limit: request.limit)
+            if selection >= window.total, window.total > 0 {
+                selection = window.total - 1
+                let clamped = request.offset(selection: selection, total: window.total)
+                if clamped != offset {
+                    offset = clamped
+                    window = try items.page(request.query, offset: offset, limit: request.limit)
+                }
+            }
+            return .listLoaded(ListPage(
+                query: request.query, total: window.total, offset: offset, items: window.items,
+                selection: selection, anchorFound: anchorFound))
+        } catch {
+            return .notice("Cannot read the store: \(error)", isError: true)
+        }
+    }
+
+    func write(_ intent: WriteIntent) -> [Message] {
+        let items = environment.items
+        do {
+            let id: String
+            switch intent {
+            case .create(let kind, let title, let body):
+                id = try items.create(kind: kind, title: title, body: body).id
+            case .edit(let itemID, _, let after):
+                id = try items.update(itemID, fields: after).id
+            case .setDone(let itemID, _, let done):
+                id = try items.update(itemID, fields: [.done: .bool(done)]).id
+            case .setPinned(let itemID, _, let pinned):
+                id = try items.update(itemID, fields: [.pinned: .bool(pinned)]).id
+            case .delete(let itemID, _):
+                try items.delete(itemID)
+                id = itemID
+            case .undo(let entry):
+                switch entry {
+                case .revert(let itemID, _, let fields):
+                    id = try items.update(itemID, fields: fields).id
+                case .undelete(let itemID, _):
+                    try items.restore(itemID)
+                    id = itemID
+                case .remove(let itemID, _):
+                    try items.delete(itemID)
+                    id = itemID
+                }
+            }
+            // Our own write: the poll need not reload for it.
+            lastVersion = try? items.dataVersion()
+            return [.written(intent, .success(id)), currentSync()]
+        } catch {
+            return [.written(intent, .failure(WriteFailure(String(describing: error))))]
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Dispatch
+import Foundation
+import QuireCore
+import QuireUI
+import TerminalUI
+
+/// The app's engine: one serial UI queue where every message becomes an update, its effects
+/// run, and the new state is rendered, diffed against the screen and drawn.
+///
+/// Everything mutable here (`state`, the backend, what the screen shows) is confined to
+/// `queue`. Other threads talk to the runtime only through `send` and the other public methods,
+/// which hop onto the queue. `activity` counts work in flight, so tests wait for idle.
+public final class AppRuntime: @unchecked Sendable {
+    public let queue: DispatchQueue
+    public let activity = Activity()
+    let environment: AppEnvironment
+    let backend: any TerminalBackend
+
+    private(set) var state: AppState
+    /// What the terminal shows now; nil forces a full redraw.
+    private var shown: Buffer?
+    /// The store's data version when we last read it; a different one means someone wrote.
+    var lastVersion: Int?
+    private var pollTimer: DispatchSourceTimer?
+    /// When the sync line was last worded; it mentions clock times, so it is refreshed now and then.
+    private var lastSyncLineTime: Date?
+    private var started = false
+    private var stopped = false
+    private var exitStatus: Int32 = 0
+    private let stoppedSignal = DispatchSemaphore(value: 0)
+    /// The external editor while it runs, for signal forwarding.
+    let editorChild = ChildRegistry()
+    /// Shown in the status bar of the first frame (set before `start`), e.g. a terminal fallback.
+    public var startupNotice: String?
+    /// Frames drawn so far (benchmarks read it).
+    public private(set) var framesDrawn = 0
+
+    public init(environment: AppEnvironment, backend: any TerminalBackend, label: String = "quire.ui") {
+        self.environment = environment
+        self.backend = backend
+        queue = DispatchQueue(label: label, qos: .userInteractive)
+        state = AppState(size: backend.size)
+    }
+
+    // MARK: - Life cycle
+
+    /// Loads the first page, draws the first frame and starts watching the store.
+    public func start() {
+        activity.begin()
+        queue.async { [self] in
+            defer { activity.end() }
+            guard !started else { return }
+            started = true
+            state = AppState(size: backend.size, today: environment.today())
+            lastVersion = try? environment.items.dataVersion()
+            var messages: [Message] = [currentSync()]
+            for effect in state.start() { messages += perform(effect) }
+            if let startupNotice { messages.append(.notice(startupNotice, isError: false)) }
+            process(messages)
+            startPolling()
+        }
+    }
+
+    /// Stops the runtime (the person quit, or a signal asked); `waitUntilStopped` returns.
+    public func stop(status: Int32 = 0) {
+        queue.async { [self] in finish(status: status) }
+    }
+
+    /// Blocks the calling thread until the runtime stops; returns the exit status.
+    public func waitUntilStopped() -> Int32 {
+        stoppedSignal.wait()
+        stoppedSignal.signal()
+        return queue.sync { exitStatus }
+    }
+
+    public var isStopped: Bool { queue.sync { stopped } }
+
+    private func finish(status: Int32) {
+        guard !stopped else { return }
+        stopped = true
+        exitStatus = status
+        pollTimer?.cancel()
+        pollTimer = nil
+        stoppedSignal.signal()
+    }
+
+    // MARK: - Input
+
+    /// Handles one message on the UI queue.
+    public func send(_ message: Message) {
+        activity.begin()
+        queue.async { [self] in
+            defer { activity.end() }
+            guard !stopped else { return }
+            process([message])
+        }
+    }
+
+    /// Presses keys one after another, each drawn before the next.
+    public func press(_ keys: Key...) {
+        for key in keys { send(.key(key)) }
+    }
+
+    /// Reads every key waiting in the backend, then draws once. Called on the UI queue when
+    /// the terminal's input becomes readable. Returns how many keys were read.
+    @discardableResult
+    public func readInput() -> Int {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !stopped else { return 0 }
+        activity.begin()
+        defer { activity.end() }
+        var messages: [Message] = []
+        while let key = backend.readKey() { messages.append(.key(key)) }
+        if !messages.isEmpty { process(messages) }
+        return messages.count
+    }
+
+    /// The backend has keys waiting: read them on the UI queue (what the terminal's read source
+    /// does; tests call it after typing into a `TestBackend`).
+    public func inputAvailable() {
+        activity.begin()
+        queue.async { [self] in
+            defer { activity.end() }
+            readInput()
+        }
+    }
+
+    /// The terminal changed size: measure it and redraw everything.
+    public func terminalResized() {
+        activity.begin()
+        queue.async { [self] in
+            defer { activity.end() }
+            guard !stopped else { return }
+            let size = backend.refreshSize()
+            shown = nil
+            process([.resized(size)])
+        }
+    }
+
+    // MARK: - What tests and benchmarks look at
+
+    /// A copy of the state, read on the UI queue.
+    public var currentState: AppState { queue.sync { state } }
+
+    /// Waits until every message sent so far has been handled and drawn.
+    @discardableResult
+    public func waitUntilIdle(timeout: TimeInterval = 10) -> Bool {
+        activity.waitUntilIdle(timeout: timeout)
+    }
+
+    // MARK: - The loop
+
+    /// Updates with each message (and the messages its effects produce), then draws once.
+    private func process(_ messages: [Message]) {
+        var pending = messages
+        var index = 0
+        while index < pending.count {
+            let effects = state.update(pending[index])
+            for effect in effects { pending += perform(effect) }
+            index += 1
+        }
+        draw()
+        if state.quitting { finish(status: 0) }
+    }
+
+    private func draw() {
+        let frame = state.render()
+        if let previous = shown, previous.size != frame.buffer.size { shown = nil }
+        if shown == nil { backend.invalidate() }
+        backend.draw(frame.buffer.updates(from: shown), cursor: frame.cursor)
+        shown = frame.buffer
+        framesDrawn += 1
+    }
+
+    /// The external editor took the terminal: redraw everything on the next frame.
+    func forgetScreen() {
+        shown = nil
+    }
+
+    // MARK: - Watching the store
+
+    /// Polls the store's data version: cheap, and sees every writer, this process or another.
+    private func startPolling() {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + environment.changePollInterval, repeating: environment.changePollInterval,
+                       leeway: .milliseconds(10))
+        timer.setEventHandler { [weak self] in self?.checkForChanges() }
+        timer.resume()
+        pollTimer = timer
+    }
+
+    /// Reloads when someone committed since we last looked; keeps the sync line's clock
+    /// ("retrying in 8s") current.
+    func checkForChanges() {
+        guard !stopped else { return }
+        if let version = try? environment.items.dataVersion(), version != lastVersion {
+            activity.begin()
+            defer { activity.end() }
+            lastVersion = version
+            process([.storeChanged, currentSync()])
+        } else if state.sync.nextRetry != nil || lastSyncLineTime.map({ Date().timeIntervalSince($0) >= 30 }) ?? true {
+            let message = syncMessage(state.sync)
+            if case .syncChanged(_, let line) = message, line != state.syncLine {
+                activity.begin()
+                defer { activity.end() }
+                process([message])
+            }
+        }
+    }
+
+    /// The sync summary from the store's counts, as a message.
+    func currentSync() -> Message {
+        let counts = (try? environment.items.counts()) ?? StoreCounts()
+        return syncMessage(environment.sync.summary(counts: counts))
+    }
+
+    private func syncMessage(_ summary: SyncSummary) -> Message {
+        let now = Date()
+        lastSyncLineTime = now
+        return .syncChanged(summary, line: summary.statusLine(now: now, timeZone: .current))
+    }
+}

@@ -1,0 +1,50 @@
+import QuireCore
+import QuireUI
+
+/// What the app reads from and writes to the local store, in the app's own terms.
+///
+/// One protocol so the runtime does not care whether items live in SQLite (`StoreItemSource`,
+/// the live one) or in memory (unit tests). Every method may be called from any queue.
+public protocol ItemSource: Sendable {
+    /// One page of the list: `limit` items from list index `offset`, and how many there are.
+    func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow
+    /// Where an item is in the list now; `near` is where it was, a hint for a cheap search.
+    /// Nil when the item is no longer in the list.
+    func index(of id: String, in query: ListQuery, near: Int) throws -> Int?
+    func item(_ id: String) throws -> Item?
+    func create(kind: ItemKind, title: String, body: String) throws -> Item
+    func update(_ id: String, fields: [Field: FieldValue]) throws -> Item
+    func delete(_ id: String) throws
+    func restore(_ id: String) throws
+    /// The next item needing review after `id` in list order, wrapping around; nil when none.
+    func nextNeedingReview(after id: String?) throws -> String?
+    /// Counts for the status bar.
+    func counts() throws -> StoreCounts
+    /// A number that changes whenever anyone commits to the store (any process).
+    func dataVersion() throws -> Int
+}
+
+/// A window of the list as the store answered.
+public struct ItemWindow: Sendable, Hashable {
+    public var items: [Item]
+    public var total: Int
+
+    public init(items: [Item], total: Int) {
+        self.items = items
+        self.total = total
+    }
+}
+
+/// What the status bar counts.
+public struct StoreCounts: Sendable, Hashable {
+    /// Outbox operations not yet confirmed by the server.
+    public var pending: Int
+    public var inFlight: Int
+    public var needsReview: Int
+
+    public init(pending: Int = 0, inFlight: Int = 0, needsReview: Int = 0) {
+        self.pending = pending
+        self.inFlight = inFlight
+        self.needsReview = needsReview
+    }
+}

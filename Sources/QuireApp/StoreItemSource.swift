@@ -1,0 +1,92 @@
+import QuireCore
+import QuireStore
+import QuireUI
+
+/// The live `ItemSource`: Quire's SQLite store.
+///
+/// Listings page through the store with LIMIT/OFFSET and a count, so drawing one screen of a
+/// 100,000-item list reads a few dozen rows. Searches show the best `searchLimit` matches.
+public struct StoreItemSource: ItemSource {
+    public let store: AppDatabase
+    /// A live search shows at most this many matches, best first.
+    public static let searchLimit = 500
+    /// How far around its old place `index(of:)` looks for a moved item before giving up.
+    static let anchorWindow = 300
+
+    public init(store: AppDatabase) {
+        self.store = store
+    }
+
+    static func filter(_ query: ListQuery) -> ItemFilter {
+        ItemFilter(
+            kind: query.kind,
+            status: ItemFilter.Status(rawValue: query.status.rawValue) ?? .any,
+            tag: query.tag,
+            needsReview: query.needsReviewOnly)
+    }
+
+    private static func searchText(_ query: ListQuery) -> String? {
+        let text = query.search.trimmingWhitespace()
+        return text.isEmpty ? nil : text
+    }
+
+    public func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {
+        let filter = Self.filter(query)
+        if let text = Self.searchText(query) {
+            let matches = try store.search(text, matching: filter, limit: Self.searchLimit)
+            return ItemWindow(items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count)
+        }
+        let page = try store.page(matching: filter, limit: limit, offset: max(0, offset))
+        return ItemWindow(items: page.items, total: page.total)
+    }
+
+    public func index(of id: String, in query: ListQuery, near: Int) throws -> Int? {
+        let filter = Self.filter(query)
+        if let text = Self.searchText(query) {
+            return try store.search(text, matching: filter, limit: Self.searchLimit).firstIndex { $0.id == id }
+        }
+        // The list order is pinned first, then newest first; an item moves only when others
+        // arrive, leave or get pinned, so it is almost always near where it was.
+        let start = max(0, near - Self.anchorWindow)
+        let window = try store.items(matching: filter, limit: 2 * Self.anchorWindow, offset: start)
+        return window.firstIndex { $0.id == id }.map { start + $0 }
+    }
+
+    public func item(_ id: String) throws -> Item? {
+        try store.item(id)
+    }
+
+    public func create(kind: ItemKind, title: String, body: String) throws -> Item {
+        try store.create(NewItem(kind: kind, title: title, body: body))
+    }
+
+    public func update(_ id: String, fields: [Field: FieldValue]) throws -> Item {
+        try store.update(id, fields: fields)
+    }
+
+    public func delete(_ id: String) throws {
+        try store.delete([id])
+    }
+
+    public func restore(_ id: String) throws {
+        try store.restore([id])
+    }
+
+    public func nextNeedingReview(after id: String?) throws -> String? {
+        let ids = try store.items(matching: ItemFilter(needsReview: true)).map(\.id)
+        guard !ids.isEmpty else { return nil }
+        guard let id, let index = ids.firstIndex(of: id) else { return ids[0] }
+        return ids[(index + 1) % ids.count]
+    }
+
+    public func counts() throws -> StoreCounts {
+        let outbox = try store.outboxCounts()
+        return StoreCounts(
+            pending: outbox.pending + outbox.rejected, inFlight: outbox.inFlight,
+            needsReview: try store.count(matching: ItemFilter(needsReview: true)))
+    }
+
+    public func dataVersion() throws -> Int {
+        try store.dataVersion()
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// A three-way merge of an item: this device's version and the server's, both descended from
+/// the version they last agreed on, combined by SPEC's merge rules.
+///
+/// | field | rule |
+/// | --- | --- |
+/// | changed on one side only | take that side |
+/// | `tags` | set merge: additions and removals of both sides apply |
+/// | `body` | line-based three-way merge (`Diff3`); only overlapping changes conflict |
+/// | other fields | conflict when both sides set different values |
+/// | edit vs delete | keep the edit, and ask the person |
+///
+/// A conflicting field keeps its local value in `item`, so the person goes on seeing what
+/// they typed until they resolve it; base, local and remote stay available for that.
+/// Revisions and field values decide; clocks never do.
+public struct ItemMerge: Hashable, Sendable {
+    /// An edit on one side met a delete on the other.
+    public enum DeleteConflict: String, Hashable, Sendable {
+        /// This device deleted the item while another device edited it.
+        case deletedLocally = "deleted-locally"
+        /// Another device deleted the item while this device edited it.
+        case deletedRemotely = "deleted-remotely"
+    }
+
+    /// How a person settles a merge that needs review. Every choice keeps the clean part of
+    /// the merge (what only one side changed); it settles the conflicting fields and the
+    /// question of an edit against a delete.
+    public enum Resolution: String, Hashable, Sendable, CaseIterable {
+        /// This device's values for the conflicting fields (a local delete stays a delete).
+        case local
+        /// The server's values for the conflicting fields (a remote delete stays a delete).
+        case remote
+        /// Everything from both: the clean merge, both sides of each conflicting body hunk
+        /// (local first), the local value of other conflicting fields, and never a delete.
+        case both
+    }
+
+    /// The base as given; nil when both sides made the item independently.
+    public let base: Item?
+    public let local: Item
+    public let remote: Item
+    /// What the device should store: the merge, with local values where fields conflict.
+    public private(set) var item: Item
+    /// Fields both sides set to different values (for the body: overlapping hunks), in order.
+    public private(set) var conflicts: [Field]
+    /// The body's three-way merge, when both sides changed the body.
+    public private(set) var body: Diff3?
+    public private(set) var deleteConflict: DeleteConflict?
+
+    /// True when a person must look: a field conflict or an edit against a delete.
+    public var needsReview: Bool { !conflicts.isEmpty || deleteConflict != nil }
+
+    /// Merges `local` and `remote` against `base`. Without a base (both sides created the
+    /// item independently), every field both sides set differently conflicts, tags are united.
+    public init(base: Item?, local: Item, remote: Item) {
+        self.base = base
+        let base = base ?? ItemMerge.emptyBase(like: local)
+        self.local = local
+        self.remote = remote
+        var merged = remote
+        merged.id = local.id
+        merged.updatedAt = max(local.updatedAt, remote.updatedAt)
+        var conflicts: [Field] = []
+        var bodyMerge: Diff3?
+
+        for field in Field.allCases {
+            let (b, l, r) = (base.value(of: field), local.value(of: field), remote.value(of: field))
+            switch field {
+            case .tags:
+                merged.tags = ItemMerge.mergeTags(base: base.tags, local: local.tags, remote: remote.tags)
+            case .body:
+                if l == b || l == r {
+                    merged.body = remote.body
+                } else if r == b {
+                    merged.body = local.body
+                } else {
+                    let diff3 = Diff3(base: base.body, local: local.body, remote: remote.body)
+                    bodyMerge = diff3
+                    if let text = diff3.mergedText {
+                        merged.body = text
+                    } else {
+                        merged.body = local.body
+                        conflicts.append(.body)
+                    }
+                }
+            default:
+                let takeLocal: Bool
+                if l == b || l == r {
+                    takeLocal = false
+                } else if r == b {
+                    takeLocal = true
+                } else {
+                    takeLocal = true
+                    conflicts.append(field)
+                }
+                if takeLocal { merged.copy(field, from: local) }
+            }
+        }
+
+        var deleteConflict: DeleteConflict?
+        if local.deleted == remote.deleted {
+            merged.deleted = local.deleted
+        } else {
+            let localFlipped = local.deleted != base.deleted
+            let flipper = localFlipped ? local : remote
+            let other = localFlipped ? remote : local
+            let otherEdited = !other.changes(since: base).isEmpty
+            if flipper.deleted && otherEdited {
+                // Edit against delete: the edit survives until the person decides.
+                merged.deleted = false
+                deleteConflict = localFlipped ? .deletedLocally : .deletedRemotely
+            } else {
+                merged.deleted = flipper.deleted
+            }
+        }
+        if merged.deleted && local.deleted && remote.deleted {
+            // Both sides deleted it: nothing left to review.
+            conflicts = []
+        }
+
+        self.item = merged
+        self.conflicts = conflicts
+        self.body = bodyMerge
+        self.deleteConflict = deleteConflict
+    }
+
+    /// The item as the person settled it. It carries the server's revision, so the difference
+    /// to `remote` is what to push as a new change.
+    public func resolved(_ resolution: Resolution) -> Item {
+        var result = item
+        switch resolution {
+        case .local:
+            for field in conflicts { result.copy(field, from: local) }
+            if deleteConflict != nil { result.deleted = local.deleted }
+        case .remote:
+            for field in conflicts { result.copy(field, from: remote) }
+            if deleteConflict != nil { result.deleted = remote.deleted }
+        case .both:
+            if let body, body.hasConflicts { result.body = body.text(choosing: .both) }
+            if deleteConflict != nil { result.deleted = false }
+        }
+        return result
+    }
+
+    /// The clean merge with a body the person wrote (the diff screen's edited text, or
+    /// `quire resolve --merged-file`); other conflicting fields keep the local value, and an
+    /// edit against a delete keeps the item.
+    public func resolved(body text: String) -> Item {
+        var result = item
+        result.body = text
+        if deleteConflict != nil { result.deleted = false }
+        return result
+    }
+
+    /// Tags as a set: a tag is in the result when the side that changed its membership has it
+    /// (both sides that changed it agree, since membership has only two states).
+    static func mergeTags(base: [String], local: [String], remote: [String]) -> [String] {
+        let (b, l, r) = (Set(base), Set(local), Set(remote))
+        return Tags.normalize(b.union(l).union(r).filter { tag in
+            l.contains(tag) == b.contains(tag) ? r.contains(tag) : l.contains(tag)
+        })
+    }
+
+    /// A base for items both sides made independently: no field set.
+    private static func emptyBase(like item: Item) -> Item {
+        Item(id: item.id, kind: .note, title: "", createdAt: item.createdAt, rev: 0)
+    }
+}
+
+extension Item {
+    /// Copies one editable field (and `doneAt` with `done`) from another version.
+    mutating func copy(_ field: Field, from other: Item) {
+        switch field {
+        case .kind: kind = other.kind
+        case .title: title = other.title
+        case .body: body = other.body
+        case .tags: tags = other.tags
+        case .done:
+            done = other.done
+            doneAt = other.doneAt
+        case .due: due = other.due
+        case .priority: priority = other.priority
+        case .pinned: pinned = other.pinned
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import QuireCore
+
+/// An item as the wire carries it: in `changes`, in a conflict's `current`, in snapshot pages.
+///
+/// Exactly SPEC.md's fields, every one always present (`due` as null when unset); times are
+/// RFC 3339 text whatever the coder's date strategy. Device-local bookkeeping (`doneAt`,
+/// `syncState`) does not travel.
+public struct ChangeItem: Hashable, Sendable, Identifiable {
+    public var id: String
+    /// The server revision; grows by one at every write of the item.
+    public var rev: Int
+    /// True for a tombstone; its other fields keep the values the item had when deleted.
+    public var deleted: Bool
+    public var kind: ItemKind
+    public var title: String
+    public var body: String
+    /// Sorted and unique (see `Tags.normalize`).
+    public var tags: [String]
+    public var done: Bool
+    public var due: Day?
+    public var priority: Priority
+    public var pinned: Bool
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: String, rev: Int, deleted: Bool = false, kind: ItemKind = .note, title: String, body: String = "",
+        tags: [String] = [], done: Bool = false, due: Day? = nil, priority: Priority = .none, pinned: Bool = false,
+        createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.rev = rev
+        self.deleted = deleted
+        self.kind = kind
+        self.title = title
+        self.body = body
+        self.tags = tags
+        self.done = done
+        self.due = due
+        self.priority = priority
+        self.pinned = pinned
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+// MARK: - Conversion to and from the domain item
+
+extension ChangeItem {
+    /// The wire form of a domain item (its `doneAt` and `syncState` stay behind).
+    public init(_ item: Item) {
+        self.init(
+            id: item.id, rev: item.rev, deleted: item.deleted, kind: item.kind, title: item.title, body: item.body,
+            tags: item.tags, done: item.done, due: item.due, priority: item.priority, pinned: item.pinned,
+            createdAt: item.createdAt, updatedAt: item.updatedAt)
+    }
+
+    /// The domain item for this wire item.
+    ///
+    /// `doneAt` does not travel, so the caller passes the one it keeps (for example the local
+    /// item's, when `done` did not change); it is dropped when the item is not done.
+    public func item(syncState: SyncState, doneAt: Date?) -> Item {
+        Item(
+            id: id, kind: kind, title: title, body: body, tags: tags, done: done, doneAt: done ? doneAt : nil,
+            due: due, priority: priority, pinned: pinned, createdAt: createdAt, updatedAt: updatedAt,
+            deleted: deleted, rev: rev, syncState: syncState)
+    }
+
+    /// The value of one editable field, in the form operations carry (as `Item.value(of:)`).
+    public func value(of field: Field) -> FieldValue {
+        switch field {
+        case .kind: .string(kind.rawValue)
+        case .title: .string(title)
+        case .body: .string(body)
+        case .tags: .strings(tags)
+        case .done: .bool(done)
+        case .due: due.map { .string($0.description) } ?? .null
+        case .priority: .string(priority.rawValue)
+        case .pinned: .bool(pinned)
+        }
+    }
+}
+
+// MARK: - Codable
+
+extension ChangeItem: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id, rev, deleted, kind, title, body, tags, done, due, priority, pinned, createdAt, updatedAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func time(_ key: CodingKeys) throws -> Date {
+            let text = try container.decode(String.self, forKey: key)
+            guard let date = Timestamp.date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "not an RFC 3339 time: \(text)")
+            }
+            return date
+        }
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            rev: try container.decode(Int.self, forKey: .rev),
+            deleted: try container.decode(Bool.self, forKey: .deleted),
+            kind: try container.decode(ItemKind.self, forKey: .kind),
+            title: try container.decode(String.self, forKey: .title),
+            body: try container.decode(String.self, forKey: .body),
+            tags: try container.decode([String].self, forKey: .tags),
+            done: try container.decode(Bool.self, forKey: .done),
+            due: try container.decode(Day?.self, forKey: .due),
+            priority: try container.decode(Priority.self, forKey: .priority),
+            pinned: try container.decode(Bool.self, forKey: .pinned),
+            createdAt: try time(.createdAt),
+            updatedAt: try time(.updatedAt))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(rev, forKey: .rev)
+        try container.encode(deleted, forKey: .deleted)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(done, forKey: .done)
+        try container.encode(due, forKey: .due)
+        try container.encode(priority, forKey: .priority)
+        try container.encode(pinned, forKey: .pinned)
+        try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
+        try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
+    }
+}

@@ -1,0 +1,35 @@
+/// Constants of the sync protocol that client and server share.
+///
+/// The version travels in every request (`protocol`); a server refuses a version it does not
+/// speak with `unsupported_protocol`, so an old client learns to upgrade instead of guessing.
+public enum SyncProtocol {
+    /// The protocol version this build speaks.
+    public static let version = 1
+
+    /// `POST`: one whole round (push results, then a page of changes).
+    public static let syncPath = "/v1/sync"
+    /// `GET ?after=ID&limit=N`: pages of live items for a device that must resync.
+    public static let snapshotPath = "/v1/snapshot"
+    /// `GET`: 200 when the server's store is reachable.
+    public static let healthPath = "/healthz"
+    /// `GET`: Prometheus text.
+    public static let metricsPath = "/metrics"
+}
+
+/// The default bounds a server enforces; a server may be configured with other values and
+/// answers `413 too_large` (or `400` for a page limit) when a request exceeds them.
+///
+/// Clients use these to cut their outbox into batches that fit.
+public enum SyncLimits {
+    /// Largest request body, in bytes.
+    public static let maxRequestBytes = 8 << 20
+    /// Most operations in one request.
+    public static let maxOpsPerBatch = 1000
+    /// Largest item: the UTF-8 bytes of its title, body and tags together. The body alone is
+    /// also bounded by `Validation.maxBodyBytes` (1 MiB).
+    public static let maxItemBytes = (1 << 20) + (64 << 10)
+    /// Page size used when a request gives no `limit`.
+    public static let defaultPageLimit = 500
+    /// Largest `limit` a request may ask for; larger (or below 1) is `400 bad_request`.
+    public static let maxPageLimit = 5000
+}

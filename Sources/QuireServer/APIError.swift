@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import QuireProtocol
+
+/// An answer other than 200, with SPEC's error body.
+struct APIError: Error, Sendable {
+    var status: HTTPResponse.Status
+    var body: ErrorBody
+    var headers: HTTPFields = [:]
+
+    static func badRequest(_ message: String) -> APIError {
+        APIError(status: .badRequest, body: ErrorBody(.badRequest, message))
+    }
+    static func unsupportedProtocol(_ version: Int) -> APIError {
+        APIError(
+            status: .badRequest,
+            body: ErrorBody(.unsupportedProtocol,
+                "protocol version \(version) is not supported; this server speaks version \(SyncProtocol.version)"))
+    }
+    static func unauthorized(_ message: String) -> APIError {
+        APIError(status: .unauthorized, body: ErrorBody(.unauthorized, message), headers: [.wwwAuthenticate: "Bearer"])
+    }
+    static func tooLarge(_ message: String) -> APIError {
+        APIError(status: .contentTooLarge, body: ErrorBody(.tooLarge, message))
+    }
+    static func rateLimited(retryAfter seconds: Int) -> APIError {
+        APIError(
+            status: .tooManyRequests,
+            body: ErrorBody(.rateLimited, "too many requests; retry after \(seconds) s"),
+            headers: [.retryAfter: String(seconds)])
+    }
+    static func resync(_ reason: String) -> APIError {
+        APIError(status: .gone, body: ErrorBody(.resyncRequired, reason))
+    }
+    static func notFound(_ message: String) -> APIError {
+        APIError(status: .notFound, body: ErrorBody(.notFound, message))
+    }
+    static func unavailable(_ message: String) -> APIError {
+        APIError(status: .serviceUnavailable, body: ErrorBody(.internal, message))
+    }
+    static func `internal`(_ message: String) -> APIError {
+        APIError(status: .internalServerError, body: ErrorBody(.internal, message))
+    }
+
+    /// The JSON response for this error.
+    var response: Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json"
+        let data = (try? WireJSON.encode(body)) ?? Data(#"{"error":"internal","message":"error"}"#.utf8)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension DecodingError {
+    /// One line saying where the JSON was wrong, with a JSON-path-like location.
+    var readableMessage: String {
+        func path(_ keys: [any CodingKey]) -> String {
+            var text = ""
+            for key in keys {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "the body" : "'\(text)'"
+        }
+        let message: String
+        switch self {
+        case .keyNotFound(let key, let context):
+            message = "missing field \(path(context.codingPath + [key]))"
+        case .typeMismatch(let type, let context):
+            message = "wrong type at \(path(context.codingPath)): expected \(Self.name(of: type))"
+        case .valueNotFound(let type, let context):
+            message = "null at \(path(context.codingPath)) where \(Self.name(of: type)) is required"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                message = "the body is not valid JSON"
+            } else {
+                message = "invalid value at \(path(context.codingPath)): \(context.debugDescription)"
+            }
+        @unknown default:
+            message = "the body does not match the request format"
+        }
+        return message.count > 300 ? String(message.prefix(300)) + "…" : message
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Bool.Type: "a boolean"
+        case is Double.Type: "a number"
+        default:
+            String(describing: type).contains("Array") ? "a list" : "an object"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+import QuireProtocol
+
+/// Builds the server: the one function the executable and the tests call.
+///
+/// Opens the store the configuration names; `onRunning` hears the bound port (useful with
+/// port 0).
+public func buildApplication(
+    configuration: ServerConfiguration, logger: Logger,
+    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let store = try openStore(configuration.store, connections: configuration.postgresConnections, logger: logger)
+    return try buildApplication(
+        configuration: configuration, store: store, logger: logger, now: { Date() }, onRunning: onRunning)
+}
+
+/// Builds the server around a given store and clock (tests pass their own).
+func buildApplication(
+    configuration: ServerConfiguration, store: any SyncStore, logger: Logger,
+    now: @escaping @Sendable () -> Date, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> Application<RouterResponder<QuireRequestContext>> {
+    let metrics = ServerMetrics()
+    let service = SyncService(
+        store: store, limits: configuration.limits, limiter: RateLimiter(configuration.rateLimit),
+        metrics: metrics, logger: logger, now: now)
+
+    let router = Router(context: QuireRequestContext.self)
+    router.middlewares.add(EdgeMiddleware(metrics: metrics, logger: logger))
+    router.post(RouterPath(SyncProtocol.syncPath)) { request, _ in try await service.sync(request) }
+    router.get(RouterPath(SyncProtocol.snapshotPath)) { request, _ in try await service.snapshot(request) }
+    router.get(RouterPath(SyncProtocol.healthPath)) { _, _ in try await service.health() }
+    router.get(RouterPath(SyncProtocol.metricsPath)) { _, _ in service.metricsText() }
+
+    let purge = PurgeService(
+        store: store, retentionDays: configuration.retentionDays, interval: configuration.purgeInterval,
+        now: now, logger: logger)
+    let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
+    let host = configuration.host
+    var app = Application(
+        router: router,
+        server: try serverBuilder(configuration),
+        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "quire-server"),
+        services: store.services + [purge],
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? 0
+            logger.info("listening on \(scheme)://\(host):\(port)")
+            await onRunning(port)
+        },
+        logger: logger)
+    app.beforeServerStarts {
+        try await store.prepare()
+        await purge.purgeOnce()
+    }
+    return app
+}
+
+/// Plain HTTP/1.1, or HTTP/1.1 over TLS when a certificate and key are given.
+private func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
+    switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
+    case (nil, nil):
+        return .http1()
+    case (let certificate?, let key?):
+        let chain: [NIOSSLCertificate]
+        let privateKey: NIOSSLPrivateKey
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificate)
+        } catch {
+            throw ConfigurationError("cannot read the TLS certificate '\(certificate)': \(error)")
+        }
+        do {
+            privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+        } catch {
+            throw ConfigurationError("cannot read the TLS key '\(key)': \(error)")
+        }
+        let tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+        return try .tls(.http1(), tlsConfiguration: tls)
+    default:
+        throw ConfigurationError("--tls-cert and --tls-key go together")
+    }
+}
+
+/// The store a location names.
+func openStore(_ location: StoreLocation, connections: Int, logger: Logger) throws -> any SyncStore {
+    switch location {
+    case .sqlite(let path):
+        do {
+            return try SQLiteStore(path: path)
+        } catch {
+            throw ConfigurationError("cannot open the database '\(path)': \(error)")
+        }
+    case .postgres(let url):
+        return try PostgresStore(url: url, maximumConnections: connections, logger: logger)
+    }
+}

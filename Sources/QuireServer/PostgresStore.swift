@@ -1,0 +1,393 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+import QuireCore
+import QuireProtocol
+import ServiceLifecycle
+
+/// The shared store: PostgreSQL, for deployments that run several server processes.
+///
+/// Processes keep nothing of their own. A push locks the user's row (`SELECT … FOR UPDATE`)
+/// before it reads anything, so writers of one user queue up, the sequence numbers they take
+/// follow commit order, and a reader's snapshot never shows sequence N+1 without N.
+final class PostgresStore: SyncStore {
+    private let client: PostgresClient
+    private let schema: String?
+    private let logger: Logger
+
+    var services: [any Service] { [client] }
+
+    /// Connects to `url` (`postgres://user[:password]@host[:port]/database[?sslmode=…]`).
+    ///
+    /// `schema`, when given, is created if missing and used as the search path of every
+    /// connection (tests give each case its own schema).
+    init(url: String, schema: String? = nil, maximumConnections: Int = 16, logger: Logger) throws {
+        var configuration = try PostgresStore.configuration(url: url)
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.minimumConnections = 0
+        if let schema {
+            guard !schema.isEmpty, schema.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }) else {
+                throw ConfigurationError("invalid schema name '\(schema)': use a-z, 0-9 and _")
+            }
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        self.schema = schema
+        self.logger = logger
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Reads a libpq-style URL; `sslmode` may be `disable` (the default), `prefer` or `require`.
+    static func configuration(url text: String) throws -> PostgresClient.Configuration {
+        guard let url = URL(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""),
+              let host = url.host, !host.isEmpty
+        else { throw ConfigurationError("invalid PostgreSQL URL '\(text)': use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE") }
+        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let sslmode = components?.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        let tls: PostgresClient.Configuration.TLS
+        switch sslmode {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: throw ConfigurationError("invalid sslmode '\(sslmode)': use disable, prefer or require")
+        }
+        return PostgresClient.Configuration(
+            host: host, port: url.port ?? 5432, username: url.user(percentEncoded: false) ?? "postgres",
+            password: url.password(percentEncoded: false), database: database.isEmpty ? nil : database, tls: tls)
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction on one pooled connection; rolls back when it throws and
+    /// rethrows its error unchanged.
+    private func transaction<T: Sendable>(
+        readOnly: Bool = false, _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await client.withConnection { connection in
+            let begin: PostgresQuery = readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN"
+            try await connection.query(begin, logger: self.logger)
+            do {
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: self.logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                throw error
+            }
+        }
+    }
+
+    func prepare() async throws {
+        try await transaction { connection in
+            // One process creates the tables; the others wait here and then find them.
+            try await connection.query("SELECT pg_advisory_xact_lock(7345102231)", logger: self.logger)
+            if let schema = self.schema {
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: self.logger)
+            }
+            for statement in PostgresStore.schemaV1 {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+            }
+            let epoch = makeEpoch()
+            try await connection.query(
+                "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO NOTHING", logger: self.logger)
+            try await connection.query(
+                "INSERT INTO meta (key, value) VALUES ('schema', '1') ON CONFLICT (key) DO NOTHING", logger: self.logger)
+        }
+    }
+
+    /// The tables; `IF NOT EXISTS` keeps this safe to run at every start.
+    private static let schemaV1 = [
+        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """
+        CREATE TABLE IF NOT EXISTS users (
+            id BIGSERIAL PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            seq BIGINT NOT NULL DEFAULT 0 CHECK (seq >= 0),
+            state_hash TEXT NOT NULL,
+            horizon BIGINT NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS tokens (
+            hash TEXT PRIMARY KEY,
+            user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS tokens_user ON tokens(user_id)",
+        """
+        CREATE TABLE IF NOT EXISTS items (
+            user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            id TEXT COLLATE "C" NOT NULL,
+            rev BIGINT NOT NULL CHECK (rev >= 1),
+            seq BIGINT NOT NULL,
+            deleted BOOLEAN NOT NULL,
+            deleted_at BIGINT NOT NULL DEFAULT 0,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (user_id, id))
+        """,
+        "CREATE UNIQUE INDEX IF NOT EXISTS items_feed ON items(user_id, seq)",
+        "CREATE INDEX IF NOT EXISTS items_tombstones ON items(deleted_at) WHERE deleted",
+        """
+        CREATE TABLE IF NOT EXISTS op_results (
+            user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            op TEXT NOT NULL,
+            result TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (user_id, op))
+        """,
+        "CREATE INDEX IF NOT EXISTS op_results_age ON op_results(created_at)",
+    ]
+
+    func ping() async throws {
+        try await client.query("SELECT 1", logger: logger)
+    }
+
+    func epoch() async throws -> String {
+        let rows = try await client.query("SELECT value FROM meta WHERE key = 'epoch'", logger: logger)
+        for try await value in rows.decode(String.self) { return value }
+        return ""
+    }
+
+    func renewEpoch() async throws -> String {
+        let epoch = makeEpoch()
+        try await client.query(
+            "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            logger: logger)
+        return epoch
+    }
+
+    // MARK: - Users and tokens
+
+    func addUser(name: String, tokenHash: String, now: Date) async throws {
+        let name = try Self.validate(name: name)
+        let created = Timestamp.string(from: now)
+        let emptyHash = StateHash().hex
+        try await transaction { connection in
+            let rows = try await connection.query(
+                "INSERT INTO users (name, state_hash, created_at) VALUES (\(name), \(emptyHash), \(created)) ON CONFLICT (name) DO NOTHING RETURNING id",
+                logger: self.logger)
+            var id: Int64?
+            for try await value in rows.decode(Int64.self) { id = value }
+            guard let id else { throw StoreError.userExists(name) }
+            try await connection.query(
+                "INSERT INTO tokens (hash, user_id, created_at) VALUES (\(tokenHash), \(id), \(created))", logger: self.logger)
+        }
+    }
+
+    func addToken(userName: String, tokenHash: String, now: Date) async throws {
+        let created = Timestamp.string(from: now)
+        try await transaction { connection in
+            guard let id = try await self.userID(named: userName, on: connection) else {
+                throw StoreError.userNotFound(userName)
+            }
+            try await connection.query(
+                "INSERT INTO tokens (hash, user_id, created_at) VALUES (\(tokenHash), \(id), \(created))", logger: self.logger)
+        }
+    }
+
+    private func userID(named name: String, on connection: PostgresConnection) async throws -> Int64? {
+        let rows = try await connection.query("SELECT id FROM users WHERE name = \(name)", logger: logger)
+        for try await id in rows.decode(Int64.self) { return id }
+        return nil
+    }
+
+    func users() async throws -> [UserSummary] {
+        let rows = try await client.query("""
+            SELECT name, created_at,
+                   (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id),
+                   (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND NOT i.deleted)
+            FROM users u ORDER BY name
+            """, logger: logger)
+        var result: [UserSummary] = []
+        for try await (name, created, tokens, items) in rows.decode((String, String, Int64, Int64).self) {
+            result.append(UserSummary(name: name, createdAt: created, tokens: Int(tokens), items: Int(items)))
+        }
+        return result
+    }
+
+    func revokeTokens(userName: String) async throws -> Int {
+        try await transaction { connection in
+            guard let id = try await self.userID(named: userName, on: connection) else {
+                throw StoreError.userNotFound(userName)
+            }
+            let rows = try await connection.query("DELETE FROM tokens WHERE user_id = \(id) RETURNING hash", logger: self.logger)
+            var count = 0
+            for try await _ in rows.decode(String.self) { count += 1 }
+            return count
+        }
+    }
+
+    func tokenOwner(tokenHash: String) async throws -> TokenOwner? {
+        let rows = try await client.query(
+            "SELECT u.id, u.name, t.hash FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = \(tokenHash)",
+            logger: logger)
+        for try await (id, name, hash) in rows.decode((Int64, String, String).self) {
+            return TokenOwner(user: UserID(id), name: name, tokenHash: hash)
+        }
+        return nil
+    }
+
+    // MARK: - Sync
+
+    /// The user's feed head; `FOR UPDATE` in a push, so that writers of one user queue here.
+    private func head(user: UserID, lock: Bool, on connection: PostgresConnection) async throws -> FeedHead {
+        let query: PostgresQuery = lock
+            ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = \(user.rawValue) FOR UPDATE"
+            : "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = \(user.rawValue)"
+        let rows = try await connection.query(query, logger: logger)
+        for try await (seq, hash, horizon, epoch) in rows.decode((Int64, String, Int64, String?).self) {
+            return FeedHead(seq: seq, stateHash: hash, horizon: horizon, epoch: epoch ?? "")
+        }
+        throw ResyncRequired(reason: "the user no longer exists")
+    }
+
+    func push(user: UserID, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws -> PushPlan {
+        let opIDs = Array(Set(ops.map(\.op)))
+        let itemIDs = Array(Set(ops.map(\.item)))
+        return try await transaction { connection in
+            let head = try await self.head(user: user, lock: true, on: connection)
+            if let cursor, let reason = cursor.resyncReason(head: head) { throw ResyncRequired(reason: reason) }
+
+            var recorded: [String: OpResult] = [:]
+            let recordRows = try await connection.query(
+                "SELECT op, result FROM op_results WHERE user_id = \(user.rawValue) AND op = ANY(\(opIDs))", logger: self.logger)
+            for try await (op, text) in recordRows.decode((String, String).self) {
+                recorded[op] = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
+            }
+            var items: [String: StoredItem] = [:]
+            let itemRows = try await connection.query(
+                "SELECT id, doc, seq, deleted_at FROM items WHERE user_id = \(user.rawValue) AND id = ANY(\(itemIDs))",
+                logger: self.logger)
+            for try await (id, doc, seq, deletedAt) in itemRows.decode((String, String, Int64, Int64).self) {
+                items[id] = try StoredItem(doc: doc, seq: seq, deletedAt: deletedAt)
+            }
+
+            let plan = planner.plan(ops: ops, head: head, recorded: recorded, items: items)
+
+            if !plan.writes.isEmpty {
+                let ids = plan.writes.map(\.item.id)
+                let revs = plan.writes.map { Int64($0.item.rev) }
+                let seqs = plan.writes.map(\.seq)
+                let deleted = plan.writes.map(\.item.deleted)
+                let deletedAts = plan.writes.map(\.deletedAt)
+                let docs = try plan.writes.map { try $0.doc() }
+                try await connection.query("""
+                    INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc)
+                    SELECT \(user.rawValue), * FROM UNNEST(\(ids)::text[], \(revs)::bigint[], \(seqs)::bigint[],
+                        \(deleted)::boolean[], \(deletedAts)::bigint[], \(docs)::text[])
+                    ON CONFLICT (user_id, id) DO UPDATE SET rev = excluded.rev, seq = excluded.seq,
+                        deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc
+                    """, logger: self.logger)
+            }
+            if !plan.records.isEmpty {
+                let ops = plan.records.map(\.op)
+                let results = try plan.records.map { String(decoding: try WireJSON.encode($0.result), as: UTF8.self) }
+                let created = Int64(planner.now.timeIntervalSince1970)
+                try await connection.query("""
+                    INSERT INTO op_results (user_id, op, result, created_at)
+                    SELECT \(user.rawValue), op, result, \(created) FROM UNNEST(\(ops)::text[], \(results)::text[]) AS t(op, result)
+                    """, logger: self.logger)
+            }
+            if plan.head != head {
+                try await connection.query(
+                    "UPDATE users SET seq = \(plan.head.seq), state_hash = \(plan.head.stateHash) WHERE id = \(user.rawValue)",
+                    logger: self.logger)
+            }
+            return plan
+        }
+    }
+
+    func pull(user: UserID, after: Int64, limit: Int, maxBytes: Int) async throws -> FeedPage {
+        try await transaction(readOnly: true) { connection in
+            let head = try await self.head(user: user, lock: false, on: connection)
+            let rows = try await connection.query(
+                "SELECT seq, doc FROM items WHERE user_id = \(user.rawValue) AND seq > \(after) ORDER BY seq LIMIT \(limit + 1)",
+                logger: self.logger)
+            var page = PageBuilder<Int64>(limit: limit, maxBytes: maxBytes)
+            var full = false
+            for try await (seq, doc) in rows.decode((Int64, String).self) where !full {
+                full = !page.add(doc: doc, key: seq)
+            }
+            return FeedPage(docs: page.docs, lastSeq: page.lastKey, more: page.more, head: head)
+        }
+    }
+
+    func snapshot(user: UserID, after: String?, limit: Int, maxBytes: Int) async throws -> SnapshotRead {
+        try await transaction(readOnly: true) { connection in
+            let head = try await self.head(user: user, lock: false, on: connection)
+            let rows = try await connection.query("""
+                SELECT id, doc FROM items WHERE user_id = \(user.rawValue) AND NOT deleted AND id > \(after ?? "")
+                ORDER BY id LIMIT \(limit + 1)
+                """, logger: self.logger)
+            var page = PageBuilder<String>(limit: limit, maxBytes: maxBytes)
+            var full = false
+            for try await (id, doc) in rows.decode((String, String).self) where !full {
+                full = !page.add(doc: doc, key: id)
+            }
+            return SnapshotRead(docs: page.docs, lastID: page.lastKey, more: page.more, head: head)
+        }
+    }
+
+    func purge(before cutoff: Date) async throws -> PurgeSummary {
+        let seconds = Int64(cutoff.timeIntervalSince1970)
+        var summary = PurgeSummary(tombstones: 0, records: 0)
+        var users: [Int64] = []
+        let rows = try await client.query(
+            "SELECT DISTINCT user_id FROM items WHERE deleted AND deleted_at < \(seconds)", logger: logger)
+        for try await user in rows.decode(Int64.self) { users.append(user) }
+        for user in users {
+            // Under the user's row lock, like a push: the horizon and the deletion move together.
+            summary.tombstones += try await transaction { connection in
+                _ = try await self.head(user: UserID(user), lock: true, on: connection)
+                let purged = try await connection.query(
+                    "DELETE FROM items WHERE user_id = \(user) AND deleted AND deleted_at < \(seconds) RETURNING seq",
+                    logger: self.logger)
+                var top: Int64 = 0
+                var count = 0
+                for try await seq in purged.decode(Int64.self) {
+                    top = max(top, seq)
+                    count += 1
+                }
+                if count > 0 {
+                    try await connection.query(
+                        "UPDATE users SET horizon = GREATEST(horizon, \(top)) WHERE id = \(user)", logger: self.logger)
+                }
+                return count
+            }
+        }
+        let records = try await client.query(
+            "DELETE FROM op_results WHERE created_at < \(seconds) RETURNING 1", logger: logger)
+        for try await _ in records.decode(Int32.self) { summary.records += 1 }
+        return summary
+    }
+
+    func stats(user: UserID) async throws -> UserStats {
+        try await transaction(readOnly: true) { connection in
+            let head = try await self.head(user: user, lock: false, on: connection)
+            let rows = try await connection.query("""
+                SELECT (SELECT COUNT(*) FROM items WHERE user_id = \(user.rawValue) AND NOT deleted),
+                       (SELECT COUNT(*) FROM items WHERE user_id = \(user.rawValue) AND deleted),
+                       (SELECT COUNT(*) FROM op_results WHERE user_id = \(user.rawValue))
+                """, logger: self.logger)
+            for try await (live, dead, records) in rows.decode((Int64, Int64, Int64).self) {
+                return UserStats(seq: head.seq, items: Int(live), tombstones: Int(dead), records: Int(records), stateHash: head.stateHash)
+            }
+            return UserStats(seq: head.seq, items: 0, tombstones: 0, records: 0, stateHash: head.stateHash)
+        }
+    }
+}
+
+/// A configuration mistake, reported as one line.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension PostgresStore {
+    /// Drops this store's own schema (tests give every case one).
+    func dropSchema() async throws {
+        guard let schema else { return }
+        try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"), logger: logger)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Purges old tombstones and idempotency records at an interval while the server runs.
+///
+/// Runs in every process; on PostgreSQL the purge takes each user's row lock, so two
+/// processes purging at once only repeat a little work.
+struct PurgeService: Service {
+    let store: any SyncStore
+    let retentionDays: Int
+    let interval: Duration
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                await purgeOnce()
+            }
+        }
+    }
+
+    /// One purge; failures are logged and retried at the next interval.
+    func purgeOnce() async {
+        let cutoff = now().addingTimeInterval(-Double(retentionDays) * 86_400)
+        do {
+            let summary = try await store.purge(before: cutoff)
+            if summary.tombstones > 0 || summary.records > 0 {
+                logger.info("purged", metadata: [
+                    "tombstones": "\(summary.tombstones)", "records": "\(summary.records)",
+                    "before": "\(cutoff)",
+                ])
+            }
+        } catch {
+            logger.error("purge failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import QuireCore
+import QuireProtocol
+
+/// How many ops of a push ended each way (for metrics and logs).
+struct OpTally: Sendable, Hashable {
+    var applied = 0
+    var conflicted = 0
+    var skipped = 0
+    var rejected = 0
+    /// Ops answered from memory because their id was seen before.
+    var duplicate = 0
+}
+
+/// A remembered answer: the idempotency record of one op id.
+struct OpRecord: Sendable, Hashable {
+    var op: String
+    var result: OpResult
+}
+
+/// Everything a push writes, decided before anything is written.
+struct PushPlan: Sendable {
+    /// One result per op, in request order.
+    var results: [OpResult]
+    /// New idempotency records (applied, conflict and rejected answers; never skipped ones).
+    var records: [OpRecord]
+    /// The final state of every item the push wrote, in sequence order.
+    var writes: [StoredItem]
+    /// The user's feed head after the push.
+    var head: FeedHead
+    var tally: OpTally
+}
+
+/// The protocol's write rules as a pure function: both stores load what it needs inside their
+/// write transaction, call `plan`, and write the plan, so SQLite and PostgreSQL cannot differ.
+///
+/// Rules (SPEC "Sync protocol"):
+/// - an op id seen before answers its first result and changes nothing;
+/// - an op whose `baseRev` is the item's revision applies; with another `baseRev` it still
+///   applies when every field it changes holds its `from` value, else it is a `conflict`
+///   carrying the current item, and later ops of the batch for that item are `skipped`;
+/// - a delete with a stale `baseRev` conflicts (edit against delete is for a person to decide);
+///   deleting a tombstone again answers `applied` with its revision and writes nothing;
+/// - an update (or create) of a tombstone at its revision restores the item; at another
+///   revision it conflicts;
+/// - an update or delete of an item the user does not have is `rejected`;
+/// - every write takes the next sequence number and adds one to the item's revision.
+struct PushPlanner {
+    let now: Date
+    let maxItemBytes: Int
+
+    func plan(ops: [Op], head: FeedHead, recorded: [String: OpResult], items: [String: StoredItem]) -> PushPlan {
+        var state = State(head: head, items: items, hash: StateHash(hex: head.stateHash) ?? StateHash())
+        var results: [OpResult] = []
+        results.reserveCapacity(ops.count)
+        var answered = recorded
+        var records: [OpRecord] = []
+        var conflicted = Set<String>()
+        var tally = OpTally()
+
+        for op in ops {
+            if let earlier = answered[op.op] {
+                tally.duplicate += 1
+                if earlier.status == .conflict { conflicted.insert(op.item) }
+                results.append(earlier)
+                continue
+            }
+            if conflicted.contains(op.item) {
+                tally.skipped += 1
+                results.append(.skipped(op.op))
+                continue
+            }
+            let result = evaluate(op, state: &state)
+            switch result.status {
+            case .applied: tally.applied += 1
+            case .conflict:
+                tally.conflicted += 1
+                conflicted.insert(op.item)
+            case .rejected: tally.rejected += 1
+            case .skipped: tally.skipped += 1
+            }
+            answered[op.op] = result
+            records.append(OpRecord(op: op.op, result: result))
+            results.append(result)
+        }
+
+        var newHead = state.head
+        newHead.stateHash = state.hash.hex
+        let writes = state.written.compactMap { state.items[$0] }.sorted { $0.seq < $1.seq }
+        return PushPlan(results: results, records: records, writes: writes, head: newHead, tally: tally)
+    }
+
+    // MARK: - One op
+
+    /// The working copy of the user's items while a batch is planned.
+    private struct State {
+        var head: FeedHead
+        var items: [String: StoredItem]
+        var hash: StateHash
+        var written: [String] = []
+        var writtenIDs = Set<String>()
+
+        /// Stores a new version of an item under the next sequence number.
+        mutating func write(_ new: ChangeItem, deletedAt: Int64, replacing old: ChangeItem?) {
+            head.seq += 1
+            if let old, !old.deleted { hash.toggle(id: old.id, rev: old.rev) }
+            if !new.deleted { hash.toggle(id: new.id, rev: new.rev) }
+            if writtenIDs.insert(new.id).inserted { written.append(new.id) }
+            items[new.id] = StoredItem(item: new, seq: head.seq, deletedAt: deletedAt)
+        }
+    }
+
+    private func evaluate(_ op: Op, state: inout State) -> OpResult {
+        let existing = state.items[op.item]?.item
+        let fields = op.fields ?? [:]
+        switch op.kind {
+        case .create:
+            guard let existing else { return create(op, fields: fields, state: &state) }
+            if existing.deleted && op.baseRev == existing.rev {
+                return change(op, fields: fields, of: existing, restoring: true, state: &state)
+            }
+            return .conflict(op.op, current: existing)
+        case .update:
+            guard let existing else { return .rejected(op.op, reason: "item \(op.item) does not exist") }
+            if existing.deleted {
+                guard op.baseRev == existing.rev else { return .conflict(op.op, current: existing) }
+                return change(op, fields: fields, of: existing, restoring: true, state: &state)
+            }
+            if op.baseRev != existing.rev {
+                switch fromValuesHold(fields, in: existing) {
+                case .failure(let reason): return .rejected(op.op, reason: reason)
+                case .success(false): return .conflict(op.op, current: existing)
+                case .success(true): break
+                }
+            }
+            return change(op, fields: fields, of: existing, restoring: false, state: &state)
+        case .delete:
+            guard fields.isEmpty else { return .rejected(op.op, reason: "a delete carries no fields") }
+            guard let existing else { return .rejected(op.op, reason: "item \(op.item) does not exist") }
+            if existing.deleted { return .applied(op.op, rev: existing.rev) }
+            guard op.baseRev == existing.rev else { return .conflict(op.op, current: existing) }
+            var tombstone = existing
+            tombstone.deleted = true
+            tombstone.rev += 1
+            tombstone.updatedAt = now
+            state.write(tombstone, deletedAt: Int64(now.timeIntervalSince1970), replacing: existing)
+            return .applied(op.op, rev: tombstone.rev)
+        }
+    }
+
+    private func create(_ op: Op, fields: [Field: FieldChange], state: inout State) -> OpResult {
+        guard fields[.title] != nil else { return .rejected(op.op, reason: "a new item needs a title") }
+        let createdAt = PushPlanner.creationTime(ofID: op.item) ?? now
+        let blank = ChangeItem(id: op.item, rev: 0, title: "", createdAt: createdAt, updatedAt: now)
+        switch applying(fields, to: blank) {
+        case .failure(let reason): return .rejected(op.op, reason: reason)
+        case .success(var item):
+            item.rev = 1
+            state.write(item, deletedAt: 0, replacing: nil)
+            return .applied(op.op, rev: 1)
+        }
+    }
+
+    private func change(
+        _ op: Op, fields: [Field: FieldChange], of existing: ChangeItem, restoring: Bool, state: inout State
+    ) -> OpResult {
+        switch applying(fields, to: existing) {
+        case .failure(let reason): return .rejected(op.op, reason: reason)
+        case .success(var item):
+            if restoring { item.deleted = false }
+            item.rev = existing.rev + 1
+            item.updatedAt = now
+            state.write(item, deletedAt: 0, replacing: existing)
+            return .applied(op.op, rev: item.rev)
+        }
+    }
+
+    // MARK: - Field rules
+
+    /// The item with every field's `to` value set, checked by the domain's validation and
+    /// the item size limit; a reason for the person when it cannot be.
+    private func applying(_ fields: [Field: FieldChange], to item: ChangeItem) -> Result<ChangeItem, ReasonError> {
+        var domain = item.item(syncState: .synced, doneAt: nil)
+        do {
+            domain = try domain.applying(fields.mapValues(\.to), now: now)
+        } catch {
+            return .failure(ReasonError(error.description))
+        }
+        var result = ChangeItem(domain)
+        result.createdAt = item.createdAt
+        let size = PushPlanner.size(of: result)
+        guard size <= maxItemBytes else {
+            return .failure(ReasonError("the item would be \(size) bytes; the limit is \(maxItemBytes) bytes"))
+        }
+        return .success(result)
+    }
+
+    /// True when every changed field still holds the value the op changed it from.
+    private func fromValuesHold(_ fields: [Field: FieldChange], in item: ChangeItem) -> Result<Bool, ReasonError> {
+        var holds = true
+        for (field, change) in fields {
+            switch (field, change.from) {
+            case (.body, .sha256(let hex)):
+                if ContentHash.sha256Hex(item.body) != hex.lowercased() { holds = false }
+            case (_, .sha256):
+                return .failure(ReasonError("only the body's from value may be given as a sha256"))
+            case (.tags, .strings(let list)):
+                if Tags.normalize(list) != item.tags { holds = false }
+            case (.tags, .null):
+                if !item.tags.isEmpty { holds = false }
+            default:
+                if item.value(of: field) != change.from { holds = false }
+            }
+        }
+        return .success(holds)
+    }
+
+    /// UTF-8 bytes of the title, body and tags: what the item size limit counts.
+    static func size(of item: ChangeItem) -> Int {
+        item.title.utf8.count + item.body.utf8.count + item.tags.reduce(0) { $0 + $1.utf8.count }
+    }
+
+    /// The creation time written in a UUIDv7 item id (its first 48 bits), so that client and
+    /// server agree on `createdAt` without sending it; nil for other ids.
+    static func creationTime(ofID id: String) -> Date? {
+        let utf8 = Array(id.utf8)
+        guard utf8.count == 36, utf8[14] == UInt8(ascii: "7") else { return nil }
+        let hex = String(decoding: utf8[0..<8] + utf8[9..<13], as: UTF8.self)
+        guard let milliseconds = UInt64(hex, radix: 16) else { return nil }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
+
+/// A one-line reason for a rejected op.
+struct ReasonError: Error, Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+extension OpResult {
+    fileprivate static func rejected(_ op: String, reason: ReasonError) -> OpResult {
+        .rejected(op, reason: reason.text)
+    }
+}

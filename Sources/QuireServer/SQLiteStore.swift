@@ -1,0 +1,311 @@
+import Foundation
+import GRDB
+import QuireCore
+import QuireProtocol
+import ServiceLifecycle
+
+/// The embedded store: one SQLite file in WAL mode, for a server on one machine.
+///
+/// SQLite has a single writer, so pushes are serialized and sequence order is commit order
+/// without further locking; reads run in parallel on snapshot transactions.
+final class SQLiteStore: SyncStore {
+    private let pool: DatabasePool
+
+    var services: [any Service] { [] }
+
+    /// Opens (or creates) the database file at `path`.
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.maximumReaderCount = 8
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+    }
+
+    func prepare() async throws {
+        try SQLiteStore.migrator.migrate(pool)
+        try await pool.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [makeEpoch()])
+        }
+    }
+
+    /// Frozen migrations: never edit a shipped one, add another.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                CREATE TABLE users (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    seq INTEGER NOT NULL DEFAULT 0 CHECK (seq >= 0),
+                    state_hash TEXT NOT NULL,
+                    horizon INTEGER NOT NULL DEFAULT 0,
+                    created_at TEXT NOT NULL);
+                CREATE TABLE tokens (
+                    hash TEXT PRIMARY KEY NOT NULL,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at TEXT NOT NULL);
+                CREATE INDEX tokens_user ON tokens(user_id);
+                CREATE TABLE items (
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    rev INTEGER NOT NULL CHECK (rev >= 1),
+                    seq INTEGER NOT NULL,
+                    deleted INTEGER NOT NULL CHECK (deleted IN (0, 1)),
+                    deleted_at INTEGER NOT NULL DEFAULT 0,
+                    doc TEXT NOT NULL,
+                    PRIMARY KEY (user_id, id)) WITHOUT ROWID;
+                CREATE UNIQUE INDEX items_feed ON items(user_id, seq);
+                CREATE INDEX items_tombstones ON items(deleted_at) WHERE deleted = 1;
+                CREATE TABLE op_results (
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    op TEXT NOT NULL,
+                    result TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, op)) WITHOUT ROWID;
+                CREATE INDEX op_results_age ON op_results(created_at);
+                """)
+        }
+        return migrator
+    }
+
+    func ping() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    func epoch() async throws -> String {
+        try await pool.read { db in try SQLiteStore.epoch(db) }
+    }
+
+    func renewEpoch() async throws -> String {
+        let epoch = makeEpoch()
+        try await pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
+        }
+        return epoch
+    }
+
+    private static func epoch(_ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") ?? ""
+    }
+
+    // MARK: - Users and tokens
+
+    func addUser(name: String, tokenHash: String, now: Date) async throws {
+        let name = try Self.validate(name: name)
+        try await pool.write { db in
+            if try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [name]) != nil {
+                throw StoreError.userExists(name)
+            }
+            let created = Timestamp.string(from: now)
+            try db.execute(
+                sql: "INSERT INTO users (name, state_hash, created_at) VALUES (?, ?, ?)",
+                arguments: [name, StateHash().hex, created])
+            try db.execute(
+                sql: "INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)",
+                arguments: [tokenHash, db.lastInsertedRowID, created])
+        }
+    }
+
+    func addToken(userName: String, tokenHash: String, now: Date) async throws {
+        try await pool.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [userName]) else {
+                throw StoreError.userNotFound(userName)
+            }
+            try db.execute(
+                sql: "INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)",
+                arguments: [tokenHash, id, Timestamp.string(from: now)])
+        }
+    }
+
+    func users() async throws -> [UserSummary] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT name, created_at,
+                       (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id) AS tokens,
+                       (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND i.deleted = 0) AS items
+                FROM users u ORDER BY name
+                """).map { row in
+                UserSummary(name: row["name"], createdAt: row["created_at"], tokens: row["tokens"], items: row["items"])
+            }
+        }
+    }
+
+    func revokeTokens(userName: String) async throws -> Int {
+        try await pool.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [userName]) else {
+                throw StoreError.userNotFound(userName)
+            }
+            try db.execute(sql: "DELETE FROM tokens WHERE user_id = ?", arguments: [id])
+            return db.changesCount
+        }
+    }
+
+    func tokenOwner(tokenHash: String) async throws -> TokenOwner? {
+        try await pool.read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT u.id, u.name, t.hash FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ?
+                """)
+            guard let row = try Row.fetchOne(statement, arguments: [tokenHash]) else { return nil }
+            return TokenOwner(user: UserID(row[0]), name: row[1], tokenHash: row[2])
+        }
+    }
+
+    // MARK: - Sync
+
+    private static func head(_ db: Database, user: UserID) throws -> FeedHead {
+        let statement = try db.cachedStatement(sql: """
+            SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = ?
+            """)
+        guard let row = try Row.fetchOne(statement, arguments: [user.rawValue]) else {
+            throw ResyncRequired(reason: "the user no longer exists")
+        }
+        return FeedHead(seq: row[0], stateHash: row[1], horizon: row[2], epoch: row[3] ?? "")
+    }
+
+    func push(user: UserID, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws -> PushPlan {
+        try await pool.write { db in
+            let head = try SQLiteStore.head(db, user: user)
+            if let cursor, let reason = cursor.resyncReason(head: head) { throw ResyncRequired(reason: reason) }
+
+            var recorded: [String: OpResult] = [:]
+            let findRecord = try db.cachedStatement(sql: "SELECT result FROM op_results WHERE user_id = ? AND op = ?")
+            for op in ops where recorded[op.op] == nil {
+                if let text = try String.fetchOne(findRecord, arguments: [user.rawValue, op.op]) {
+                    recorded[op.op] = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
+                }
+            }
+            var items: [String: StoredItem] = [:]
+            let findItem = try db.cachedStatement(sql: "SELECT doc, seq, deleted_at FROM items WHERE user_id = ? AND id = ?")
+            for op in ops where items[op.item] == nil {
+                if let row = try Row.fetchOne(findItem, arguments: [user.rawValue, op.item]) {
+                    items[op.item] = try StoredItem(doc: row[0], seq: row[1], deletedAt: row[2])
+                }
+            }
+
+            let plan = planner.plan(ops: ops, head: head, recorded: recorded, items: items)
+
+            let writeItem = try db.cachedStatement(sql: """
+                INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, id) DO UPDATE SET rev = excluded.rev, seq = excluded.seq,
+                    deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc
+                """)
+            for stored in plan.writes {
+                try writeItem.execute(arguments: [
+                    user.rawValue, stored.item.id, stored.item.rev, stored.seq, stored.item.deleted,
+                    stored.deletedAt, try stored.doc(),
+                ])
+            }
+            let writeRecord = try db.cachedStatement(sql: """
+                INSERT INTO op_results (user_id, op, result, created_at) VALUES (?, ?, ?, ?)
+                """)
+            let created = Int64(planner.now.timeIntervalSince1970)
+            for record in plan.records {
+                let text = String(decoding: try WireJSON.encode(record.result), as: UTF8.self)
+                try writeRecord.execute(arguments: [user.rawValue, record.op, text, created])
+            }
+            if plan.head != head {
+                try db.execute(
+                    sql: "UPDATE users SET seq = ?, state_hash = ? WHERE id = ?",
+                    arguments: [plan.head.seq, plan.head.stateHash, user.rawValue])
+            }
+            return plan
+        }
+    }
+
+    func pull(user: UserID, after: Int64, limit: Int, maxBytes: Int) async throws -> FeedPage {
+        try await pool.read { db in
+            let head = try SQLiteStore.head(db, user: user)
+            let statement = try db.cachedStatement(sql: """
+                SELECT seq, doc FROM items WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: [user.rawValue, after, limit + 1])
+            var page = PageBuilder<Int64>(limit: limit, maxBytes: maxBytes)
+            while let row = try rows.next() {
+                if !page.add(doc: row[1], key: row[0] as Int64) { break }
+            }
+            return FeedPage(docs: page.docs, lastSeq: page.lastKey, more: page.more, head: head)
+        }
+    }
+
+    func snapshot(user: UserID, after: String?, limit: Int, maxBytes: Int) async throws -> SnapshotRead {
+        try await pool.read { db in
+            let head = try SQLiteStore.head(db, user: user)
+            let statement = try db.cachedStatement(sql: """
+                SELECT id, doc FROM items WHERE user_id = ? AND deleted = 0 AND id > ? ORDER BY id LIMIT ?
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: [user.rawValue, after ?? "", limit + 1])
+            var page = PageBuilder<String>(limit: limit, maxBytes: maxBytes)
+            while let row = try rows.next() {
+                if !page.add(doc: row[1], key: row[0] as String) { break }
+            }
+            return SnapshotRead(docs: page.docs, lastID: page.lastKey, more: page.more, head: head)
+        }
+    }
+
+    func purge(before cutoff: Date) async throws -> PurgeSummary {
+        let seconds = Int64(cutoff.timeIntervalSince1970)
+        return try await pool.write { db in
+            var summary = PurgeSummary(tombstones: 0, records: 0)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT user_id, MAX(seq) AS top, COUNT(*) AS count FROM items
+                WHERE deleted = 1 AND deleted_at < ? GROUP BY user_id
+                """, arguments: [seconds])
+            for row in rows {
+                let user: Int64 = row["user_id"]
+                let top: Int64 = row["top"]
+                try db.execute(
+                    sql: "DELETE FROM items WHERE user_id = ? AND deleted = 1 AND deleted_at < ?",
+                    arguments: [user, seconds])
+                summary.tombstones += db.changesCount
+                try db.execute(
+                    sql: "UPDATE users SET horizon = MAX(horizon, ?) WHERE id = ?", arguments: [top, user])
+            }
+            try db.execute(sql: "DELETE FROM op_results WHERE created_at < ?", arguments: [seconds])
+            summary.records = db.changesCount
+            return summary
+        }
+    }
+
+    func stats(user: UserID) async throws -> UserStats {
+        try await pool.read { db in
+            let head = try SQLiteStore.head(db, user: user)
+            let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE user_id = ? AND deleted = 0", arguments: [user.rawValue]) ?? 0
+            let dead = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE user_id = ? AND deleted = 1", arguments: [user.rawValue]) ?? 0
+            let records = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM op_results WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+            return UserStats(seq: head.seq, items: live, tombstones: dead, records: records, stateHash: head.stateHash)
+        }
+    }
+}
+
+/// Fills a page up to its item limit and (after the first item) its byte budget.
+struct PageBuilder<Key> {
+    let limit: Int
+    let maxBytes: Int
+    private(set) var docs: [String] = []
+    private(set) var lastKey: Key?
+    private(set) var more = false
+    private var bytes = 0
+
+    init(limit: Int, maxBytes: Int) {
+        self.limit = limit
+        self.maxBytes = maxBytes
+        docs.reserveCapacity(min(limit, 1024))
+    }
+
+    /// Adds one row; false when the page is full (and `more` is then true).
+    mutating func add(doc: String, key: Key) -> Bool {
+        let size = doc.utf8.count
+        if docs.count >= limit || (!docs.isEmpty && bytes + size > maxBytes) {
+            more = true
+            return false
+        }
+        docs.append(doc)
+        bytes += size
+        lastKey = key
+        return true
+    }
+}

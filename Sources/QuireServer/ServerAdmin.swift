@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+
+/// The operator's commands (`user add`, `user list`, `token revoke`, …) over a store.
+public struct ServerAdmin: Sendable {
+    let store: any SyncStore
+    let now: @Sendable () -> Date
+
+    /// Opens the store at `location`, prepares it, runs `body`, and closes it.
+    public static func withStore<T: Sendable>(
+        _ location: StoreLocation, logger: Logger, _ body: @Sendable (ServerAdmin) async throws -> T
+    ) async throws -> T {
+        let store = try openStore(location, connections: 2, logger: logger)
+        let admin = ServerAdmin(store: store, now: { Date() })
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            for service in store.services {
+                group.addTask { try await service.run() }
+            }
+            do {
+                try await store.prepare()
+                let value = try await body(admin)
+                group.cancelAll()
+                return value
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+
+    /// Creates a user and answers its first token (shown once; only its hash is stored).
+    public func addUser(name: String) async throws -> String {
+        let token = Tokens.generate()
+        try await store.addUser(name: name, tokenHash: Tokens.hash(token), now: now())
+        return token
+    }
+
+    /// Issues another token for an existing user.
+    public func addToken(userName: String) async throws -> String {
+        let token = Tokens.generate()
+        try await store.addToken(userName: userName, tokenHash: Tokens.hash(token), now: now())
+        return token
+    }
+
+    public func users() async throws -> [UserSummary] {
+        try await store.users()
+    }
+
+    /// Revokes every token of a user; answers how many there were.
+    public func revokeTokens(userName: String) async throws -> Int {
+        try await store.revokeTokens(userName: userName)
+    }
+
+    /// Gives the database a new epoch; every device then resyncs and re-sends what the
+    /// server may have lost. Run after restoring a backup.
+    public func renewEpoch() async throws -> String {
+        try await store.renewEpoch()
+    }
+
+    public func epoch() async throws -> String {
+        try await store.epoch()
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where the server keeps its data.
+public enum StoreLocation: Sendable, Hashable {
+    /// An SQLite file (created when missing).
+    case sqlite(path: String)
+    /// A PostgreSQL database shared by any number of server processes.
+    case postgres(url: String)
+}
+
+/// Everything `quire-server serve` can be told; the defaults are SPEC.md's.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port (the log line "listening on …" says which).
+    public var port = 8080
+    public var store = StoreLocation.sqlite(path: "./quire-server.db")
+    /// PEM files; both or neither.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    /// Tombstones and idempotency records older than this are purged.
+    public var retentionDays = 90
+    /// How often the retention purge runs while serving.
+    public var purgeInterval: Duration = .seconds(3600)
+    public var limits = RequestLimits()
+    public var rateLimit = RateLimit()
+    /// Most pooled connections per process (PostgreSQL only).
+    public var postgresConnections = 16
+
+    public init() {}
+}
+
+/// The bounds on what one request may carry or ask for.
+public struct RequestLimits: Sendable, Hashable {
+    public var maxRequestBytes = 8 << 20
+    public var maxOpsPerBatch = 1000
+    public var maxItemBytes = (1 << 20) + (64 << 10)
+    public var defaultPageLimit = 500
+    public var maxPageLimit = 5000
+    /// A page stops growing once its items pass this many bytes (it always carries one).
+    public var maxPageBytes = 4 << 20
+
+    public init() {}
+}
+
+/// Per-token request rate: a bucket of `burst` requests refilled at `perSecond`.
+public struct RateLimit: Sendable, Hashable {
+    /// Requests per second per token; 0 turns rate limiting off.
+    public var perSecond: Double = 50
+    public var burst: Int = 100
+
+    public init(perSecond: Double = 50, burst: Int = 100) {
+        self.perSecond = perSecond
+        self.burst = burst
+    }
+}

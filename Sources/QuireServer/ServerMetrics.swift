@@ -1,0 +1,79 @@
+import Prometheus
+
+/// The server's Prometheus metrics, kept in one registry per application (no globals, so
+/// tests can run several servers in one process).
+final class ServerMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    private let applied: Counter
+    private let conflicted: Counter
+    private let duplicate: Counter
+    private let rejected: Counter
+    private let skipped: Counter
+    private let storeErrors: Counter
+    private let changesSent: Counter
+
+    /// Latency buckets from a millisecond to ten seconds.
+    private static let buckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .seconds(2.5), .seconds(5), .seconds(10),
+    ]
+
+    init() {
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        func ops(_ status: String) -> Counter {
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "quire", metricName: "ops", unitName: "total", helpText: "Pushed operations by outcome."),
+                labels: [("status", status)])
+        }
+        applied = ops("applied")
+        conflicted = ops("conflict")
+        duplicate = ops("duplicate")
+        rejected = ops("rejected")
+        skipped = ops("skipped")
+        storeErrors = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "quire", metricName: "store_errors", unitName: "total",
+                helpText: "Store operations that failed."))
+        changesSent = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "quire", metricName: "changes_sent", unitName: "total",
+                helpText: "Items sent in change pages and snapshots."))
+    }
+
+    /// Counts one answered request and its latency.
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "quire", subsystem: "http", metricName: "requests", unitName: "total",
+                helpText: "HTTP requests by route, method and status."),
+            labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                namespace: "quire", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                helpText: "Time from request to response, by route."),
+            labels: [("route", route)],
+            buckets: ServerMetrics.buckets
+        ).record(duration)
+    }
+
+    func record(_ tally: OpTally) {
+        if tally.applied > 0 { applied.increment(by: Int64(tally.applied)) }
+        if tally.conflicted > 0 { conflicted.increment(by: Int64(tally.conflicted)) }
+        if tally.duplicate > 0 { duplicate.increment(by: Int64(tally.duplicate)) }
+        if tally.rejected > 0 { rejected.increment(by: Int64(tally.rejected)) }
+        if tally.skipped > 0 { skipped.increment(by: Int64(tally.skipped)) }
+    }
+
+    func storeError() { storeErrors.increment() }
+
+    func sent(_ count: Int) {
+        if count > 0 { changesSent.increment(by: Int64(count)) }
+    }
+
+    /// The Prometheus text exposition.
+    func text() -> String { registry.emitToString() }
+}

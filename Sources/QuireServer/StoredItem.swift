@@ -1,0 +1,55 @@
+import Foundation
+import QuireProtocol
+
+/// An item row as both stores keep it: the wire item plus the server's bookkeeping.
+///
+/// `doc` is the item's wire JSON, written once per write, so pulls and snapshots copy it into
+/// answers without decoding and encoding every item again.
+struct StoredItem: Sendable, Hashable {
+    var item: ChangeItem
+    /// The per-user sequence number of the item's latest write.
+    var seq: Int64
+    /// Unix seconds when the item became a tombstone; 0 while it is live.
+    var deletedAt: Int64
+
+    /// The wire JSON of `item`.
+    func doc() throws -> String {
+        String(decoding: try WireJSON.encode(item), as: UTF8.self)
+    }
+
+    /// Rebuilds a row read from a store.
+    init(doc: String, seq: Int64, deletedAt: Int64) throws {
+        self.item = try WireJSON.decoder().decode(ChangeItem.self, from: Data(doc.utf8))
+        self.seq = seq
+        self.deletedAt = deletedAt
+    }
+
+    init(item: ChangeItem, seq: Int64, deletedAt: Int64) {
+        self.item = item
+        self.seq = seq
+        self.deletedAt = deletedAt
+    }
+}
+
+/// The user's feed bookkeeping, read or written under the user's row lock.
+struct FeedHead: Sendable, Hashable {
+    /// The last sequence number allocated to this user's writes.
+    var seq: Int64
+    /// `StateHash` of the user's live items at `seq`.
+    var stateHash: String
+    /// The highest sequence number of a purged tombstone: cursors below it must resync.
+    var horizon: Int64
+    /// The database's epoch.
+    var epoch: String
+}
+
+/// JSON coders configured for the wire, made fresh per use (they are cheap and not shared).
+enum WireJSON {
+    static func encode<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    static func decoder() -> JSONDecoder { JSONDecoder() }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import QuireCore
+import QuireProtocol
+
+/// The request context: Hummingbird's core storage, nothing else (the user travels as a
+/// value through the handlers, never through shared state).
+public struct QuireRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+}
+
+/// The endpoints' logic: authenticate, bound, decode, call the store, encode.
+///
+/// Every failure leaves as an `APIError` with SPEC's error body; store failures become 503 so
+/// that no client input, however broken, can produce a 500.
+struct SyncService: Sendable {
+    let store: any SyncStore
+    let limits: RequestLimits
+    let limiter: RateLimiter
+    let metrics: ServerMetrics
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    // MARK: - Endpoints
+
+    /// `POST /v1/sync`: push, then pull one page.
+    func sync(_ request: Request) async throws -> Response {
+        let owner = try await authenticate(request)
+        let body = try await readBody(request)
+        let sync = try decodeSyncRequest(body)
+        let cursor = try validate(sync)
+        let limit = sync.limit ?? limits.defaultPageLimit
+
+        var results: [OpResult] = []
+        if !sync.ops.isEmpty {
+            let planner = PushPlanner(now: now(), maxItemBytes: limits.maxItemBytes)
+            let plan = try await guarded { try await store.push(user: owner.user, ops: sync.ops, cursor: cursor, planner: planner) }
+            metrics.record(plan.tally)
+            results = plan.results
+            logger.debug("push", metadata: [
+                "user": "\(owner.name)", "device": "\(sync.device)", "ops": "\(sync.ops.count)",
+                "applied": "\(plan.tally.applied)", "conflicts": "\(plan.tally.conflicted)",
+            ])
+        }
+
+        let page = try await guarded {
+            try await store.pull(user: owner.user, after: cursor?.seq ?? 0, limit: limit, maxBytes: limits.maxPageBytes)
+        }
+        if let cursor, let reason = cursor.resyncReason(head: page.head) { throw APIError.resync(reason) }
+        let next = FeedCursor(seq: page.more ? (page.lastSeq ?? page.head.seq) : page.head.seq, epoch: page.head.epoch)
+        metrics.sent(page.docs.count)
+
+        var out = ByteBuffer()
+        out.writeString(#"{"results":"#)
+        out.writeBytes(try WireJSON.encode(results))
+        out.writeString(#","changes":["#)
+        for (index, doc) in page.docs.enumerated() {
+            if index > 0 { out.writeString(",") }
+            out.writeString(doc)
+        }
+        out.writeString(#"],"cursor":"#)
+        out.writeBytes(try WireJSON.encode(next.description))
+        out.writeString(#","more":"#)
+        out.writeString(page.more ? "true" : "false")
+        out.writeString(#","epoch":"#)
+        out.writeBytes(try WireJSON.encode(page.head.epoch))
+        out.writeString(#","stateHash":"#)
+        out.writeBytes(try WireJSON.encode(page.head.stateHash))
+        out.writeString("}")
+        return json(out)
+    }
+
+    /// `GET /v1/snapshot?after=ID&limit=N`: a page of live items ordered by id.
+    func snapshot(_ request: Request) async throws -> Response {
+        let owner = try await authenticate(request)
+        let query = request.uri.queryParameters
+        var after: String?
+        if let value = query["after"], !value.isEmpty {
+            guard UUIDv7Generator.isValid(String(value)) else { throw APIError.badRequest("'after' must be an item id (a UUID)") }
+            after = String(value)
+        }
+        var limit = limits.defaultPageLimit
+        if let value = query["limit"] {
+            guard let number = Int(value), (1...limits.maxPageLimit).contains(number) else {
+                throw APIError.badRequest("'limit' must be a whole number from 1 to \(limits.maxPageLimit)")
+            }
+            limit = number
+        }
+        let page = try await guarded {
+            try await store.snapshot(user: owner.user, after: after, limit: limit, maxBytes: limits.maxPageBytes)
+        }
+        metrics.sent(page.docs.count)
+        let cursor = FeedCursor(seq: page.head.seq, epoch: page.head.epoch)
+
+        var out = ByteBuffer()
+        out.writeString(#"{"items":["#)
+        for (index, doc) in page.docs.enumerated() {
+            if index > 0 { out.writeString(",") }
+            out.writeString(doc)
+        }
+        out.writeString(#"],"next":"#)
+        if page.more, let last = page.lastID {
+            out.writeBytes(try WireJSON.encode(last))
+        } else {
+            out.writeString("null")
+        }
+        out.writeString(#","cursor":"#)
+        out.writeBytes(try WireJSON.encode(cursor.description))
+        out.writeString("}")
+        return json(out)
+    }
+
+    /// `GET /healthz`: 200 when the store answers.
+    func health() async throws -> Response {
+        try await guarded { try await store.ping() }
+        return json(ByteBuffer(string: #"{"status":"ok"}"#))
+    }
+
+    /// `GET /metrics`: Prometheus text.
+    func metricsText() -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
+    }
+
+    // MARK: - Steps
+
+    /// The token's owner; 401 when the header is missing or the token unknown or revoked,
+    /// 429 when the token is over its rate.
+    func authenticate(_ request: Request) async throws -> TokenOwner {
+        guard let token = Tokens.bearer(request.headers[.authorization]) else {
+            throw APIError.unauthorized("missing or malformed 'Authorization: Bearer TOKEN' header")
+        }
+        let hash = Tokens.hash(token)
+        guard let owner = try await guarded({ try await store.tokenOwner(tokenHash: hash) }),
+              Tokens.constantTimeEqual(owner.tokenHash, hash)
+        else { throw APIError.unauthorized("the token is not valid (unknown or revoked); sign in again") }
+        if let wait = limiter.take(hash) {
+            let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
+            throw APIError.rateLimited(retryAfter: seconds)
+        }
+        return owner
+    }
+
+    /// The body as bytes, bounded; 413 past the limit.
+    func readBody(_ request: Request) async throws -> [UInt8] {
+        let limit = limits.maxRequestBytes
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw APIError.tooLarge("the request is \(declared) bytes; the limit is \(limit) bytes")
+        }
+        do {
+            var buffer = try await request.body.collect(upTo: limit)
+            return buffer.readBytes(length: buffer.readableBytes) ?? []
+        } catch is NIOTooManyBytesError {
+            throw APIError.tooLarge("the request is larger than the limit of \(limit) bytes")
+        }
+    }
+
+    /// The request, checked for UTF-8, JSON shape and protocol version, in that order.
+    func decodeSyncRequest(_ bytes: [UInt8]) throws -> SyncRequest {
+        guard !bytes.isEmpty else { throw APIError.badRequest("the body is empty; send a JSON sync request") }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw APIError.badRequest("the body is not valid UTF-8")
+        }
+        let data = Data(bytes)
+        let decoder = WireJSON.decoder()
+        do {
+            let probe = try decoder.decode(ProtocolProbe.self, from: data)
+            guard let version = probe.version else { throw APIError.badRequest("missing field 'protocol'") }
+            guard version == SyncProtocol.version else { throw APIError.unsupportedProtocol(version) }
+            return try decoder.decode(SyncRequest.self, from: data)
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               let field = NumberProbe.misfit(in: data, decoder: decoder) {
+                throw APIError.badRequest("\(field) must be a whole number in range")
+            }
+            throw APIError.badRequest(error.readableMessage)
+        }
+    }
+
+    /// Checks what JSON types cannot: ids, ranges and sizes. Returns the parsed cursor.
+    func validate(_ sync: SyncRequest) throws -> FeedCursor? {
+        guard UUIDv7Generator.isValid(sync.device) else { throw APIError.badRequest("'device' must be a UUID") }
+        if let limit = sync.limit, !(1...limits.maxPageLimit).contains(limit) {
+            throw APIError.badRequest("'limit' must be from 1 to \(limits.maxPageLimit), not \(limit)")
+        }
+        guard sync.ops.count <= limits.maxOpsPerBatch else {
+            throw APIError.tooLarge("the batch has \(sync.ops.count) ops; the limit is \(limits.maxOpsPerBatch)")
+        }
+        for (index, op) in sync.ops.enumerated() {
+            guard UUIDv7Generator.isValid(op.op) else { throw APIError.badRequest("'ops[\(index)].op' must be a UUID") }
+            guard UUIDv7Generator.isValid(op.item) else { throw APIError.badRequest("'ops[\(index)].item' must be a UUID") }
+            guard op.baseRev >= 0 else { throw APIError.badRequest("'ops[\(index)].baseRev' must not be negative") }
+            var size = 0
+            for (field, change) in op.fields ?? [:] {
+                switch change.to {
+                case .string(let text):
+                    size += text.utf8.count
+                    if field == .body, text.utf8.count > Validation.maxBodyBytes {
+                        throw APIError.tooLarge(
+                            "'ops[\(index)]' sets a body of \(text.utf8.count) bytes; the limit is \(Validation.maxBodyBytes) bytes")
+                    }
+                case .strings(let list): size += list.reduce(0) { $0 + $1.utf8.count }
+                default: break
+                }
+            }
+            guard size <= limits.maxItemBytes else {
+                throw APIError.tooLarge("'ops[\(index)]' carries \(size) bytes of item; the limit is \(limits.maxItemBytes) bytes")
+            }
+        }
+        guard let text = sync.cursor else { return nil }
+        guard let cursor = FeedCursor(text) else {
+            throw APIError.badRequest("'cursor' is not one this server wrote; send null or the cursor of the last answer")
+        }
+        return cursor
+    }
+
+    /// Runs a store call, turning store failures into 503 (counted and logged) and resync
+    /// signals into 410.
+    func guarded<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as APIError {
+            throw error
+        } catch let error as ResyncRequired {
+            throw APIError.resync(error.reason)
+        } catch {
+            metrics.storeError()
+            logger.error("store error", metadata: ["error": "\(String(reflecting: error))"])
+            throw APIError.unavailable("the server's store is unavailable; retry later")
+        }
+    }
+
+    private func json(_ buffer: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: buffer))
+    }
+}
+
+/// Reads only `protocol`, so a request from a newer protocol is refused by version before its
+/// shape is judged.
+private struct ProtocolProbe: Decodable {
+    let version: Int?
+    enum CodingKeys: String, CodingKey { case version = "protocol" }
+}
+
+/// Finds an integer field holding a number that is not a whole number or does not fit 64 bits.
+///
+/// The JSON decoder reports such numbers as "not valid JSON" without saying where; this reads
+/// the integer fields as doubles to name the culprit in the answer.
+private struct NumberProbe: Decodable {
+    var misfits: [String] = []
+
+    private enum Keys: String, CodingKey { case `protocol`, limit, ops, baseRev }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        func check(_ value: Double?, _ name: String) {
+            guard let value else { return }
+            if value.rounded() != value || abs(value) >= 9.2e18 { misfits.append(name) }
+        }
+        check(try? container.decode(Double.self, forKey: .protocol), "'protocol'")
+        check(try? container.decode(Double.self, forKey: .limit), "'limit'")
+        if var ops = try? container.nestedUnkeyedContainer(forKey: .ops) {
+            var index = 0
+            while !ops.isAtEnd {
+                if let op = try? ops.nestedContainer(keyedBy: Keys.self) {
+                    check(try? op.decode(Double.self, forKey: .baseRev), "'ops[\(index)].baseRev'")
+                } else {
+                    _ = try? ops.decodeNil()
+                    if !ops.isAtEnd, (try? ops.decode(JSONSkip.self)) == nil { break }
+                }
+                index += 1
+            }
+        }
+    }
+
+    /// The first misfit field's name, or nil (then the body really is not valid JSON).
+    static func misfit(in data: Data, decoder: JSONDecoder) -> String? {
+        (try? decoder.decode(NumberProbe.self, from: data))?.misfits.first
+    }
+}
+
+/// Decodes and discards any JSON value.
+private struct JSONSkip: Decodable {
+    init(from decoder: any Decoder) throws {}
+}

@@ -1,0 +1,150 @@
+import Foundation
+import QuireCore
+import QuireProtocol
+import ServiceLifecycle
+
+/// The server's one gateway to its database; SQLite and PostgreSQL implement it alike.
+///
+/// Every method is one transaction. Writes of one user are serialized (SQLite has one writer;
+/// PostgreSQL locks the user's row first), so per-user sequence order is commit order and a
+/// cursor never skips a change that commits late. The store keeps no state of its own between
+/// calls: several server processes may share one PostgreSQL database.
+protocol SyncStore: Sendable {
+    /// Background work the store needs while the server runs (PostgreSQL's connection pool).
+    var services: [any Service] { get }
+
+    /// Creates the tables when missing and the epoch when the database is new.
+    func prepare() async throws
+    /// Answers only when the database is reachable.
+    func ping() async throws
+    /// The database's epoch (16 hex digits).
+    func epoch() async throws -> String
+    /// Replaces the epoch with a new random one, so every device resyncs; run after restoring
+    /// the database from a backup.
+    func renewEpoch() async throws -> String
+
+    // MARK: Users and tokens
+
+    /// Creates a user with a first token; fails with `StoreError.userExists`.
+    func addUser(name: String, tokenHash: String, now: Date) async throws
+    /// Adds a token to an existing user; fails with `StoreError.userNotFound`.
+    func addToken(userName: String, tokenHash: String, now: Date) async throws
+    /// Every user, by name.
+    func users() async throws -> [UserSummary]
+    /// Removes every token of a user and answers how many; fails with `StoreError.userNotFound`.
+    func revokeTokens(userName: String) async throws -> Int
+    /// The user a token hash belongs to, with the stored hash for a constant-time check.
+    func tokenOwner(tokenHash: String) async throws -> TokenOwner?
+
+    // MARK: Sync
+
+    /// Applies a batch in one transaction: checks `cursor` against the feed first (throwing
+    /// `ResyncRequired` and writing nothing when it cannot continue), then plans with
+    /// `planner` and writes the plan.
+    func push(user: UserID, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws -> PushPlan
+    /// Up to `limit` changes after sequence `after`, stopping early past `maxBytes`.
+    func pull(user: UserID, after: Int64, limit: Int, maxBytes: Int) async throws -> FeedPage
+    /// Up to `limit` live items with ids after `after`, ordered by id.
+    func snapshot(user: UserID, after: String?, limit: Int, maxBytes: Int) async throws -> SnapshotRead
+    /// Removes tombstones deleted before `cutoff` (moving each user's horizon past them) and
+    /// idempotency records older than `cutoff`.
+    func purge(before cutoff: Date) async throws -> PurgeSummary
+    /// Counts of what a user has, for tests and operators.
+    func stats(user: UserID) async throws -> UserStats
+}
+
+/// A user's row id in the store.
+struct UserID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int64
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// The owner of a token, as the token table says.
+struct TokenOwner: Hashable, Sendable {
+    public var user: UserID
+    public var name: String
+    /// The stored SHA-256 hex, compared in constant time with the presented token's.
+    public var tokenHash: String
+}
+
+/// One line of `quire-server user list`.
+public struct UserSummary: Hashable, Sendable {
+    public var name: String
+    public var createdAt: String
+    public var tokens: Int
+    public var items: Int
+}
+
+/// A page of the changes feed, as raw wire JSON.
+struct FeedPage: Sendable {
+    /// Each change's wire JSON, in sequence order.
+    var docs: [String]
+    /// The sequence number of the last change in `docs`.
+    var lastSeq: Int64?
+    var more: Bool
+    var head: FeedHead
+}
+
+/// A page of the snapshot, as raw wire JSON.
+struct SnapshotRead: Sendable {
+    var docs: [String]
+    var lastID: String?
+    var more: Bool
+    var head: FeedHead
+}
+
+/// What a purge removed.
+struct PurgeSummary: Hashable, Sendable {
+    public var tombstones: Int
+    public var records: Int
+}
+
+/// What a user has in the store.
+struct UserStats: Hashable, Sendable {
+    public var seq: Int64
+    public var items: Int
+    public var tombstones: Int
+    public var records: Int
+    public var stateHash: String
+}
+
+/// Thrown inside a push when the request's cursor cannot continue the feed.
+struct ResyncRequired: Error, Sendable {
+    let reason: String
+}
+
+/// Store failures a person can act on.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    case userExists(String)
+    case userNotFound(String)
+    case invalidName(String)
+
+    public var description: String {
+        switch self {
+        case .userExists(let name): "user '\(name)' already exists (issue another token with 'quire-server token add \(name)')"
+        case .userNotFound(let name): "no user named '\(name)'"
+        case .invalidName(let name): "invalid user name '\(name)': use 1 to 64 letters, digits, '.', '_' or '-'"
+        }
+    }
+}
+
+extension SyncStore {
+    /// Checks a user name before it is stored.
+    static func validate(name: String) throws -> String {
+        let ok = !name.isEmpty && name.utf8.count <= 64 && name.unicodeScalars.allSatisfy {
+            ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0))
+                && $0.isASCII
+        }
+        guard ok else { throw StoreError.invalidName(name) }
+        return name
+    }
+}
+
+/// A new random epoch: 16 lowercase hex digits.
+func makeEpoch() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let value = generator.next() as UInt64
+    let hex = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+}

@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+import QuireCore
+
+/// One version of an item from its history.
+public struct ItemVersion: Sendable, Hashable {
+    /// Order of recording on this device (larger is newer).
+    public var seq: Int64
+    public var recordedAt: Date
+    public var origin: ChangeOrigin
+    /// The outbox op that carried this version, when there was one.
+    public var opID: String?
+    /// The item as it was (its `syncState` is not recorded and reads as `synced`).
+    public var item: Item
+}
+
+/// One page of a listing and the total behind it, read in one transaction so they agree.
+public struct ItemPage: Sendable, Hashable {
+    public var items: [Item]
+    public var total: Int
+
+    public init(items: [Item], total: Int) {
+        self.items = items
+        self.total = total
+    }
+}
+
+// MARK: - Reads
+
+extension AppDatabase {
+    /// The item with this full id, deleted or not; nil when there is none.
+    public func item(_ id: String) throws(StoreError) -> Item? {
+        try read { db in try ItemRow.fetch(id: id, in: db) }
+    }
+
+    /// The full id of the one item whose id starts with `prefix` (SPEC: at least 4 characters,
+    /// as git does). Case does not matter, and the hyphens may be left out.
+    ///
+    /// Throws `.invalidPrefix` for text that cannot be an id prefix, `.unknownPrefix` when no
+    /// item matches and `.ambiguousPrefix` (with a few candidates) when several do. Deleted
+    /// items are found too, so that they can be restored.
+    public func resolve(_ prefix: String) throws(StoreError) -> String {
+        guard let normalized = Self.normalizedPrefix(prefix) else { throw .invalidPrefix(prefix) }
+        let matches = try read { db in
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM item WHERE id >= ? AND id < ? ORDER BY id LIMIT ?"),
+                arguments: [normalized, normalized + "~", Self.ambiguityListLength])
+        }
+        switch matches.count {
+        case 0: throw .unknownPrefix(prefix)
+        case 1: return matches[0]
+        default:
+            if matches.contains(normalized) { return normalized }
+            throw .ambiguousPrefix(prefix, candidates: matches)
+        }
+    }
+
+    /// Lowercases a prefix and puts back the hyphens of the canonical UUID form; nil when the
+    /// text is too short or holds anything but hex digits and hyphens in their places.
+    static func normalizedPrefix(_ text: String) -> String? {
+        let lower = text.lowercased()
+        let hex = lower.filter { $0 != "-" }
+        guard hex.count >= minimumPrefixLength, hex.count <= 32,
+              hex.allSatisfy({ $0.isHexDigit && $0.isASCII })
+        else { return nil }
+        var result = ""
+        for (index, character) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(index) { result.append("-") }
+            result.append(character)
+        }
+        // Hyphens the person typed must sit where the canonical form has them.
+        let typed = lower.hasSuffix("-") ? String(lower.dropLast()) : lower
+        if lower.contains("-") && typed != result { return nil }
+        return result
+    }
+
+    /// Items matching `filter`, pinned first then newest first, one page at a time.
+    public func items(matching filter: ItemFilter = .live, limit: Int? = nil, offset: Int = 0) throws(StoreError) -> [Item] {
+        try read { db in try Self.fetchItems(filter, limit: limit, offset: offset, in: db) }
+    }
+
+    /// How many items match `filter`.
+    public func count(matching filter: ItemFilter = .live) throws(StoreError) -> Int {
+        try read { db in try Self.countItems(filter, in: db) }
+    }
+
+    /// A page and its total from one snapshot.
+    public func page(matching filter: ItemFilter = .live, limit: Int, offset: Int = 0) throws(StoreError) -> ItemPage {
+        try read { db in
+            ItemPage(
+                items: try Self.fetchItems(filter, limit: limit, offset: offset, in: db),
+                total: try Self.countItems(filter, in: db))
+        }
+    }
+
+    /// Calls `body` with each item matching `filter` in list order, decoding one row at a
+    /// time: the way to write ten thousand items out without holding them all.
+    public func forEachItem(matching filter: ItemFilter = .live, _ body: (Item) throws -> Void) throws(StoreError) {
+        try read { db in
+            let (condition, arguments) = filter.whereClause()
+            let cursor = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC"),
+                arguments: arguments)
+            while let row = try cursor.next() { try body(try ItemRow.decode(row)) }
+        }
+    }
+
+    /// Full-text search over title, body and tags: every word of `text` must start a word of
+    /// the item. Best matches first (BM25; the title weighs most, then tags, then the body).
+    public func search(_ text: String, matching filter: ItemFilter = .live, limit: Int? = nil) throws(StoreError) -> [Item] {
+        guard let match = SearchQuery.match(text) else { return [] }
+        return try read { db in
+            let (condition, arguments) = filter.whereClause()
+            let sql = """
+                SELECT \(ItemRow.select(from: "item")) FROM itemSearch
+                JOIN item ON item.rowNumber = itemSearch.rowid
+                WHERE itemSearch MATCH ? AND \(condition)
+                ORDER BY bm25(itemSearch, 10.0, 1.0, 5.0), item.id DESC
+                LIMIT ?
+                """
+            var all: StatementArguments = [match]
+            all += arguments
+            all += [limit ?? -1]
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: all).map { try ItemRow.decode($0) }
+        }
+    }
+
+    /// Every version of the item this device has seen or made, newest first.
+    public func history(of id: String) throws(StoreError) -> [ItemVersion] {
+        try read { db in
+            let sql = """
+                SELECT seq, recordedAt, origin, opId, itemId, kind, title, body, tags, done, doneAt, due, priority,
+                  pinned, createdAt, updatedAt, deleted, rev, 'synced'
+                FROM itemVersion WHERE itemId = ? ORDER BY seq DESC
+                """
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map { row in
+                let recorded: String = row[1]
+                let origin: String = row[2]
+                return ItemVersion(
+                    seq: row[0], recordedAt: StoreTime.date(from: recorded) ?? Date(timeIntervalSince1970: 0),
+                    origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3], item: try ItemRow.decode(row, at: 4))
+            }
+        }
+    }
+
+    /// For each id, the shortest prefix (at least `minimum` characters) that no other item
+    /// shares, found from its neighbours in id order: what human listings print.
+    public func shortIDs(for ids: [String], minimum: Int = 8) throws(StoreError) -> [String: String] {
+        try read { db in
+            let before = try db.cachedStatement(sql: "SELECT id FROM item WHERE id < ? ORDER BY id DESC LIMIT 1")
+            let after = try db.cachedStatement(sql: "SELECT id FROM item WHERE id > ? ORDER BY id LIMIT 1")
+            var result: [String: String] = [:]
+            for id in ids {
+                let neighbours = [try String.fetchOne(before, arguments: [id]), try String.fetchOne(after, arguments: [id])]
+                var length = minimum
+                for case let other? in neighbours {
+                    let shared = zip(id.utf8, other.utf8).prefix { $0 == $1 }.count
+                    length = max(length, shared + 1)
+                }
+                result[id] = String(id.prefix(length))
+            }
+            return result
+        }
+    }
+
+    // MARK: - Shared queries
+
+    static func fetchItems(_ filter: ItemFilter, limit: Int?, offset: Int, in db: Database) throws -> [Item] {
+        let (condition, arguments) = filter.whereClause()
+        var all = arguments
+        all += [limit ?? -1, offset]
+        let sql = "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC LIMIT ? OFFSET ?"
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: all).map { try ItemRow.decode($0) }
+    }
+
+    static func countItems(_ filter: ItemFilter, in db: Database) throws -> Int {
+        let (condition, arguments) = filter.whereClause()
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM item WHERE \(condition)"), arguments: arguments) ?? 0
+    }
+}

@@ -1,0 +1,282 @@
+import Foundation
+import GRDB
+import QuireCore
+
+// MARK: - Writes
+
+/// Local changes. Each public method is one transaction that writes the item row, a new
+/// version in the item's history and the outbox operation carrying the change, or nothing.
+///
+/// Outbox rules (see `OutboxFold` for updates):
+/// - An update folds into the item's latest op when that op is still `pending`.
+/// - Deleting an item the server has never heard of (revision 0, and its only ops are pending:
+///   the create and what folded into it) removes those ops instead of queueing a delete: the
+///   item becomes a local tombstone and nothing travels.
+/// - Restoring an item whose latest op is a pending delete removes that delete. Otherwise
+///   restore queues a `create` carrying every field, against the tombstone's revision: the
+///   server revives the item with those values.
+extension AppDatabase {
+    /// Creates an item and queues its `create` op.
+    @discardableResult
+    public func create(_ new: NewItem) throws(StoreError) -> Item {
+        try write { db in
+            let now = self.now()
+            let item = Item(
+                id: environment.newID(now), kind: new.kind, title: try Validation.title(new.title),
+                body: try Validation.body(new.body), tags: new.tags, due: new.due, priority: new.priority,
+                pinned: new.pinned, createdAt: now, updatedAt: now, syncState: .pending)
+            let opID = environment.newID(now)
+            try ItemRow.insert(item, in: db)
+            try Outbox.insert(opID: opID, item: item, kind: .create, fields: createFields(item), createdAt: now, in: db)
+            try History.insert(item, origin: .local, opID: opID, at: now, in: db)
+            return item
+        }
+    }
+
+    /// Sets fields of one item (by full id) and queues an update, folded when possible.
+    ///
+    /// Values are checked as `Item.set(_:to:now:)` does. A change that sets every field to the
+    /// value it already has writes nothing and returns the item as it was.
+    @discardableResult
+    public func update(_ id: String, fields: [Field: FieldValue]) throws(StoreError) -> Item {
+        try write { db in
+            let before = try existingItem(id, in: db)
+            return try recordUpdate(before, fields: fields, origin: .local, in: db)
+        }
+    }
+
+    /// Like `update(_:fields:)`, with the values computed from the item as it is inside the
+    /// transaction (for changes relative to the current value, such as adding a tag).
+    @discardableResult
+    public func update(_ id: String, computing values: (Item) -> [Field: FieldValue]) throws(StoreError) -> Item {
+        try write { db in
+            let before = try existingItem(id, in: db)
+            return try recordUpdate(before, fields: values(before), origin: .local, in: db)
+        }
+    }
+
+    /// Marks tasks done (or open again); all of them in one transaction, or none when one of
+    /// them is a note or deleted. Tasks already in that state are returned unchanged.
+    @discardableResult
+    public func setDone(_ ids: [String], _ done: Bool) throws(StoreError) -> [Item] {
+        try write { db in
+            try ids.map { id in
+                let before = try existingItem(id, in: db)
+                guard before.kind == .task else { throw StoreError.notATask(id: before.id, title: before.title) }
+                return try recordUpdate(before, fields: [.done: .bool(done)], origin: .local, in: db)
+            }
+        }
+    }
+
+    /// Pins or unpins items; pinned items sort first.
+    @discardableResult
+    public func setPinned(_ ids: [String], _ pinned: Bool) throws(StoreError) -> [Item] {
+        try write { db in
+            try ids.map { id in
+                try recordUpdate(try existingItem(id, in: db), fields: [.pinned: .bool(pinned)], origin: .local, in: db)
+            }
+        }
+    }
+
+    /// Deletes items: each becomes a tombstone that `restore(_:)` brings back.
+    @discardableResult
+    public func delete(_ ids: [String]) throws(StoreError) -> [Item] {
+        try write { db in
+            try ids.map { id in
+                guard let before = try ItemRow.fetch(id: id, in: db) else { throw StoreError.notFound(id: id) }
+                guard !before.deleted else { return before }
+                let now = self.now()
+                var after = before
+                after.deleted = true
+                after.updatedAt = now
+                let ops = try Outbox.entries(for: id, in: db)
+                var opID: String?
+                if before.rev == 0, ops.first?.op.kind == .create, ops.allSatisfy({ $0.state == .pending }) {
+                    try Outbox.remove(ops.map(\.seq), in: db)
+                } else if before.rev > 0 || !ops.isEmpty {
+                    opID = environment.newID(now)
+                    try Outbox.insert(opID: opID!, item: before, kind: .delete, fields: nil, createdAt: now, in: db)
+                }
+                after.syncState = try settledState(after, in: db)
+                try ItemRow.update(after, in: db)
+                try History.insert(after, origin: .local, opID: opID, at: now, in: db)
+                return after
+            }
+        }
+    }
+
+    /// Brings deleted items back with the fields they had.
+    @discardableResult
+    public func restore(_ ids: [String]) throws(StoreError) -> [Item] {
+        try write { db in
+            try ids.map { id in
+                guard let before = try ItemRow.fetch(id: id, in: db) else { throw StoreError.notFound(id: id) }
+                guard before.deleted else { return before }
+                let now = self.now()
+                var after = before
+                after.deleted = false
+                after.updatedAt = now
+                var opID: String?
+                if let latest = try Outbox.entries(for: id, in: db).last, latest.state == .pending, latest.op.kind == .delete {
+                    try Outbox.remove([latest.seq], in: db)
+                } else {
+                    opID = environment.newID(now)
+                    try Outbox.insert(opID: opID!, item: after, kind: .create, fields: createFields(after), createdAt: now, in: db)
+                }
+                after.syncState = try settledState(after, in: db)
+                try ItemRow.update(after, in: db)
+                try History.insert(after, origin: .local, opID: opID, at: now, in: db)
+                return after
+            }
+        }
+    }
+
+    /// Imports items in one transaction: all of them or, on the first error, none.
+    public func importItems(_ entries: [ImportEntry]) throws(StoreError) -> ImportSummary {
+        try write { db in
+            var summary = ImportSummary()
+            for entry in entries {
+                if let id = entry.id, let existing = try ItemRow.fetch(id: id, in: db) {
+                    if existing.deleted {
+                        summary.skippedDeleted += 1
+                        continue
+                    }
+                    let after = try recordUpdate(existing, fields: entry.fieldValues, origin: .import, in: db)
+                    if after == existing { summary.unchanged += 1 } else { summary.updated += 1 }
+                    continue
+                }
+                try recordImportedCreate(entry, in: db)
+                summary.created += 1
+            }
+            return summary
+        }
+    }
+
+    // MARK: - Building blocks (inside a write transaction)
+
+    func existingItem(_ id: String, in db: Database) throws -> Item {
+        guard let item = try ItemRow.fetch(id: id, in: db) else { throw StoreError.notFound(id: id) }
+        guard !item.deleted else { throw StoreError.deleted(id: item.id, title: item.title) }
+        return item
+    }
+
+    /// A create op's fields: every field, each from null.
+    func createFields(_ item: Item) -> [Field: FieldChange] {
+        Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0, FieldChange(from: .null, to: item.value(of: $0))) })
+    }
+
+    /// Applies `fields` to a live item, folds or queues the op, writes row and history.
+    func recordUpdate(_ before: Item, fields: [Field: FieldValue], origin: ChangeOrigin, in db: Database) throws -> Item {
+        let now = self.now()
+        var after = try before.applying(fields, now: now)
+        let changes = after.changes(since: before)
+        if changes.isEmpty { return before }
+        after.updatedAt = now
+        let opID = try foldOrQueue(before, changes: changes, now: now, in: db)
+        after.syncState = try settledState(after, in: db)
+        try ItemRow.update(after, in: db)
+        try History.insert(after, origin: origin, opID: opID, at: now, in: db)
+        return after
+    }
+
+    /// Folds `changes` into the item's latest op when it was never sent, else queues an update.
+    /// Returns the id of the op that now carries the change (nil when folding cancelled it out).
+    private func foldOrQueue(_ before: Item, changes: [Field: FieldChange], now: Date, in db: Database) throws -> String? {
+        if let latest = try Outbox.entries(for: before.id, in: db).last,
+           latest.state == .pending, latest.op.kind != .delete
+        {
+            if let merged = OutboxFold.fold(kind: latest.op.kind, existing: latest.op.fields ?? [:], changes: changes) {
+                try Outbox.setFields(merged, seq: latest.seq, in: db)
+                return latest.op.op
+            }
+            try Outbox.remove([latest.seq], in: db)
+            return nil
+        }
+        let opID = environment.newID(now)
+        try Outbox.insert(opID: opID, item: before, kind: .update, fields: changes, createdAt: now, in: db)
+        return opID
+    }
+
+    /// The badge an item shows after a local change: review and error states stay until the
+    /// sync engine or the person clears them; otherwise it follows the item's outbox.
+    func settledState(_ item: Item, in db: Database) throws -> SyncState {
+        if item.syncState == .needsReview || item.syncState == .error { return item.syncState }
+        let states = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT DISTINCT state FROM outbox WHERE itemId = ?"), arguments: [item.id])
+        if states.contains(OutboxState.pending.rawValue) || states.contains(OutboxState.rejected.rawValue) { return .pending }
+        if states.contains(OutboxState.inFlight.rawValue) { return .syncing }
+        return .synced
+    }
+
+    private func recordImportedCreate(_ entry: ImportEntry, in db: Database) throws {
+        let now = self.now()
+        if let id = entry.id, !UUIDv7Generator.isValid(id) {
+            throw StoreError.invalidPrefix(id)
+        }
+        let created = entry.createdAt.map(StoreTime.truncated) ?? now
+        var item = Item(
+            id: entry.id?.lowercased() ?? environment.newID(now), kind: entry.kind,
+            title: try Validation.title(entry.title), body: try Validation.body(entry.body), tags: entry.tags,
+            done: entry.kind == .task && entry.done, due: entry.due, priority: entry.priority,
+            pinned: entry.pinned, createdAt: created,
+            updatedAt: entry.updatedAt.map(StoreTime.truncated) ?? created,
+            deleted: entry.deleted, syncState: entry.deleted ? .synced : .pending)
+        if item.done { item.doneAt = entry.doneAt.map(StoreTime.truncated) ?? item.updatedAt }
+        var opID: String?
+        try ItemRow.insert(item, in: db)
+        if !item.deleted {
+            opID = environment.newID(now)
+            try Outbox.insert(opID: opID!, item: item, kind: .create, fields: createFields(item), createdAt: now, in: db)
+        }
+        try History.insert(item, origin: .import, opID: opID, at: now, in: db)
+    }
+}
+
+// MARK: - Table helpers
+
+/// Statements on the `outbox` table.
+enum Outbox {
+    static func insert(
+        opID: String, item: Item, kind: OpKind, fields: [Field: FieldChange]?, createdAt: Date, in db: Database
+    ) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                opID, item.id, kind.rawValue, item.rev, fields.map(JSONText.fieldChanges),
+                StoreTime.string(from: createdAt),
+            ])
+    }
+
+    static func entries(for itemID: String, in db: Database) throws -> [OutboxEntry] {
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(OutboxEntry.columns) FROM outbox WHERE itemId = ? ORDER BY seq")
+        return try Row.fetchAll(statement, arguments: [itemID]).map(OutboxEntry.decode)
+    }
+
+    static func setFields(_ fields: [Field: FieldChange], seq: Int64, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE outbox SET fields = ? WHERE seq = ?")
+            .execute(arguments: [JSONText.fieldChanges(fields), seq])
+    }
+
+    static func remove(_ seqs: [Int64], in db: Database) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?")
+        for seq in seqs { try statement.execute(arguments: [seq]) }
+    }
+}
+
+/// Statements on the `itemVersion` table (an item's history).
+enum History {
+    static let insertSQL = """
+        INSERT INTO itemVersion (itemId, recordedAt, origin, opId, kind, title, body, tags, done, doneAt, due,
+          priority, pinned, createdAt, updatedAt, deleted, rev)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func insert(_ item: Item, origin: ChangeOrigin, opID: String?, at time: Date, in db: Database) throws {
+        let values = ItemRow.arguments(item)
+        // item columns minus syncState, after the version's own bookkeeping
+        let arguments: [(any DatabaseValueConvertible)?] =
+            [item.id, StoreTime.string(from: time), origin.rawValue, opID] + values[1..<14]
+        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(arguments))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import QuireCore
+
+/// Reads a JSON array of items in SPEC.md's shape (what `quire export` writes).
+///
+/// Only `title` is required; missing fields take their defaults, `rev` and `syncState` are
+/// ignored (imported items are local changes). Errors name the entry (1-based) and the field.
+public enum JSONImport {
+    public static func entries(from data: Data) throws(ImportError) -> [ImportEntry] {
+        let array: [Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: data) as? [Any] else {
+                throw ImportError("", "the file must hold a JSON array of items")
+            }
+            array = parsed
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError(JSONErrors.location(of: error, in: data), "not valid JSON")
+        }
+        var entries: [ImportEntry] = []
+        entries.reserveCapacity(array.count)
+        for (index, element) in array.enumerated() {
+            do throws(ImportError) {
+                guard let object = element as? [String: Any] else { throw ImportError("", "expected an object") }
+                entries.append(try entry(object))
+            } catch {
+                throw ImportError("entry \(index + 1)", error.reason)
+            }
+        }
+        return entries
+    }
+
+    static func entry(_ object: [String: Any]) throws(ImportError) -> ImportEntry {
+        let fields = JSONFields(object)
+        let kind = try fields.string("kind").map(FieldParsing.kind) ?? .note
+        guard let titleText = try fields.string("title") else { throw ImportError("", "'title' is missing") }
+        return ImportEntry(
+            id: try fields.string("id").map(FieldParsing.id),
+            kind: kind,
+            title: try FieldParsing.title(titleText),
+            body: try FieldParsing.body(try fields.string("body") ?? ""),
+            tags: try fields.strings("tags") ?? [],
+            done: try fields.bool("done") ?? false,
+            doneAt: try fields.string("doneAt").map { text throws(ImportError) in try FieldParsing.time(text, field: "doneAt") },
+            due: try fields.string("due").flatMap(FieldParsing.due),
+            priority: try fields.string("priority").map(FieldParsing.priority) ?? .none,
+            pinned: try fields.bool("pinned") ?? false,
+            createdAt: try fields.string("createdAt").map { text throws(ImportError) in try FieldParsing.time(text, field: "createdAt") },
+            updatedAt: try fields.string("updatedAt").map { text throws(ImportError) in try FieldParsing.time(text, field: "updatedAt") },
+            deleted: try fields.bool("deleted") ?? false)
+    }
+}
+
+/// Typed access to a decoded JSON object, with errors that name the field.
+struct JSONFields {
+    let object: [String: Any]
+
+    init(_ object: [String: Any]) { self.object = object }
+
+    private func present(_ key: String) -> Any? {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        return value
+    }
+
+    func string(_ key: String) throws(ImportError) -> String? {
+        guard let value = present(key) else { return nil }
+        guard let text = value as? String else { throw ImportError("", "'\(key)' must be a string") }
+        return text
+    }
+
+    func bool(_ key: String) throws(ImportError) -> Bool? {
+        guard let value = present(key) else { return nil }
+        // JSONSerialization gives NSNumber for numbers and booleans alike; only true and false
+        // (type code "c") count, so that 1 and 0 are refused like any other number.
+        if let number = value as? NSNumber, String(cString: number.objCType) == "c" {
+            return number.boolValue
+        }
+        throw ImportError("", "'\(key)' must be true or false")
+    }
+
+    func strings(_ key: String) throws(ImportError) -> [String]? {
+        guard let value = present(key) else { return nil }
+        guard let list = value as? [Any], let strings = list as? [String] else {
+            throw ImportError("", "'\(key)' must be a list of strings")
+        }
+        return strings
+    }
+}
+
+/// Where a JSON parsing error is, as `line L, column C`, from the character offset Foundation
+/// reports ("Invalid value around character 12.").
+enum JSONErrors {
+    static func location(of error: any Error, in data: Data) -> String {
+        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+        guard let range = detail.range(of: "character "),
+              let offset = Int(detail[range.upperBound...].prefix(while: \.isNumber))
+        else { return "" }
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == 10 {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return "line \(line), column \(column)"
+    }
+}

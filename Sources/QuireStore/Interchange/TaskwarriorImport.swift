@@ -1,0 +1,130 @@
+import Foundation
+import QuireCore
+
+/// Reads the output of Taskwarrior's `task export`: a JSON array of tasks, or one JSON task per
+/// line as older versions print it.
+///
+/// Mapping: `description` is the title, annotations become body lines, `tags` and the
+/// `project` (as tag `project:NAME`) the tags, `H`/`M`/`L` the priority, `due` the due day in
+/// the local time zone, `entry`/`modified`/`end` the times. `completed` tasks are done,
+/// `deleted` ones are imported as deleted, and `recurring` templates are skipped (their
+/// pending instances come in as ordinary tasks).
+///
+/// Each task's id is a UUIDv7 made from its `entry` time and the bits of its Taskwarrior uuid,
+/// so importing the same export twice updates the items instead of duplicating them.
+public enum TaskwarriorImport {
+    public static func entries(from data: Data, timeZone: TimeZone = .current) throws(ImportError) -> [ImportEntry] {
+        let firstByte = data.first(where: { ![9, 10, 13, 32].contains($0) })
+        var objects: [(location: String, object: Any)] = []
+        if firstByte == UInt8(ascii: "[") {
+            do {
+                guard let array = try JSONSerialization.jsonObject(with: data) as? [Any] else {
+                    throw ImportError("", "expected a JSON array of tasks")
+                }
+                objects = array.enumerated().map { ("entry \($0.offset + 1)", $0.element) }
+            } catch let error as ImportError {
+                throw error
+            } catch {
+                throw ImportError(JSONErrors.location(of: error, in: data), "not valid JSON")
+            }
+        } else {
+            for (index, line) in data.split(separator: 10, omittingEmptySubsequences: false).enumerated() {
+                var slice = Data(line)
+                while let last = slice.last, [9, 13, 32, UInt8(ascii: ",")].contains(last) { slice.removeLast() }
+                if slice.allSatisfy({ [9, 13, 32].contains($0) }) { continue }
+                do {
+                    objects.append(("line \(index + 1)", try JSONSerialization.jsonObject(with: slice)))
+                } catch {
+                    throw ImportError("line \(index + 1)", "not valid JSON")
+                }
+            }
+        }
+        var entries: [ImportEntry] = []
+        for (location, element) in objects {
+            do throws(ImportError) {
+                guard let object = element as? [String: Any] else { throw ImportError("", "expected a task object") }
+                if let entry = try entry(object, timeZone: timeZone) { entries.append(entry) }
+            } catch {
+                throw ImportError(location, error.reason)
+            }
+        }
+        return entries
+    }
+
+    static func entry(_ object: [String: Any], timeZone: TimeZone) throws(ImportError) -> ImportEntry? {
+        let fields = JSONFields(object)
+        let status = try fields.string("status") ?? "pending"
+        if status == "recurring" { return nil }
+        guard let description = try fields.string("description") else {
+            throw ImportError("", "'description' is missing")
+        }
+        let entryTime = try fields.string("entry").map { text throws(ImportError) in try time(text, field: "entry") }
+        var id: String?
+        if let uuid = try fields.string("uuid") {
+            guard UUIDv7Generator.isValid(uuid) else { throw ImportError("", "'uuid' is not a UUID: \(uuid)") }
+            id = derivedID(uuid: uuid, entry: entryTime ?? Date(timeIntervalSince1970: 0))
+        }
+        var tags = try fields.strings("tags") ?? []
+        if let project = try fields.string("project"), !project.isEmpty { tags.append("project:\(project)") }
+        var annotations: [String] = []
+        if let list = object["annotations"] as? [[String: Any]] {
+            annotations = list.compactMap { $0["description"] as? String }
+        }
+        let priority: Priority
+        switch try fields.string("priority")?.uppercased() {
+        case nil, "": priority = .none
+        case "H": priority = .high
+        case "M": priority = .medium
+        case "L": priority = .low
+        case let other?: throw ImportError("", "unknown priority '\(other)': use H, M or L")
+        }
+        let due = try fields.string("due").flatMap { text throws(ImportError) in
+            Self.day(of: try time(text, field: "due"), in: timeZone)
+        }
+        let end = try fields.string("end").map { text throws(ImportError) in try time(text, field: "end") }
+        let modified = try fields.string("modified").map { text throws(ImportError) in try time(text, field: "modified") }
+        return ImportEntry(
+            id: id, kind: .task, title: try FieldParsing.title(description),
+            body: try FieldParsing.body(annotations.joined(separator: "\n")), tags: tags,
+            done: status == "completed", doneAt: status == "completed" ? end : nil, due: due, priority: priority,
+            createdAt: entryTime, updatedAt: modified ?? end ?? entryTime, deleted: status == "deleted")
+    }
+
+    /// Taskwarrior's compact UTC times, `20261122T100000Z` (the ISO form is accepted too).
+    static func time(_ text: String, field: String) throws(ImportError) -> Date {
+        let digits = Array(text.utf8)
+        if digits.count == 16, digits[8] == UInt8(ascii: "T"), digits[15] == UInt8(ascii: "Z") {
+            func number(_ range: Range<Int>) -> Int64? { Int64(String(decoding: digits[range], as: UTF8.self)) }
+            if let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
+               let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
+               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            {
+                let days = StoreTime.daysFromCivil(year: year, month: month, day: day)
+                return Date(timeIntervalSince1970: Double(((days * 24 + hour) * 60 + minute) * 60 + second))
+            }
+        }
+        if let date = StoreTime.date(from: text) { return date }
+        throw ImportError("", "'\(field)' is not a Taskwarrior time: \(text)")
+    }
+
+    static func day(of date: Date, in timeZone: TimeZone) -> Day? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return Day(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0)
+    }
+
+    /// A UUIDv7 whose time is `entry` and whose other bits come from the Taskwarrior uuid.
+    static func derivedID(uuid: String, entry: Date) -> String {
+        let source = Array(uuid.lowercased().filter { $0 != "-" })
+        let milliseconds = UInt64(max(0, (entry.timeIntervalSince1970 * 1000).rounded()))
+        var time = String(milliseconds, radix: 16)
+        time = String(repeating: "0", count: max(0, 12 - time.count)) + time
+        let variantNibble = (Int(String(source[16]), radix: 16) ?? 0) & 0x3 | 0x8
+        let hex = Array(time.suffix(12)) + ["7"] + source[13..<16] + Array(String(variantNibble, radix: 16))
+            + source[17..<32]
+        let text = String(hex)
+        func part(_ range: Range<Int>) -> Substring { text.dropFirst(range.lowerBound).prefix(range.count) }
+        return [part(0..<8), part(8..<12), part(12..<16), part(16..<20), part(20..<32)].joined(separator: "-")
+    }
+}

@@ -1,0 +1,64 @@
+import GRDB
+import QuireCore
+
+/// Which items a listing shows; the same value drives `items(matching:)`, `count(matching:)`
+/// and `search(_:matching:)`, so a screen's rows and its total always agree.
+public struct ItemFilter: Sendable, Hashable {
+    /// Open or done. Notes count as open: only tasks can be done.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        case any
+        case open
+        case done
+    }
+
+    /// Only notes or only tasks; nil for both.
+    public var kind: ItemKind?
+    public var status: Status
+    /// Only items carrying this tag.
+    public var tag: String?
+    /// Only items whose sync state is `needs-review`.
+    public var needsReview: Bool
+    /// Tombstones too (they never show otherwise).
+    public var includeDeleted: Bool
+
+    public init(
+        kind: ItemKind? = nil, status: Status = .any, tag: String? = nil, needsReview: Bool = false,
+        includeDeleted: Bool = false
+    ) {
+        self.kind = kind
+        self.status = status
+        self.tag = tag
+        self.needsReview = needsReview
+        self.includeDeleted = includeDeleted
+    }
+
+    /// Every live item.
+    public static let live = ItemFilter()
+    /// Notes and open tasks: what `quire list` shows by default.
+    public static let open = ItemFilter(status: .open)
+
+    /// The WHERE clause (over alias `item`) and its arguments.
+    ///
+    /// Written so that SQLite walks `item_by_order` or `item_by_open_order` in index order for
+    /// the common filters, which makes "pinned first, newest first" with LIMIT cheap.
+    func whereClause() -> (sql: String, arguments: StatementArguments) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if !includeDeleted { conditions.append("item.deleted = 0") }
+        switch status {
+        case .any: break
+        case .open: conditions.append("item.done = 0")
+        case .done: conditions.append("item.done = 1")
+        }
+        if let kind {
+            conditions.append("item.kind = ?")
+            arguments += [kind.rawValue]
+        }
+        if let tag {
+            conditions.append("EXISTS (SELECT 1 FROM json_each(item.tags) WHERE json_each.value = ?)")
+            arguments += [tag]
+        }
+        if needsReview { conditions.append("item.syncState = 'needs-review'") }
+        return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), arguments)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import QuireCore
+
+/// Writes items in SPEC.md's JSON shape, the same keys in the same order as `Item`'s `Codable`
+/// encoding, without going through `JSONEncoder` (ten thousand items in a few milliseconds).
+public enum ItemJSON {
+    /// Appends one item as a compact JSON object.
+    public static func append(_ item: Item, to bytes: inout [UInt8]) {
+        func key(_ name: StaticString, first: Bool = false) {
+            if !first { bytes.append(44) }
+            bytes.append(34)
+            name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(34)
+            bytes.append(58)
+        }
+        func literal(_ text: StaticString) {
+            text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
+        func bool(_ flag: Bool) { literal(flag ? "true" : "false") }
+        func time(_ date: Date?) {
+            guard let date else { return literal("null") }
+            bytes.append(34)
+            StoreTime.append(date, to: &bytes)
+            bytes.append(34)
+        }
+        bytes.append(123)
+        key("id", first: true); JSONText.appendString(item.id, to: &bytes)
+        key("kind"); JSONText.appendString(item.kind.rawValue, to: &bytes)
+        key("title"); JSONText.appendString(item.title, to: &bytes)
+        key("body"); JSONText.appendString(item.body, to: &bytes)
+        key("tags"); JSONText.appendStrings(item.tags, to: &bytes)
+        key("done"); bool(item.done)
+        key("doneAt"); time(item.doneAt)
+        key("due")
+        if let due = item.due { JSONText.appendString(due.description, to: &bytes) } else { literal("null") }
+        key("priority"); JSONText.appendString(item.priority.rawValue, to: &bytes)
+        key("pinned"); bool(item.pinned)
+        key("createdAt"); time(item.createdAt)
+        key("updatedAt"); time(item.updatedAt)
+        key("deleted"); bool(item.deleted)
+        key("rev"); literal(""); bytes.append(contentsOf: Array(String(item.rev).utf8))
+        key("syncState"); JSONText.appendString(item.syncState.rawValue, to: &bytes)
+        bytes.append(125)
+    }
+
+    /// One item as a compact JSON object.
+    public static func string(_ item: Item) -> String {
+        var bytes = [UInt8]()
+        append(item, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

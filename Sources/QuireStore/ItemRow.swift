@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import QuireCore
+
+/// How items map to rows of `item` and `itemVersion`.
+///
+/// Decoding is positional over a fixed column list (no Codable, no per-row dictionary) because
+/// listings decode tens of thousands of rows per command.
+enum ItemRow {
+    /// The item columns in decoding order; `select(from:)` and `decode(_:at:)` agree on it.
+    static let columns = [
+        "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned",
+        "createdAt", "updatedAt", "deleted", "rev", "syncState",
+    ]
+
+    /// `t.id, t.kind, …` for a table alias.
+    static func select(from alias: String) -> String {
+        columns.map { "\(alias).\($0)" }.joined(separator: ", ")
+    }
+
+    /// Decodes the item whose columns start at `offset` (in `columns` order).
+    static func decode(_ row: Row, at offset: Int = 0) throws -> Item {
+        func text(_ index: Int) -> String { row[offset + index] ?? "" }
+        func time(_ index: Int) throws -> Date? {
+            guard let raw: String = row[offset + index] else { return nil }
+            guard let date = StoreTime.date(from: raw) else { throw DecodeFailure("bad time \(raw)") }
+            return date
+        }
+        let id = text(0)
+        guard let kind = ItemKind(rawValue: text(1)) else { throw DecodeFailure("bad kind in item \(id)") }
+        guard let tags = JSONText.parseStrings(text(4)) else { throw DecodeFailure("bad tags in item \(id)") }
+        let dueText: String? = row[offset + 7]
+        guard let priority = Priority(rawValue: text(8)) else { throw DecodeFailure("bad priority in item \(id)") }
+        let created = try time(10) ?? Date(timeIntervalSince1970: 0)
+        var item = Item(
+            id: id, kind: kind, title: text(2), body: text(3), tags: [],
+            done: row[offset + 5], doneAt: try time(6), due: dueText.flatMap(Day.init),
+            priority: priority, pinned: row[offset + 9], createdAt: created,
+            updatedAt: try time(11), deleted: row[offset + 12], rev: row[offset + 13],
+            syncState: SyncState(rawValue: text(14)) ?? .pending)
+        // Tags are stored normalized; skip `Item.init`'s normalizing pass for speed.
+        item.tags = tags
+        return item
+    }
+
+    /// The values of `columns` for an item, in order.
+    static func arguments(_ item: Item) -> [(any DatabaseValueConvertible)?] {
+        [
+            item.id, item.kind.rawValue, item.title, item.body, JSONText.strings(item.tags),
+            item.done, item.doneAt.map(StoreTime.string(from:)), item.due?.description,
+            item.priority.rawValue, item.pinned, StoreTime.string(from: item.createdAt),
+            StoreTime.string(from: item.updatedAt), item.deleted, item.rev, item.syncState.rawValue,
+        ]
+    }
+
+    static let insertSQL = "INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+
+    /// Updates every column but `id`; the search trigger only fires when title, body or tags differ.
+    static let updateSQL = "UPDATE item SET " + columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+
+    static func insert(_ item: Item, in db: Database) throws {
+        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(arguments(item)))
+    }
+
+    static func update(_ item: Item, in db: Database) throws {
+        var values = arguments(item)
+        values.removeFirst()
+        values.append(item.id)
+        try db.cachedStatement(sql: updateSQL).execute(arguments: StatementArguments(values))
+    }
+
+    static func fetch(id: String, in db: Database) throws -> Item? {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM item WHERE id = ?")
+        return try Row.fetchOne(statement, arguments: [id]).map { try decode($0) }
+    }
+}
+
+/// A row that does not hold what the schema promises (only a damaged file can do that).
+struct DecodeFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

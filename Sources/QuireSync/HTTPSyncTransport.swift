@@ -1,0 +1,93 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import QuireProtocol
+
+/// `SyncTransport` over HTTP(S) with AsyncHTTPClient.
+///
+/// Uses the process-wide shared client (nothing to shut down, connections reused across
+/// rounds) with a deadline on every request, so a server that stops answering costs at most
+/// `timeout` and then counts as unreachable.
+public struct HTTPSyncTransport: SyncTransport {
+    /// The server's base URL, without a trailing slash (`https://sync.example.com`).
+    public let baseURL: String
+    private let token: String
+    public let timeout: TimeInterval
+    /// The largest answer accepted, in bytes.
+    public let maxAnswerBytes: Int
+
+    public init(baseURL: String, token: String, timeout: TimeInterval = 30, maxAnswerBytes: Int = 256 << 20) {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.baseURL = base
+        self.token = token
+        self.timeout = timeout
+        self.maxAnswerBytes = maxAnswerBytes
+    }
+
+    public func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(request)
+        } catch {
+            throw .invalidAnswer("cannot encode the request: \(error)")
+        }
+        return try await exchange(method: .POST, path: SyncProtocol.syncPath, body: body)
+    }
+
+    public func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
+        var query = "?limit=\(limit)"
+        if let after { query += "&after=\(after)" }
+        return try await exchange(method: .GET, path: SyncProtocol.snapshotPath + query, body: nil)
+    }
+
+    private func exchange<Answer: Decodable & Sendable>(
+        method: HTTPMethod, path: String, body: Data?
+    ) async throws(SyncTransportError) -> SyncExchange<Answer> {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let status: Int
+        let retryAfterHeader: String?
+        let answer: ByteBuffer
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+            status = Int(response.status.code)
+            retryAfterHeader = response.headers.first(name: "Retry-After")
+            answer = try await response.body.collect(upTo: maxAnswerBytes)
+        } catch {
+            throw .unreachable(Self.describe(error))
+        }
+        let bytes = Data(answer.readableBytesView)
+        guard status == 200 else {
+            let errorBody = try? JSONDecoder().decode(ErrorBody.self, from: bytes)
+            throw .status(status, error: errorBody, retryAfter: RetryAfter.seconds(from: retryAfterHeader, now: Date()))
+        }
+        do {
+            let value = try JSONDecoder().decode(Answer.self, from: bytes)
+            return SyncExchange(value: value, bytesSent: body?.count ?? 0, bytesReceived: bytes.count)
+        } catch {
+            throw .invalidAnswer(String(describing: error))
+        }
+    }
+
+    /// One line for a network failure (AsyncHTTPClient's errors describe themselves tersely).
+    static func describe(_ error: any Error) -> String {
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer in time"
+            case .remoteConnectionClosed: return "the connection was closed"
+            default: return String(describing: clientError)
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
+        return text
+    }
+}

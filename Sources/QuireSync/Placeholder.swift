@@ -1,1 +1,0 @@
-// Placeholder: this module is built by a later change.

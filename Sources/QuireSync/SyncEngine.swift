@@ -1,0 +1,280 @@
+import Foundation
+import QuireCore
+import QuireProtocol
+import QuireStore
+
+/// Runs sync rounds: push the outbox in batches, pull pages until caught up, resync from the
+/// snapshot when told to. The worker calls it in the background; `quire sync` calls it once.
+///
+/// Only one round runs per database at a time, across processes (`SyncLock`). A round that is
+/// killed at any point loses nothing: ops stay in the outbox until their result is applied,
+/// and the cursor moves only in the transaction that applied its page.
+public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
+    public struct Limits: Hashable, Sendable {
+        /// Ops per request.
+        public var batchSize = 500
+        /// Changes per pulled page and items per snapshot page.
+        public var pageSize = 500
+        /// Requests per round before yielding (`moreToDo`) so that a status can be shown.
+        public var maxExchangesPerRound = 1_000
+        /// Bodies whose previous value is longer than this travel with its hash as `from`.
+        public var hashBodiesOver = 256
+        /// How often the full state-hash check runs (it reads every item); 0 = every round.
+        public var stateHashCheckInterval: TimeInterval = 600
+
+        public init() {}
+    }
+
+    public let ledger: SyncLedger
+    public let limits: Limits
+    private let connect: @Sendable () -> (any SyncTransport)?
+    private let lock: SyncLock?
+    /// Guards `lastHashCheck` and `reports`.
+    private let mutex = NSLock()
+    private var lastHashCheck: Date?
+    private var reports: [SyncRoundReport] = []
+
+    /// - Parameters:
+    ///   - connect: the transport for the configured remote, or nil when none is configured
+    ///     (read at every round, so a new token takes effect without a restart).
+    ///   - lock: the cross-process lock of the database; nil only for in-memory stores.
+    public init(ledger: SyncLedger, limits: Limits = Limits(), lock: SyncLock?,
+                connect: @escaping @Sendable () -> (any SyncTransport)?) {
+        self.ledger = ledger
+        self.limits = limits
+        self.lock = lock
+        self.connect = connect
+    }
+
+    /// The most recent rounds, newest last (at most 100), for the status screen.
+    public var recentRounds: [SyncRoundReport] { mutex.withLock { reports } }
+
+    // MARK: - A round
+
+    public func run(_ kind: SyncMachine.RoundKind) async -> SyncMachine.RoundOutcome {
+        guard let transport = connect() else { return .notConfigured }
+        if let lock {
+            do {
+                guard try lock.tryLock() else { return .busy }
+            } catch {
+                return .localFailure(String(describing: error))
+            }
+        }
+        defer { lock?.unlock() }
+        var report = SyncRoundReport(kind: kind, started: ledger.now())
+        let outcome: SyncMachine.RoundOutcome
+        do {
+            outcome = try await round(kind, transport: transport, report: &report)
+        } catch let error as StoreError {
+            outcome = .localFailure(error.description)
+        } catch {
+            outcome = .localFailure(String(describing: error))
+        }
+        report.finished = ledger.now()
+        report.outcome = outcome
+        mutex.withLock {
+            reports.append(report)
+            if reports.count > 100 { reports.removeFirst(reports.count - 100) }
+        }
+        return outcome
+    }
+
+    /// Runs rounds until the work is done or a failure needs the person or a backoff, as
+    /// `quire sync` does: a resync when asked for, and waiting for another process's round.
+    public func runToCompletion(waitingForLock timeout: TimeInterval = 30) async -> SyncMachine.RoundOutcome {
+        var kind = SyncMachine.RoundKind.normal
+        var resyncs = 0
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            switch await run(kind) {
+            case .moreToDo:
+                kind = .normal
+            case .resyncNeeded where resyncs < 2:
+                resyncs += 1
+                kind = .resync
+            case .busy where Date() < deadline:
+                try? await Task.sleep(nanoseconds: 50_000_000)
+            case let outcome:
+                return outcome
+            }
+        }
+    }
+
+    private func round(
+        _ kind: SyncMachine.RoundKind, transport: any SyncTransport, report: inout SyncRoundReport
+    ) async throws -> SyncMachine.RoundOutcome {
+        // Ops left in flight by an interrupted round go again, under their own ids.
+        try ledger.returnInFlight(serverFault: false, reason: nil)
+        try ledger.log(.syncStart, kind == .resync ? "resync started" : "sync started")
+        if kind == .resync {
+            if let failure = try await resync(transport: transport, report: &report) { return failure }
+        }
+        var batchLimit = limits.batchSize
+        for _ in 0..<limits.maxExchangesPerRound {
+            let position = try ledger.position()
+            let batch = try ledger.takeBatch(limit: batchLimit)
+            let request = SyncRequest(device: position.deviceID, cursor: position.cursor, limit: limits.pageSize,
+                                      ops: batch.map(wireForm))
+            let began = ledger.now()
+            let exchange: SyncExchange<SyncResponse>
+            do {
+                exchange = try await transport.sync(request)
+            } catch {
+                if case .status(413, let body, _) = error, !batch.isEmpty {
+                    // Too large: halve the batch, and set a lone op aside for good.
+                    try ledger.returnInFlight(serverFault: false, reason: nil)
+                    if batch.count == 1 {
+                        try ledger.deadLetter(opID: batch[0].op, item: batch[0].item,
+                                              reason: body?.message ?? "the server refused it as too large")
+                    }
+                    batchLimit = max(1, batch.count / 2)
+                    continue
+                }
+                return try failed(error)
+            }
+            let response = exchange.value
+            guard response.results.count == batch.count else {
+                return try failed(.invalidAnswer("\(response.results.count) results for \(batch.count) ops"))
+            }
+            let pushed = try ledger.applyResults(response.results, sent: batch)
+            let pulled = try ledger.applyPage(response)
+            let milliseconds = Int((ledger.now().timeIntervalSince(began) * 1000).rounded())
+            report.record(pushed: batch.count, pulled: response.changes.count, exchange: exchange, summary: pushed + pulled)
+            if !batch.isEmpty {
+                try ledger.log(.pushOK, "pushed \(batch.count) ops: \(pushed.applied) applied"
+                    + SyncEngine.describe(pushed) + " · \(exchange.bytesSent) bytes · \(milliseconds) ms")
+            }
+            if !response.changes.isEmpty {
+                try ledger.log(.pullOK, "pulled \(response.changes.count) changes" + SyncEngine.describe(pulled)
+                    + " · \(exchange.bytesReceived) bytes · \(milliseconds) ms")
+            }
+            if !response.more, try !ledger.hasSendableOps() {
+                if try stateDiffers(from: response.stateHash) {
+                    try ledger.log(.resync, "this device's copy differs from the server's: re-downloading what differs")
+                    return .resyncNeeded
+                }
+                try ledger.recordSuccess()
+                return .caughtUp
+            }
+        }
+        return .moreToDo
+    }
+
+    /// Reads the whole snapshot and reconciles with it; nil when done, else the failure.
+    private func resync(transport: any SyncTransport, report: inout SyncRoundReport) async throws -> SyncMachine.RoundOutcome? {
+        let position = try ledger.position()
+        // A first-pull request of one change tells the server's current epoch: a new one means
+        // its database was restored or recreated, and it lost what this device must re-send.
+        let probe: SyncExchange<SyncResponse>
+        do {
+            probe = try await transport.sync(SyncRequest(device: position.deviceID, cursor: nil, limit: 1, ops: []))
+        } catch {
+            return try failed(error)
+        }
+        let serverLostData = position.epoch != nil && position.epoch != probe.value.epoch
+        var after: String?
+        var firstCursor: String?
+        var total = ReconcileSummary()
+        var items = 0
+        repeat {
+            let page: SyncExchange<SnapshotPage>
+            do {
+                page = try await transport.snapshot(after: after, limit: limits.pageSize)
+            } catch {
+                return try failed(error)
+            }
+            if firstCursor == nil { firstCursor = page.value.cursor }
+            total = total + (try ledger.applySnapshotPage(page.value, after: after, serverLostData: serverLostData))
+            items += page.value.items.count
+            report.bytesReceived += page.bytesReceived
+            after = page.value.next
+        } while after != nil
+        try ledger.finishResync(cursor: firstCursor ?? "", epoch: probe.value.epoch)
+        try ledger.log(.resync, (serverLostData ? "the server's database was restored: " : "")
+            + "reconciled with \(items) items of the server's snapshot" + SyncEngine.describe(total))
+        return nil
+    }
+
+    /// Puts the batch back and says what the failure means.
+    private func failed(_ error: SyncTransportError) throws -> SyncMachine.RoundOutcome {
+        let outcome = error.outcome
+        let serverFault: Bool
+        switch error {
+        case .status(let code, _, _): serverFault = code >= 500
+        case .invalidAnswer: serverFault = true
+        case .unreachable: serverFault = false
+        }
+        try ledger.returnInFlight(serverFault: serverFault, reason: error.description)
+        switch outcome {
+        case .authRefused:
+            try ledger.log(.auth, "\(error.description): sync paused, sign in again (quire remote set)")
+        case .resyncNeeded:
+            try ledger.log(.resync, error.description)
+        default:
+            try ledger.log(.retry, error.description)
+        }
+        return outcome
+    }
+
+    /// Compares this device's state hash with the server's, now and then (it reads every item).
+    private func stateDiffers(from serverHash: String) throws -> Bool {
+        let now = ledger.now()
+        let due = mutex.withLock {
+            guard let last = lastHashCheck else { return true }
+            return now.timeIntervalSince(last) >= limits.stateHashCheckInterval
+        }
+        guard due, let local = try ledger.quiescentStateHash() else { return false }
+        mutex.withLock { lastHashCheck = now }
+        return local != serverHash
+    }
+
+    /// An op as it goes on the wire: a long body's previous value travels as its hash.
+    func wireForm(_ op: Op) -> Op {
+        guard var fields = op.fields, let body = fields[.body], case .string(let text) = body.from,
+              text.utf8.count > limits.hashBodiesOver
+        else { return op }
+        fields[.body]?.from = .sha256(ContentHash.sha256Hex(text))
+        var copy = op
+        copy.fields = fields
+        return copy
+    }
+
+    static func describe(_ summary: ReconcileSummary) -> String {
+        var parts: [String] = []
+        if summary.merged > 0 { parts.append("\(summary.merged) merged") }
+        if summary.needsReview > 0 { parts.append("\(summary.needsReview) need review") }
+        if summary.deadLetters > 0 { parts.append("\(summary.deadLetters) set aside") }
+        if summary.resent > 0 { parts.append("\(summary.resent) re-sent") }
+        return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
+    }
+}
+
+/// What one round did, for the status screen (bytes, durations) and benchmarks.
+public struct SyncRoundReport: Hashable, Sendable {
+    public var kind: SyncMachine.RoundKind
+    public var started: Date
+    public var finished: Date?
+    public var outcome: SyncMachine.RoundOutcome?
+    public var exchanges = 0
+    public var opsPushed = 0
+    public var changesPulled = 0
+    public var bytesSent = 0
+    public var bytesReceived = 0
+    public var summary = ReconcileSummary()
+
+    public init(kind: SyncMachine.RoundKind, started: Date) {
+        self.kind = kind
+        self.started = started
+    }
+
+    public var duration: TimeInterval? { finished.map { $0.timeIntervalSince(started) } }
+
+    mutating func record(pushed: Int, pulled: Int, exchange: SyncExchange<SyncResponse>, summary: ReconcileSummary) {
+        exchanges += 1
+        opsPushed += pushed
+        changesPulled += pulled
+        bytesSent += exchange.bytesSent
+        bytesReceived += exchange.bytesReceived
+        self.summary = self.summary + summary
+    }
+}

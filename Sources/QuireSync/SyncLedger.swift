@@ -1,0 +1,243 @@
+import Foundation
+import QuireCore
+import QuireProtocol
+import QuireStore
+
+/// The sync engine's local bookkeeping, each operation one transaction of a `SyncStorage`.
+///
+/// A round goes: `takeBatch` (ops marked in flight, badges show syncing), the exchange, then
+/// `applyResults` and `applyPage` (each in its own transaction, the cursor advanced only in the
+/// transaction that applied its page). When the exchange fails, `returnInFlight` puts the ops
+/// back; after a crash the next round does the same first. Re-sending is safe because every op
+/// keeps its id, and the server answers a replayed id as it did the first time.
+public struct SyncLedger: Sendable {
+    /// How many events the log keeps.
+    public static let eventLogLimit = 1_000
+
+    public let storage: any SyncStorage
+    private let clock: @Sendable () -> Date
+    private let newID: @Sendable (Date) -> String
+
+    public init(storage: any SyncStorage, now: @escaping @Sendable () -> Date,
+                newID: @escaping @Sendable (Date) -> String) {
+        self.storage = storage
+        self.clock = now
+        self.newID = newID
+    }
+
+    public func now() -> Date { clock() }
+
+    // MARK: - Reads
+
+    public func position() throws -> SyncPosition {
+        try storage.read { try $0.position() }
+    }
+
+    /// True when pending ops wait that the next request would carry.
+    public func hasSendableOps() throws -> Bool {
+        try storage.read { try !$0.sendableOps(limit: 1).isEmpty }
+    }
+
+    /// The state hash of this device's copy, or nil while local changes are outstanding (the
+    /// copy then differs from the server's on purpose).
+    public func quiescentStateHash() throws -> String? {
+        try storage.read { tx in
+            if try tx.hasOutstandingChanges() { return nil }
+            return StateHash(versions: try tx.liveVersions()).hex
+        }
+    }
+
+    // MARK: - A round
+
+    /// Marks up to `limit` pending ops in flight, in creation order (so each item's ops go in
+    /// the order they were made), counts the attempt, and returns them as they go on the wire.
+    ///
+    /// An op that was ever sent (`attempts > 0`) may already be applied on the server, which
+    /// answers its id with that result forever: local edits must never fold into it.
+    public func takeBatch(limit: Int) throws -> [Op] {
+        try storage.write { tx in
+            let ops = try tx.sendableOps(limit: limit)
+            let sending = Set(ops.map(\.op.op))
+            try update(Set(ops.map(\.op.item)), in: tx) { items, reconciler in
+                for id in items.keys {
+                    for index in items[id]!.ops.indices where sending.contains(items[id]!.ops[index].op.op) {
+                        items[id]!.ops[index].state = .inFlight
+                        items[id]!.ops[index].attempts += 1
+                    }
+                    reconciler.settleBadge(&items[id]!)
+                }
+            }
+            return ops.map(\.op)
+        }
+    }
+
+    /// Puts every in-flight op back to pending. A server fault (not a network failure) is kept
+    /// as the ops' last error: an op sent many times that keeps meeting one shows the error
+    /// badge, while being offline never does.
+    public func returnInFlight(serverFault: Bool, reason: String?) throws {
+        try storage.write { tx in
+            let ops = try tx.inFlightOps()
+            guard !ops.isEmpty else { return }
+            let returning = Set(ops.map(\.op.op))
+            try update(Set(ops.map(\.op.item)), in: tx) { items, reconciler in
+                for id in items.keys {
+                    for index in items[id]!.ops.indices where returning.contains(items[id]!.ops[index].op.op) {
+                        items[id]!.ops[index].state = .pending
+                        items[id]!.ops[index].lastError = serverFault ? reason : nil
+                    }
+                    reconciler.settleBadge(&items[id]!)
+                }
+            }
+        }
+    }
+
+    /// Applies the results of a push in one transaction.
+    public func applyResults(_ results: [OpResult], sent: [Op]) throws -> ReconcileSummary {
+        guard !results.isEmpty else { return ReconcileSummary() }
+        return try storage.write { tx in
+            let itemOfOp = Dictionary(sent.map { ($0.op, $0.item) }, uniquingKeysWith: { first, _ in first })
+            return try update(Set(sent.map(\.item)), in: tx) { items, reconciler in
+                for result in results {
+                    guard let id = itemOfOp[result.op], items[id] != nil else { continue }
+                    reconciler.apply(result, to: &items[id]!)
+                }
+            }
+        }
+    }
+
+    /// Applies a page of changes and moves the cursor past it, in one transaction.
+    public func applyPage(_ response: SyncResponse) throws -> ReconcileSummary {
+        try storage.write { tx in
+            let ids = Set(response.changes.map(\.id))
+            let summary = try update(ids, in: tx, creating: true) { items, reconciler in
+                for change in response.changes {
+                    reconciler.apply(pulled: change, to: &items[change.id]!)
+                }
+            }
+            var position = try tx.position()
+            position.cursor = response.cursor
+            position.epoch = response.epoch
+            position.stateHash = response.stateHash
+            try tx.setPosition(position)
+            return summary
+        }
+    }
+
+    /// Reconciles one snapshot page: its items, and the local items in the id range it
+    /// covers that the server does not have (`after` is the page's request parameter).
+    public func applySnapshotPage(_ page: SnapshotPage, after: String?, serverLostData: Bool) throws -> ReconcileSummary {
+        try storage.write { tx in
+            let through = page.next == nil ? nil : page.items.last?.id
+            let localInRange = try tx.items(idAfter: after, through: through)
+            let remoteByID = Dictionary(page.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let ids = Set(remoteByID.keys).union(localInRange.map(\.id))
+            return try update(ids, in: tx, creating: true) { items, reconciler in
+                for id in ids.sorted() {
+                    reconciler.reconcile(snapshot: remoteByID[id], serverLostData: serverLostData, to: &items[id]!)
+                }
+            }
+        }
+    }
+
+    /// Ends a resync: the feed continues from the snapshot's first cursor, in the new epoch.
+    public func finishResync(cursor: String, epoch: String) throws {
+        try storage.write { tx in
+            var position = try tx.position()
+            position.cursor = cursor
+            position.epoch = epoch
+            try tx.setPosition(position)
+        }
+    }
+
+    /// Sets one op aside as a dead letter (the server refused it as too large, say).
+    public func deadLetter(opID: String, item: String, reason: String) throws {
+        try storage.write { tx in
+            try update([item], in: tx) { items, reconciler in
+                guard let index = items[item]?.ops.firstIndex(where: { $0.op.op == opID }) else { return }
+                items[item]!.ops[index].state = .rejected
+                items[item]!.ops[index].lastError = reason
+                reconciler.settleBadge(&items[item]!)
+            }
+            try tx.appendEvents([SyncEvent(at: now(), kind: SyncEventKind.deadLetter.rawValue,
+                                           message: "set aside: \(reason)", itemID: item, opID: opID)],
+                                keeping: Self.eventLogLimit)
+        }
+    }
+
+    public func recordSuccess() throws {
+        try storage.write { tx in
+            var position = try tx.position()
+            position.lastSuccess = now()
+            try tx.setPosition(position)
+        }
+    }
+
+    public func log(_ kind: SyncEventKind, _ message: String, item: String? = nil, op: String? = nil) throws {
+        try storage.write { tx in
+            try tx.appendEvents([SyncEvent(at: now(), kind: kind.rawValue, message: message, itemID: item, opID: op)],
+                                keeping: Self.eventLogLimit)
+        }
+    }
+
+    // MARK: - The person's decisions
+
+    /// Settles an item that needs review; the result becomes a new local change. Returns the
+    /// item as it now is, or nil when it needed no review.
+    public func resolve(_ itemID: String, keeping choice: ItemMerge.Resolution) throws -> Item? {
+        try settle(itemID) { reconciler, local in reconciler.resolve(&local, keeping: choice) }
+    }
+
+    /// Settles an item that needs review with a body the person wrote.
+    public func resolve(_ itemID: String, body: String) throws -> Item? {
+        try settle(itemID) { reconciler, local in reconciler.resolve(&local, body: body) }
+    }
+
+    /// Queues a dead letter again under a new op id.
+    public func retryDeadLetter(_ opID: String, item: String) throws -> Bool {
+        try settle(item) { reconciler, local in reconciler.retryDeadLetter(opID, in: &local) } != nil
+    }
+
+    /// Drops a dead letter.
+    public func discardDeadLetter(_ opID: String, item: String) throws -> Bool {
+        try settle(item) { reconciler, local in reconciler.discardDeadLetter(opID, in: &local) } != nil
+    }
+
+    private func settle(_ itemID: String, _ body: (inout SyncReconciler, inout LocalItem) -> Bool) throws -> Item? {
+        try storage.write { tx in
+            var changed = false
+            var result: Item?
+            try update([itemID], in: tx) { items, reconciler in
+                guard items[itemID] != nil else { return }
+                changed = body(&reconciler, &items[itemID]!)
+                result = items[itemID]?.item
+            }
+            return changed ? result : nil
+        }
+    }
+
+    // MARK: - The pattern every write follows
+
+    /// Loads the items, lets `body` change them with a reconciler, and saves what changed,
+    /// with the history versions and events the reconciler collected.
+    @discardableResult
+    private func update(
+        _ ids: Set<String>, in tx: any SyncTransaction, creating: Bool = false,
+        _ body: (inout [String: LocalItem], inout SyncReconciler) -> Void
+    ) throws -> ReconcileSummary {
+        let time = now()
+        let before = try tx.items(Array(ids))
+        var after = before
+        if creating {
+            for id in ids where after[id] == nil { after[id] = LocalItem(id: id) }
+        }
+        var reconciler = SyncReconciler(now: time, newID: newID)
+        body(&after, &reconciler)
+        for (id, new) in after.sorted(by: { $0.key < $1.key }) {
+            let old = before[id] ?? LocalItem(id: id)
+            if new != old { try tx.save(new, over: old) }
+        }
+        if !reconciler.history.isEmpty { try tx.appendHistory(reconciler.history, at: time) }
+        if !reconciler.events.isEmpty { try tx.appendEvents(reconciler.events, keeping: Self.eventLogLimit) }
+        return reconciler.summary
+    }
+}

@@ -1,0 +1,353 @@
+import Foundation
+import QuireCore
+import QuireProtocol
+import QuireStore
+
+/// Decides, item by item, what the server's answers mean for the local store: pure, with the
+/// time and the id maker passed in.
+///
+/// It rewrites `LocalItem`s (row, outbox ops, conflict record) and collects the history
+/// versions and log events that go with them; the caller loads the items and saves them back
+/// in one transaction. The rules:
+///
+/// - an applied op leaves the outbox; the item takes the new revision only when the server's
+///   version is exactly the base plus this op (otherwise the pull brings the version);
+/// - a pulled version replaces an item only when it has no unsent changes; otherwise the two
+///   are merged (`ItemMerge`) against the version the unsent changes were made on;
+/// - a clean merge replaces the unsent ops with one op against the server's revision and is
+///   logged; a merge with conflicts marks the item needs-review, keeps what the person sees,
+///   and stores base, local and remote;
+/// - a rejected op becomes a dead letter with its reason; ops of other items go on.
+public struct SyncReconciler {
+    public let now: Date
+    private let newID: (Date) -> String
+    public private(set) var history: [HistoryEntry] = []
+    public private(set) var events: [SyncEvent] = []
+    public private(set) var summary = ReconcileSummary()
+
+    public init(now: Date, newID: @escaping (Date) -> String) {
+        self.now = now
+        self.newID = newID
+    }
+
+    // MARK: - Push results
+
+    /// Applies the server's result for an op this device sent.
+    public mutating func apply(_ result: OpResult, to local: inout LocalItem) {
+        guard let index = local.ops.firstIndex(where: { $0.op.op == result.op }) else {
+            // Already replaced (a conflict earlier in the batch merged this item's ops away).
+            return
+        }
+        let sent = local.ops[index].op
+        switch result.status {
+        case .applied:
+            local.ops.remove(at: index)
+            summary.applied += 1
+            if var item = local.item, let rev = result.rev, rev == sent.baseRev + 1, rev > item.rev {
+                item.rev = rev
+                local.item = item
+            }
+        case .skipped:
+            local.ops[index].state = .pending
+        case .rejected:
+            let reason = result.reason ?? "the server refused the change"
+            local.ops[index].state = .rejected
+            local.ops[index].lastError = reason
+            summary.deadLetters += 1
+            log(.deadLetter, "\(sent.kind.rawValue) set aside: \(reason)", item: local.id, op: sent.op)
+        case .conflict:
+            guard let current = result.current else {
+                local.ops[index].state = .pending
+                break
+            }
+            merge(remote: current, into: &local, force: true)
+        }
+        settleBadge(&local)
+    }
+
+    // MARK: - Pulled changes
+
+    /// Applies a version pulled from the changes feed.
+    public mutating func apply(pulled remote: ChangeItem, to local: inout LocalItem) {
+        merge(remote: remote, into: &local, force: false)
+        settleBadge(&local)
+    }
+
+    /// Takes or merges a server version. `force` merges even when the version is not newer
+    /// than the local revision (a conflict answer, a snapshot after a server restore).
+    private mutating func merge(remote change: ChangeItem, into local: inout LocalItem, force: Bool) {
+        guard let current = local.item else {
+            var item = remoteItem(change, local: nil)
+            item.syncState = .synced
+            local.item = item
+            history.append(HistoryEntry(item: item, origin: .remote))
+            summary.pulled += 1
+            return
+        }
+        if !force && change.rev <= current.rev { return }
+        let remote = remoteItem(change, local: current)
+
+        if let conflict = local.conflict {
+            // Still waiting for the person: the newer server version replaces the old one in the
+            // record, and the merge is tried again (it may have become clean).
+            let merge = ItemMerge(base: conflict.base, local: current, remote: remote)
+            settle(merge, remote: remote, local: &local, wasInConflict: true)
+            return
+        }
+        let active = local.activeOps
+        if active.isEmpty {
+            if change.rev == current.rev && remote.fieldValues == current.fieldValues && remote.deleted == current.deleted {
+                return
+            }
+            var item = remote
+            item.syncState = .synced
+            local.item = item
+            history.append(HistoryEntry(item: item, origin: .remote))
+            summary.pulled += 1
+            return
+        }
+        let base = SyncReconciler.base(of: current, undoing: active, now: now)
+        settle(ItemMerge(base: base, local: current, remote: remote), remote: remote, local: &local, wasInConflict: false)
+    }
+
+    /// Writes the outcome of a merge: a clean one as a new op, a conflicting one as a record.
+    private mutating func settle(_ merge: ItemMerge, remote: Item, local: inout LocalItem, wasInConflict: Bool) {
+        let unsent = Set(local.activeOps.map(\.op.op))
+        local.ops.removeAll { unsent.contains($0.op.op) }
+        if merge.needsReview {
+            var shown = merge.item
+            shown.rev = remote.rev
+            shown.syncState = .needsReview
+            local.conflict = ConflictRecord(
+                itemID: local.id, base: merge.base,
+                local: wasInConflict ? (local.conflict?.local ?? merge.local) : merge.local,
+                remote: remote, fields: merge.conflicts, detectedAt: local.conflict?.detectedAt ?? now)
+            if shown != local.item {
+                local.item = shown
+                history.append(HistoryEntry(item: shown, origin: .merge))
+            }
+            if !wasInConflict {
+                summary.needsReview += 1
+                let what = merge.deleteConflict.map { $0 == .deletedRemotely ? "edited here, deleted elsewhere" : "deleted here, edited elsewhere" }
+                    ?? "both changed " + merge.conflicts.map(\.rawValue).joined(separator: ", ")
+                log(.conflict, "needs review: \(what)", item: local.id, op: nil)
+            }
+            return
+        }
+        var merged = merge.item
+        merged.rev = remote.rev
+        local.conflict = nil
+        let op = makeOp(from: remote, to: merged)
+        if let op { local.ops.append(op) }
+        local.item = merged
+        history.append(HistoryEntry(item: merged, origin: .merge, opID: op?.op.op))
+        summary.merged += 1
+        let pushed = op.map { " and queued as \($0.op.kind.rawValue) of \($0.op.fields?.keys.sorted().map(\.rawValue).joined(separator: ", ") ?? "the item")" } ?? ""
+        log(.merged, (wasInConflict ? "merged cleanly with a newer server version" : "merged with the server's changes") + pushed,
+            item: local.id, op: op?.op.op)
+    }
+
+    // MARK: - Snapshot (resync)
+
+    /// Reconciles an item against the server's snapshot. `remote` is nil when the snapshot
+    /// does not have the item. `serverLostData` says the server's database was restored or
+    /// recreated: what it lacks is re-sent; otherwise a missing item was deleted there.
+    public mutating func reconcile(snapshot remote: ChangeItem?, serverLostData: Bool, to local: inout LocalItem) {
+        defer { settleBadge(&local) }
+        guard let current = local.item else {
+            if let remote { merge(remote: remote, into: &local, force: true) }
+            return
+        }
+        guard let remote else {
+            reconcileMissing(current, serverLostData: serverLostData, local: &local)
+            return
+        }
+        if local.conflict != nil {
+            merge(remote: remote, into: &local, force: true)
+            return
+        }
+        let active = local.activeOps
+        // The version this device's state rests on: its unsent changes undone.
+        let restsOn = active.isEmpty ? current : SyncReconciler.base(of: current, undoing: active, now: now)
+        if let restsOn, restsOn.rev > remote.rev {
+            // The server lost versions this device saw (a restored backup): everything that
+            // differs from what it has now is this device's to send again.
+            resend(current, over: remoteItem(remote, local: current), local: &local)
+            return
+        }
+        merge(remote: remote, into: &local, force: true)
+    }
+
+    private mutating func reconcileMissing(_ current: Item, serverLostData: Bool, local: inout LocalItem) {
+        if current.rev == 0 { return }  // never reached the server; its create op will
+        let active = local.activeOps
+        if current.deleted {
+            // Gone on both sides; a delete still queued has nothing left to delete.
+            let unsent = Set(active.filter { $0.op.kind == .delete }.map(\.op.op))
+            local.ops.removeAll { unsent.contains($0.op.op) }
+            return
+        }
+        if serverLostData {
+            var item = current
+            item.rev = 0
+            local.ops.removeAll { $0.isActive }
+            let op = OutboxOp(op: Op(op: newID(now), item: local.id, kind: .create, baseRev: 0,
+                                     fields: SyncReconciler.allFields(of: item)), createdAt: now)
+            local.ops.append(op)
+            local.item = item
+            summary.resent += 1
+            log(.resync, "the server had lost this item: sending it again", item: local.id, op: op.op.op)
+            return
+        }
+        // Deleted on the server long enough ago that even its tombstone is gone.
+        var tombstone = current
+        tombstone.deleted = true
+        merge(remote: ChangeItem(tombstone), into: &local, force: true)
+    }
+
+    /// Queues everything that differs between what the server has and what this device has,
+    /// against the server's revision.
+    private mutating func resend(_ current: Item, over remote: Item, local: inout LocalItem) {
+        local.ops.removeAll { $0.isActive }
+        var item = current
+        item.rev = remote.rev
+        let op = makeOp(from: remote, to: item)
+        if let op { local.ops.append(op) }
+        local.item = item
+        if op != nil {
+            summary.resent += 1
+            log(.resync, "the server had an older version: sending this device's again", item: local.id, op: op?.op.op)
+        }
+    }
+
+    // MARK: - Resolution
+
+    /// Settles an item that needs review as the person chose; the result becomes a new local
+    /// change against the server's version. False when the item has no conflict.
+    @discardableResult
+    public mutating func resolve(_ local: inout LocalItem, keeping choice: ItemMerge.Resolution) -> Bool {
+        resolve(&local) { $0.resolved(choice) }
+    }
+
+    /// Settles an item that needs review with a body the person wrote.
+    @discardableResult
+    public mutating func resolve(_ local: inout LocalItem, body: String) -> Bool {
+        resolve(&local) { $0.resolved(body: body) }
+    }
+
+    private mutating func resolve(_ local: inout LocalItem, _ choose: (ItemMerge) -> Item) -> Bool {
+        guard let conflict = local.conflict, let current = local.item else { return false }
+        // Merge again with the item as it is now: the person may have edited it meanwhile.
+        let merge = ItemMerge(base: conflict.base, local: current, remote: conflict.remote)
+        var resolved = choose(merge)
+        resolved.rev = conflict.remote.rev
+        resolved.updatedAt = max(now, current.updatedAt)
+        local.ops.removeAll { $0.isActive }
+        local.conflict = nil
+        let op = makeOp(from: conflict.remote, to: resolved)
+        if let op { local.ops.append(op) }
+        local.item = resolved
+        settleBadge(&local)
+        history.append(HistoryEntry(item: local.item!, origin: .resolve, opID: op?.op.op))
+        return true
+    }
+
+    // MARK: - Dead letters
+
+    /// Sends a dead letter again as a new op (a replayed op id would get the same refusal).
+    @discardableResult
+    public mutating func retryDeadLetter(_ opID: String, in local: inout LocalItem) -> Bool {
+        guard let index = local.ops.firstIndex(where: { $0.op.op == opID && $0.state == .rejected }) else { return false }
+        var retried = local.ops.remove(at: index)
+        retried.op.op = newID(now)
+        retried.state = .pending
+        retried.attempts = 0
+        retried.lastError = nil
+        retried.seq = 0
+        retried.createdAt = now
+        local.ops.append(retried)
+        settleBadge(&local)
+        return true
+    }
+
+    /// Drops a dead letter; its values stay in the item's history.
+    @discardableResult
+    public mutating func discardDeadLetter(_ opID: String, in local: inout LocalItem) -> Bool {
+        guard let index = local.ops.firstIndex(where: { $0.op.op == opID && $0.state == .rejected }) else { return false }
+        local.ops.remove(at: index)
+        settleBadge(&local)
+        return true
+    }
+
+    // MARK: - Helpers
+
+    /// Sets the row's badge from the facts (ops, conflict).
+    public func settleBadge(_ local: inout LocalItem) {
+        guard var item = local.item else { return }
+        let badge = local.badge
+        if item.syncState != badge {
+            item.syncState = badge
+            local.item = item
+        }
+    }
+
+    /// The domain item for a server version, keeping the local `doneAt` when `done` agrees.
+    private func remoteItem(_ change: ChangeItem, local: Item?) -> Item {
+        let doneAt = local.flatMap { $0.done == change.done ? $0.doneAt : nil } ?? (change.done ? change.updatedAt : nil)
+        return change.item(syncState: .synced, doneAt: doneAt)
+    }
+
+    /// The op that turns the server's version into `target`, or nil when they agree.
+    func makeOp(from remote: Item, to target: Item) -> OutboxOp? {
+        let op: Op
+        switch (remote.deleted, target.deleted) {
+        case (true, true):
+            return nil
+        case (false, true):
+            op = Op(op: newID(now), item: target.id, kind: .delete, baseRev: remote.rev)
+        case (true, false):
+            // Reviving a tombstone: a create carrying every field, as `quire restore` sends it.
+            op = Op(op: newID(now), item: target.id, kind: .create, baseRev: remote.rev,
+                    fields: SyncReconciler.allFields(of: target))
+        case (false, false):
+            let changes = target.changes(since: remote)
+            if changes.isEmpty { return nil }
+            op = Op(op: newID(now), item: target.id, kind: .update, baseRev: remote.rev, fields: changes)
+        }
+        return OutboxOp(op: op, createdAt: now)
+    }
+
+    static func allFields(of item: Item) -> [Field: FieldChange] {
+        Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0, FieldChange(from: .null, to: item.value(of: $0))) })
+    }
+
+    /// The version the unsent ops were made on: the item with their changes undone, newest
+    /// first, so each field ends at the value the earliest op changed it from. Nil when one of
+    /// them creates the item from nothing (the server never had it).
+    public static func base(of item: Item, undoing ops: [OutboxOp], now: Date) -> Item? {
+        guard let first = ops.first else { return item }
+        var base = item
+        for entry in ops.reversed() {
+            switch entry.op.kind {
+            case .create:
+                if entry.op.baseRev == 0 { return nil }
+                // A revived tombstone: the server's version was deleted.
+                base.deleted = true
+            case .delete:
+                base.deleted = false
+            case .update:
+                for (field, change) in entry.op.fields ?? [:] {
+                    if case .sha256 = change.from { continue }
+                    try? base.set(field, to: change.from, now: now)
+                    if field == .done { base.doneAt = item.doneAt }
+                }
+            }
+        }
+        base.rev = first.op.baseRev
+        return base
+    }
+
+    private mutating func log(_ kind: SyncEventKind, _ message: String, item: String?, op: String?) {
+        events.append(SyncEvent(at: now, kind: kind.rawValue, message: message, itemID: item, opID: op))
+    }
+}

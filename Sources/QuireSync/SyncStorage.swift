@@ -1,0 +1,39 @@
+import Foundation
+import QuireCore
+import QuireStore
+
+/// The reads and writes sync needs from the local store, inside one transaction.
+///
+/// Deliberately small and dumb: load and save `LocalItem`s, a few outbox queries, the sync
+/// position, and appends to history and the event log. Every decision is taken above it (by
+/// `SyncReconciler`, driven by `SyncLedger`), so the SQLite version is plain plumbing and the
+/// in-memory version used by unit tests behaves the same.
+public protocol SyncTransaction {
+    func position() throws -> SyncPosition
+    func setPosition(_ position: SyncPosition) throws
+    /// The local state of these items; ids this device does not know are left out.
+    func items(_ ids: [String]) throws -> [String: LocalItem]
+    /// Items with `after < id <= through` (either bound may be open), in id order.
+    func items(idAfter after: String?, through: String?) throws -> [LocalItem]
+    /// Pending ops in creation order, leaving out the ops of items that need review.
+    func sendableOps(limit: Int) throws -> [OutboxOp]
+    func inFlightOps() throws -> [OutboxOp]
+    /// Writes an item's new local state (row, ops, conflict record) over the state it had.
+    /// Ops with `seq == 0` are new and go to the end of the outbox.
+    func save(_ new: LocalItem, over old: LocalItem) throws
+    func appendHistory(_ entries: [HistoryEntry], at time: Date) throws
+    /// Appends to the event log and drops the oldest entries beyond `keeping`.
+    func appendEvents(_ events: [SyncEvent], keeping: Int) throws
+    /// Id and revision of every live item that has a revision.
+    func liveVersions() throws -> [(id: String, rev: Int)]
+    /// True while any op is pending or in flight, or an item needs review.
+    func hasOutstandingChanges() throws -> Bool
+}
+
+/// A local store sync can run transactions on.
+public protocol SyncStorage: Sendable {
+    /// Runs `body` in one write transaction: all of its writes happen, or none.
+    func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T
+    /// Runs `body` on a consistent read-only view.
+    func read<T>(_ body: (any SyncTransaction) throws -> T) throws -> T
+}

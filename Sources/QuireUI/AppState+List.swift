@@ -1,0 +1,188 @@
+import QuireCore
+import TerminalUI
+
+/// The list: moving the selection, paging through the store, filters, item actions.
+extension AppState {
+    // MARK: - Loading
+
+    /// A request for the current query that keeps the selection on the selected item.
+    func reload(anchorID: String?? = nil, index: Int? = nil) -> Effect {
+        .load(ListRequest(
+            query: list.query, anchorID: anchorID ?? list.selectedID, index: index ?? list.selection,
+            visibleRows: visibleRows))
+    }
+
+    mutating func apply(_ page: ListPage) -> [Effect] {
+        guard page.query == list.query else { return [] }  // an answer to an older query
+        let previousSelection = list.selection
+        list.total = page.total
+        list.offset = page.offset
+        list.items = page.items
+        list.loaded = true
+        list.selection = max(0, min(page.selection, page.total - 1))
+        if page.anchorFound {
+            // Rows moved above the selected item: move the view with it so it stays put on screen.
+            list.top += list.selection - previousSelection
+        }
+        list.top = ListView.scrolledTop(
+            currentTop: list.top, selected: list.selection, height: visibleRows, count: list.total)
+        list.selectedID = list.selectedItem?.id
+        if case .detail = screen, list.selectedItem == nil { screen = .list }
+        return []
+    }
+
+    /// Moves the selection to a list index and asks for rows the screen now needs.
+    mutating func select(_ index: Int) -> [Effect] {
+        guard list.total > 0 else { return [] }
+        let target = max(0, min(index, list.total - 1))
+        list.selection = target
+        list.top = ListView.scrolledTop(currentTop: list.top, selected: target, height: visibleRows, count: list.total)
+        list.selectedID = list.selectedItem?.id
+        return ensureVisibleRowsLoaded()
+    }
+
+    mutating func ensureVisibleRowsLoaded() -> [Effect] {
+        guard list.loaded else { return [] }
+        list.top = ListView.scrolledTop(
+            currentTop: list.top, selected: list.selection, height: visibleRows, count: list.total)
+        if list.covers(list.top..<(list.top + visibleRows)) { return [] }
+        return [.load(ListRequest(query: list.query, anchorID: nil, index: list.selection, visibleRows: visibleRows))]
+    }
+
+    /// Applies a new query, keeping the selected item if it is still in the list.
+    mutating func setQuery(_ query: ListQuery, keepSelection: Bool = true) -> [Effect] {
+        list.query = query
+        if !keepSelection {
+            list.selection = 0
+            list.top = 0
+            list.selectedID = nil
+        }
+        return [reload(anchorID: keepSelection ? list.selectedID : .some(nil), index: keepSelection ? list.selection : 0)]
+    }
+
+    // MARK: - Commands
+
+    mutating func listCommand(_ command: Command) -> [Effect] {
+        let page = max(1, visibleRows - 1)
+        switch command {
+        case .moveDown: return select(list.selection + 1)
+        case .moveUp: return select(list.selection - 1)
+        case .moveTop: return select(0)
+        case .moveBottom: return select(list.total - 1)
+        case .pageDown: return select(list.selection + page)
+        case .pageUp: return select(list.selection - page)
+        case .open:
+            if list.selectedItem != nil { screen = .detail(scroll: 0) }
+            return []
+        case .newNote:
+            screen = .editor(EditorState(newItemOf: .note))
+            return []
+        case .newTask:
+            screen = .editor(EditorState(newItemOf: .task))
+            return []
+        case .search:
+            prompt = Prompt(kind: .search, field: TextField(list.query.search), queryBefore: list.query)
+            return []
+        case .filterKind:
+            var query = list.query
+            switch query.kind {
+            case nil: query.kind = .note
+            case .note?: query.kind = .task
+            case .task?: query.kind = nil
+            }
+            if query.kind == .note { query.status = .any }
+            return setQuery(query)
+        case .filterStatus:
+            var query = list.query
+            query.status = query.status.next
+            if query.status != .any && query.kind == .note { query.kind = nil }
+            return setQuery(query)
+        case .filterTag:
+            prompt = Prompt(kind: .tag, field: TextField(list.query.tag ?? ""), queryBefore: list.query)
+            return []
+        case .back:
+            if !list.query.search.isEmpty {
+                var query = list.query
+                query.search = ""
+                return setQuery(query)
+            }
+            if !list.query.isUnfiltered { return setQuery(ListQuery()) }
+            return []
+        case .nextNeedingReview:
+            return [.findNextNeedingReview(after: list.selectedID)]
+        case .syncNow:
+            return [.syncNow]
+        case .syncStatus:
+            screen = .syncStatus
+            return []
+        case .help:
+            screen = .help(scroll: 0)
+            return []
+        case .quit:
+            return quit()
+        default:
+            return itemCommand(command)
+        }
+    }
+
+    /// Commands on the selected item, shared by the list and the item view.
+    mutating func itemCommand(_ command: Command) -> [Effect] {
+        if command == .undo { return undo() }
+        guard let item = list.selectedItem else { return [] }
+        switch command {
+        case .edit:
+            var editor = EditorState(editing: item)
+            editor.focus = .body
+            editor.body.moveToEnd()
+            editor.body.scrollToCursor(width: editorLayout.wrapWidth, height: editorLayout.body.height)
+            screen = .editor(editor)
+            return []
+        case .editExternally:
+            return [.editExternally(item)]
+        case .toggleDone:
+            guard item.kind == .task else {
+                notice = Notice(text: "Only tasks have a checkbox", isError: false)
+                return []
+            }
+            return [.write(.setDone(id: item.id, title: item.title, done: !item.done))]
+        case .pin:
+            return [.write(.setPinned(id: item.id, title: item.title, pinned: !item.pinned))]
+        case .delete:
+            if case .detail = screen { screen = .list }
+            return [.write(.delete(id: item.id, title: item.title))]
+        default:
+            return []
+        }
+    }
+
+    mutating func detailCommand(_ command: Command) -> [Effect] {
+        guard case .detail(let scroll) = screen else { return [] }
+        let page = max(1, size.height - 3)
+        switch command {
+        case .moveDown: screen = .detail(scroll: scroll + 1)
+        case .moveUp: screen = .detail(scroll: max(0, scroll - 1))
+        case .pageDown: screen = .detail(scroll: scroll + page)
+        case .pageUp: screen = .detail(scroll: max(0, scroll - page))
+        case .back: screen = .list
+        case .help: screen = .help(scroll: 0)
+        case .quit: return quit()
+        default: return itemCommand(command)
+        }
+        if case .detail(let wanted) = screen, let item = list.selectedItem {
+            screen = .detail(scroll: min(wanted, DetailScreen.maxScroll(item: item, size: size, today: today)))
+        }
+        return []
+    }
+
+    // MARK: - Review
+
+    mutating func showReviewTarget(_ id: String?) -> [Effect] {
+        guard let id else {
+            notice = Notice(text: "Nothing needs review", isError: false)
+            return []
+        }
+        notice = Notice(text: "Needs review: resolve it with `quire resolve \(id.prefix(8))`", isError: false)
+        list.query = ListQuery()
+        return [reload(anchorID: .some(id), index: 0)]
+    }
+}

@@ -1,0 +1,134 @@
+import QuireCore
+import TerminalUI
+
+/// The update function: every message becomes a new state plus effects for the runtime.
+/// Pure: no I/O, no clock, no randomness.
+extension AppState {
+    /// The effects to run when the app starts: load the first page.
+    public mutating func start() -> [Effect] {
+        [reload(index: 0)]
+    }
+
+    public mutating func update(_ message: Message) -> [Effect] {
+        switch message {
+        case .key(let key):
+            return handle(key)
+        case .resized(let newSize):
+            size = newSize
+            return ensureVisibleRowsLoaded()
+        case .storeChanged:
+            return [reload()]
+        case .listLoaded(let page):
+            return apply(page)
+        case .written(let intent, let result):
+            return finish(intent, result)
+        case .externalEditFinished(let outcome):
+            return finish(outcome)
+        case .syncChanged(let summary, let line):
+            sync = summary
+            syncLine = line
+            return []
+        case .notice(let text, let isError):
+            notice = Notice(text: text, isError: isError)
+            return []
+        case .reviewTargetFound(let id):
+            return showReviewTarget(id)
+        case .today(let day):
+            today = day
+            return []
+        }
+    }
+
+    // MARK: - Keys
+
+    private mutating func handle(_ key: Key) -> [Effect] {
+        if isTooSmall {
+            if key == .character("q") || key == .control("c") { return quit() }
+            return []
+        }
+        notice = nil
+        let context = keyContext
+        let command = Keymap.command(for: key, in: context)
+        switch context {
+        case .confirm:
+            return answer(command)
+        case .prompt:
+            return promptKey(key, command)
+        case .editor:
+            return editorKey(key, command)
+        case .list:
+            guard let command else { return [] }
+            return listCommand(command)
+        case .detail:
+            guard let command else { return [] }
+            return detailCommand(command)
+        case .help:
+            guard let command else { return [] }
+            return helpCommand(command)
+        case .syncStatus:
+            guard let command else { return [] }
+            return syncStatusCommand(command)
+        }
+    }
+
+    mutating func quit() -> [Effect] {
+        quitting = true
+        return [.quit]
+    }
+
+    private mutating func helpCommand(_ command: Command) -> [Effect] {
+        guard case .help(let scroll) = screen else { return [] }
+        let page = max(1, size.height - 2)
+        switch command {
+        case .moveDown: screen = .help(scroll: scroll + 1)
+        case .moveUp: screen = .help(scroll: max(0, scroll - 1))
+        case .pageDown: screen = .help(scroll: scroll + page)
+        case .pageUp: screen = .help(scroll: max(0, scroll - page))
+        case .back: screen = .list
+        case .quit: return quit()
+        default: break
+        }
+        if case .help(let wanted) = screen {
+            screen = .help(scroll: min(wanted, HelpScreen.maxScroll(size: size)))
+        }
+        return []
+    }
+
+    private mutating func syncStatusCommand(_ command: Command) -> [Effect] {
+        switch command {
+        case .syncNow: return [.syncNow]
+        case .back: screen = .list
+        case .quit: return quit()
+        default: break
+        }
+        return []
+    }
+
+    private mutating func answer(_ command: Command?) -> [Effect] {
+        switch (question, command) {
+        case (.discardChanges?, .confirm?):
+            question = nil
+            screen = .list
+        case (.discardChanges?, .decline?):
+            question = nil
+        default:
+            break
+        }
+        return []
+    }
+
+    // MARK: - Undo
+
+    mutating func pushUndo(_ entry: UndoEntry) {
+        undoStack.append(entry)
+        if undoStack.count > AppState.undoLimit { undoStack.removeFirst(undoStack.count - AppState.undoLimit) }
+    }
+
+    mutating func undo() -> [Effect] {
+        guard let entry = undoStack.popLast() else {
+            notice = Notice(text: "Nothing to undo", isError: false)
+            return []
+        }
+        return [.write(.undo(entry))]
+    }
+}

@@ -1,0 +1,96 @@
+import QuireCore
+import TerminalUI
+
+/// Everything the screen shows, as one value. The runtime owns the only copy, on its UI queue.
+public struct AppState: Hashable, Sendable {
+    /// The screen in front; the list stays loaded underneath the others.
+    public enum Screen: Hashable, Sendable {
+        case list
+        /// The selected item on its own, scrolled by `scroll` rows.
+        case detail(scroll: Int)
+        case editor(EditorState)
+        case help(scroll: Int)
+        case syncStatus
+    }
+
+    /// A one-line input over the list.
+    public enum PromptKind: Hashable, Sendable {
+        case search
+        case tag
+    }
+
+    public struct Prompt: Hashable, Sendable {
+        public var kind: PromptKind
+        public var field: TextField
+        /// The query before the prompt opened, restored by Esc on a tag prompt.
+        public var queryBefore: ListQuery
+    }
+
+    /// A yes/no question over the current screen.
+    public enum Question: Hashable, Sendable {
+        case discardChanges
+    }
+
+    /// A short message in the status bar until the next key.
+    public struct Notice: Hashable, Sendable {
+        public var text: String
+        public var isError: Bool
+    }
+
+    public var size: Size
+    public var screen: Screen
+    public var list: ListState
+    public var prompt: Prompt?
+    public var question: Question?
+    public var notice: Notice?
+    /// Where sync stands, and the status bar's words for it (made by the runtime, which has
+    /// the clock: "retrying in 8s" counts down).
+    public var sync: SyncSummary
+    public var syncLine: String
+    /// Most recent last; `u` takes from the end.
+    public var undoStack: [UndoEntry]
+    public var today: Day?
+    /// Set once the person asked to quit; the runtime stops after this frame.
+    public var quitting: Bool
+
+    public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery()) {
+        self.size = size
+        screen = .list
+        list = ListState(query: query)
+        prompt = nil
+        question = nil
+        notice = nil
+        sync = SyncSummary(connection: .noRemote)
+        syncLine = ""
+        undoStack = []
+        self.today = today
+        quitting = false
+    }
+
+    /// How many undo steps are kept.
+    public static let undoLimit = 100
+
+    /// The smallest terminal the screens fit in (SPEC: 20x6).
+    public static let minimumSize = Size(width: 20, height: 6)
+
+    public var isTooSmall: Bool {
+        size.width < AppState.minimumSize.width || size.height < AppState.minimumSize.height
+    }
+
+    /// The context that decides what keys mean right now.
+    public var keyContext: KeyContext {
+        if question != nil { return .confirm }
+        switch screen {
+        case .list: return prompt != nil ? .prompt : .list
+        case .syncStatus: return .syncStatus
+        case .detail: return .detail
+        case .editor: return .editor
+        case .help: return .help
+        }
+    }
+
+    public var editor: EditorState? {
+        if case .editor(let editor) = screen { return editor }
+        return nil
+    }
+}

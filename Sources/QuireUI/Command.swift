@@ -1,0 +1,43 @@
+/// What a key asks the app to do; the keymap maps keys to commands per context.
+public enum Command: String, Hashable, Sendable, CaseIterable {
+    // Moving
+    case moveDown, moveUp, moveTop, moveBottom, pageDown, pageUp
+    // Items
+    case open, newNote, newTask, edit, editExternally, toggleDone, delete, undo, pin
+    // Finding
+    case search, filterKind, filterStatus, filterTag, back
+    // Sync
+    case nextNeedingReview, syncNow, syncStatus
+    // App
+    case help, quit
+    // Editor
+    case switchField, save, cancel
+    case cursorLeft, cursorRight, cursorUp, cursorDown, cursorHome, cursorEnd, cursorPageUp, cursorPageDown
+    case newline, deleteBackward, deleteForward
+    // Prompts and questions
+    case accept, confirm, decline
+}
+
+/// Where the person is, which decides what a key means.
+public enum KeyContext: String, Hashable, Sendable, CaseIterable {
+    case list
+    case detail
+    case prompt
+    case editor
+    case help
+    case syncStatus
+    case confirm
+
+    /// The heading of this context in help and in the README.
+    public var title: String {
+        switch self {
+        case .list: "List"
+        case .detail: "Item view"
+        case .prompt: "Search and tag prompts"
+        case .editor: "Editor"
+        case .help: "Help"
+        case .syncStatus: "Sync status"
+        case .confirm: "Questions"
+        }
+    }
+}

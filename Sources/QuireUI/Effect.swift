@@ -1,0 +1,41 @@
+import QuireCore
+
+/// Something the update asks the runtime to do; values only, so tests can look at them.
+public enum Effect: Hashable, Sendable {
+    /// Load (or reload) a page of the list.
+    case load(ListRequest)
+    case write(WriteIntent)
+    /// Hand the item to `$EDITOR`, saving each save of its file as a change.
+    case editExternally(Item)
+    case syncNow
+    /// Find the next item that needs review after the given one (in list order).
+    case findNextNeedingReview(after: String?)
+    case quit
+}
+
+/// A request for one page of the list around a selection.
+public struct ListRequest: Hashable, Sendable {
+    public var query: ListQuery
+    /// Keep the selection on this item if it is still in the list (wherever it moved to).
+    public var anchorID: String?
+    /// The selection to use when there is no anchor or it is gone (clamped to the list).
+    public var index: Int
+    /// How many rows the list shows; a page is a few screens around the selection.
+    public var visibleRows: Int
+
+    public init(query: ListQuery, anchorID: String?, index: Int, visibleRows: Int) {
+        self.query = query
+        self.anchorID = anchorID
+        self.index = index
+        self.visibleRows = visibleRows
+    }
+
+    /// How many rows to load: three screens, so paging one screen either way needs no query.
+    public var limit: Int { max(30, visibleRows * 3) }
+
+    /// Where the page starts for a selection: one screen above it, clamped to the list.
+    public func offset(selection: Int, total: Int) -> Int {
+        let start = selection - max(10, visibleRows)
+        return max(0, min(start, total - limit))
+    }
+}

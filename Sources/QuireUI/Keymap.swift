@@ -1,0 +1,185 @@
+import TerminalUI
+
+/// One key binding: the keys, what they do, and the words help shows for them.
+public struct KeyBinding: Hashable, Sendable {
+    public var context: KeyContext
+    public var keys: [Key]
+    public var command: Command
+    /// The line in help and the README.
+    public var help: String
+    /// The short label in the key-hint row, when the binding is worth a reminder there.
+    public var hint: String?
+
+    public init(_ context: KeyContext, _ keys: [Key], _ command: Command, _ help: String, hint: String? = nil) {
+        self.context = context
+        self.keys = keys
+        self.command = command
+        self.help = help
+        self.hint = hint
+    }
+
+    /// The keys as help writes them: `j / ↓`.
+    public var keyNames: String { keys.map(\.name).joined(separator: " / ") }
+}
+
+/// The key bindings, as data: key handling, the help screen, the hint row and the README's
+/// key table are all read from `Keymap.bindings`, so they cannot disagree.
+public enum Keymap {
+    public static let bindings: [KeyBinding] = [
+        // MARK: List
+        KeyBinding(.list, [.character("j"), .down], .moveDown, "move down"),
+        KeyBinding(.list, [.character("k"), .up], .moveUp, "move up"),
+        KeyBinding(.list, [.character("g"), .home], .moveTop, "go to the top"),
+        KeyBinding(.list, [.character("G"), .end], .moveBottom, "go to the bottom"),
+        KeyBinding(.list, [.pageDown, .control("f")], .pageDown, "page down"),
+        KeyBinding(.list, [.pageUp, .control("b")], .pageUp, "page up"),
+        KeyBinding(.list, [.enter], .open, "open the selected item", hint: "open"),
+        KeyBinding(.list, [.character("a")], .newNote, "new note", hint: "note"),
+        KeyBinding(.list, [.character("t")], .newTask, "new task", hint: "task"),
+        KeyBinding(.list, [.character("e")], .edit, "edit the selected item", hint: "edit"),
+        KeyBinding(.list, [.character("E")], .editExternally, "edit the selected item in $EDITOR"),
+        KeyBinding(.list, [.character("x"), .character(" ")], .toggleDone, "toggle done (tasks)", hint: "done"),
+        KeyBinding(.list, [.character("d")], .delete, "delete the selected item", hint: "delete"),
+        KeyBinding(.list, [.character("u")], .undo, "undo the last local action", hint: "undo"),
+        KeyBinding(.list, [.character("p")], .pin, "pin or unpin"),
+        KeyBinding(.list, [.character("/")], .search, "search (filters as you type)", hint: "search"),
+        KeyBinding(.list, [.character("f")], .filterKind, "show all, notes, or tasks"),
+        KeyBinding(.list, [.character("o")], .filterStatus, "show any, open, or done tasks"),
+        KeyBinding(.list, [.character("#")], .filterTag, "show one tag (empty for all)"),
+        KeyBinding(.list, [.escape], .back, "clear the search, then the filters"),
+        KeyBinding(.list, [.character("c")], .nextNeedingReview, "next item needing review"),
+        KeyBinding(.list, [.character("s")], .syncNow, "sync now"),
+        KeyBinding(.list, [.character("S")], .syncStatus, "sync status"),
+        KeyBinding(.list, [.character("?")], .help, "help", hint: "help"),
+        KeyBinding(.list, [.character("q"), .control("c")], .quit, "quit", hint: "quit"),
+
+        // MARK: Item view
+        KeyBinding(.detail, [.character("j"), .down], .moveDown, "scroll down"),
+        KeyBinding(.detail, [.character("k"), .up], .moveUp, "scroll up"),
+        KeyBinding(.detail, [.pageDown, .character(" ")], .pageDown, "page down"),
+        KeyBinding(.detail, [.pageUp], .pageUp, "page up"),
+        KeyBinding(.detail, [.character("e")], .edit, "edit", hint: "edit"),
+        KeyBinding(.detail, [.character("E")], .editExternally, "edit in $EDITOR"),
+        KeyBinding(.detail, [.character("x")], .toggleDone, "toggle done (tasks)", hint: "done"),
+        KeyBinding(.detail, [.character("p")], .pin, "pin or unpin"),
+        KeyBinding(.detail, [.character("d")], .delete, "delete"),
+        KeyBinding(.detail, [.character("u")], .undo, "undo the last local action"),
+        KeyBinding(.detail, [.escape, .character("q")], .back, "back to the list", hint: "back"),
+        KeyBinding(.detail, [.character("?")], .help, "help", hint: "help"),
+        KeyBinding(.detail, [.control("c")], .quit, "quit"),
+
+        // MARK: Prompts
+        KeyBinding(.prompt, [.enter], .accept, "keep the search or tag and go back to the list", hint: "keep"),
+        KeyBinding(.prompt, [.escape], .cancel, "clear it and go back to the list", hint: "clear"),
+        KeyBinding(.prompt, [.down], .moveDown, "move the selection down"),
+        KeyBinding(.prompt, [.up], .moveUp, "move the selection up"),
+        KeyBinding(.prompt, [.left], .cursorLeft, "move the cursor left"),
+        KeyBinding(.prompt, [.right], .cursorRight, "move the cursor right"),
+        KeyBinding(.prompt, [.backspace], .deleteBackward, "delete before the cursor"),
+        KeyBinding(.prompt, [.control("c")], .quit, "quit"),
+
+        // MARK: Editor
+        KeyBinding(.editor, [.tab, .backTab], .switchField, "move between title and body", hint: "title/body"),
+        KeyBinding(.editor, [.control("s")], .save, "save and go back", hint: "save"),
+        KeyBinding(.editor, [.escape, .control("c")], .cancel, "go back without saving (asks first if changed)", hint: "cancel"),
+        KeyBinding(.editor, [.left], .cursorLeft, "cursor left"),
+        KeyBinding(.editor, [.right], .cursorRight, "cursor right"),
+        KeyBinding(.editor, [.up], .cursorUp, "cursor up a row"),
+        KeyBinding(.editor, [.down], .cursorDown, "cursor down a row"),
+        KeyBinding(.editor, [.home, .control("a")], .cursorHome, "start of the row"),
+        KeyBinding(.editor, [.end, .control("e")], .cursorEnd, "end of the row"),
+        KeyBinding(.editor, [.pageUp], .cursorPageUp, "page up"),
+        KeyBinding(.editor, [.pageDown], .cursorPageDown, "page down"),
+        KeyBinding(.editor, [.enter], .newline, "new line (in the title: go to the body)"),
+        KeyBinding(.editor, [.backspace], .deleteBackward, "delete before the cursor"),
+        KeyBinding(.editor, [.delete], .deleteForward, "delete at the cursor"),
+
+        // MARK: Help
+        KeyBinding(.help, [.character("j"), .down], .moveDown, "scroll down"),
+        KeyBinding(.help, [.character("k"), .up], .moveUp, "scroll up"),
+        KeyBinding(.help, [.pageDown, .character(" ")], .pageDown, "page down"),
+        KeyBinding(.help, [.pageUp], .pageUp, "page up"),
+        KeyBinding(.help, [.escape, .character("q"), .character("?")], .back, "close help", hint: "close"),
+        KeyBinding(.help, [.control("c")], .quit, "quit"),
+
+        // MARK: Sync status
+        KeyBinding(.syncStatus, [.character("s")], .syncNow, "sync now", hint: "sync now"),
+        KeyBinding(.syncStatus, [.escape, .character("q")], .back, "back to the list", hint: "back"),
+        KeyBinding(.syncStatus, [.control("c")], .quit, "quit"),
+
+        // MARK: Questions
+        KeyBinding(.confirm, [.character("y")], .confirm, "yes", hint: "yes"),
+        KeyBinding(.confirm, [.character("n"), .escape], .decline, "no", hint: "no"),
+    ]
+
+    /// What a key does in a context; nil when it is not bound there.
+    public static func command(for key: Key, in context: KeyContext) -> Command? {
+        lookup[LookupKey(context: context, key: key)]
+    }
+
+    /// The bindings of one context, in table order.
+    public static func bindings(in context: KeyContext) -> [KeyBinding] {
+        bindings.filter { $0.context == context }
+    }
+
+    /// The key-hint row of one context: the bindings that carry a hint, first key of each.
+    public static func hints(in context: KeyContext) -> [(key: String, label: String)] {
+        bindings(in: context).compactMap { binding in
+            binding.hint.map { (binding.keys[0].name, $0) }
+        }
+    }
+
+    private struct LookupKey: Hashable {
+        var context: KeyContext
+        var key: Key
+    }
+
+    private static let lookup: [LookupKey: Command] = {
+        var table: [LookupKey: Command] = [:]
+        for binding in bindings {
+            for key in binding.keys where table[LookupKey(context: binding.context, key: key)] == nil {
+                table[LookupKey(context: binding.context, key: key)] = binding.command
+            }
+        }
+        return table
+    }()
+}
+
+extension Keymap {
+    /// The key table as Markdown, one section per context; the README carries this text and a
+    /// test checks that it still matches.
+    public static func markdown() -> String {
+        var out: [String] = []
+        for context in KeyContext.allCases {
+            let rows = bindings(in: context)
+            guard !rows.isEmpty else { continue }
+            out.append("#### \(context.title)")
+            out.append("")
+            out.append("| keys | action |")
+            out.append("| --- | --- |")
+            for binding in rows {
+                let keys = binding.keys.map { "`\($0.markdownName)`" }.joined(separator: " ")
+                out.append("| \(keys) | \(binding.help.replacingPipes) |")
+            }
+            out.append("")
+        }
+        return out.joined(separator: "\n")
+    }
+}
+
+extension Key {
+    /// The name as Markdown code can hold it (a backtick or pipe would break the table).
+    fileprivate var markdownName: String {
+        switch self {
+        case .character("|"): "Bar"
+        case .character("`"): "Backtick"
+        default: name
+        }
+    }
+}
+
+extension String {
+    fileprivate var replacingPipes: String {
+        split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
+    }
+}

@@ -1,0 +1,92 @@
+import QuireCore
+
+/// Which tasks a list shows by their checkbox.
+public enum StatusFilter: String, Hashable, Sendable, CaseIterable {
+    case any
+    case open
+    case done
+
+    /// The next filter in the `o` cycle: any, open, done, any.
+    public var next: StatusFilter {
+        switch self {
+        case .any: .open
+        case .open: .done
+        case .done: .any
+        }
+    }
+}
+
+/// What the list shows: filters plus the live search text. The store answers it page by page.
+///
+/// Order is fixed: pinned first, then newest first (ids are UUIDv7, so id order is creation
+/// order), the same with or without a search, so rows do not jump while a person types.
+public struct ListQuery: Hashable, Sendable {
+    /// nil for notes and tasks alike.
+    public var kind: ItemKind?
+    public var status: StatusFilter
+    public var tag: String?
+    /// Full-text search over title, body and tags; empty for no search.
+    public var search: String
+    /// Only items whose sync state is needs-review.
+    public var needsReviewOnly: Bool
+
+    public init(
+        kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, search: String = "",
+        needsReviewOnly: Bool = false
+    ) {
+        self.kind = kind
+        self.status = status
+        self.tag = tag
+        self.search = search
+        self.needsReviewOnly = needsReviewOnly
+    }
+
+    /// True when nothing narrows the list.
+    public var isUnfiltered: Bool {
+        kind == nil && status == .any && tag == nil && search.trimmingWhitespace().isEmpty && !needsReviewOnly
+    }
+
+    /// The filters in words for the status bar, e.g. `tasks · open · #home · /milk`.
+    public var summary: [String] {
+        var parts: [String] = []
+        switch kind {
+        case .note?: parts.append("notes")
+        case .task?: parts.append("tasks")
+        case nil: break
+        }
+        if status != .any { parts.append(status.rawValue) }
+        if let tag { parts.append("#" + tag) }
+        if needsReviewOnly { parts.append("needs review") }
+        let trimmed = search.trimmingWhitespace()
+        if !trimmed.isEmpty { parts.append("/" + trimmed) }
+        return parts
+    }
+
+    /// Whether an item belongs in this list, for stores that filter in memory.
+    ///
+    /// The search part is a plain case-insensitive substring test over title, body and tags; a
+    /// real store answers searches with its full-text index instead.
+    public func matches(_ item: Item) -> Bool {
+        if item.deleted { return false }
+        if let kind, item.kind != kind { return false }
+        switch status {
+        case .any: break
+        case .open: if item.kind != .task || item.done { return false }
+        case .done: if item.kind != .task || !item.done { return false }
+        }
+        if let tag, !item.tags.contains(tag) { return false }
+        if needsReviewOnly && item.syncState != .needsReview { return false }
+        let words = search.lowercased().split(separator: " ")
+        if !words.isEmpty {
+            let haystack = (item.title + "\n" + item.body + "\n" + item.tags.joined(separator: " ")).lowercased()
+            for word in words where !haystack.contains(word) { return false }
+        }
+        return true
+    }
+
+    /// The list order: pinned first, then newest (largest id) first.
+    public static func precedes(_ a: Item, _ b: Item) -> Bool {
+        if a.pinned != b.pinned { return a.pinned }
+        return a.id > b.id
+    }
+}

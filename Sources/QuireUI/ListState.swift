@@ -1,0 +1,48 @@
+import QuireCore
+
+/// The list as the screen knows it: a window of loaded rows inside a possibly huge list.
+///
+/// Only `items` (a few screens' worth) are in memory; `total` says how long the list is. The
+/// selection is a list index, and `selectedID` remembers which item it is so that it can stay
+/// on that item when rows move.
+public struct ListState: Hashable, Sendable {
+    public var query: ListQuery
+    public var total: Int
+    /// The list index of `items[0]`.
+    public var offset: Int
+    public var items: [Item]
+    public var selection: Int
+    public var selectedID: String?
+    /// The list index on the top row of the screen.
+    public var top: Int
+    /// False until the first page arrives, so the screen can say "loading" instead of "empty".
+    public var loaded: Bool
+
+    public init(query: ListQuery = ListQuery()) {
+        self.query = query
+        total = 0
+        offset = 0
+        items = []
+        selection = 0
+        selectedID = nil
+        top = 0
+        loaded = false
+    }
+
+    /// The item at a list index, if it is loaded.
+    public func item(at index: Int) -> Item? {
+        let local = index - offset
+        guard local >= 0, local < items.count else { return nil }
+        return items[local]
+    }
+
+    /// The selected item, if the list is not empty and it is loaded.
+    public var selectedItem: Item? { item(at: selection) }
+
+    /// Whether list indices `range` are all loaded (or past the end of the list).
+    public func covers(_ range: Range<Int>) -> Bool {
+        let wanted = range.clamped(to: 0..<max(0, total))
+        if wanted.isEmpty { return true }
+        return wanted.lowerBound >= offset && wanted.upperBound <= offset + items.count
+    }
+}

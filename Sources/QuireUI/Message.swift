@@ -1,0 +1,63 @@
+import QuireCore
+import TerminalUI
+
+/// Something that happened; `AppState.update` turns each into a new state and effects.
+public enum Message: Hashable, Sendable {
+    case key(Key)
+    case resized(Size)
+    /// The store changed (our own write, the sync worker, or another process): reload.
+    case storeChanged
+    case listLoaded(ListPage)
+    /// A write finished; on success `id` is the item written (the new id for a create).
+    case written(WriteIntent, Result<String, WriteFailure>)
+    case externalEditFinished(ExternalEditOutcome)
+    /// Sync's state and its status-bar line changed.
+    case syncChanged(SyncSummary, line: String)
+    /// A short notice for the status bar (e.g. the answer to "sync now").
+    case notice(String, isError: Bool)
+    /// The answer to "next item needing review": its id, or nil when there is none.
+    case reviewTargetFound(String?)
+    case today(Day)
+}
+
+/// One page of the list as the store answered a `ListRequest`.
+public struct ListPage: Hashable, Sendable {
+    public var query: ListQuery
+    /// How many items match the query in all.
+    public var total: Int
+    /// The list index of `items[0]`.
+    public var offset: Int
+    public var items: [Item]
+    /// Where the selection goes: the anchor item's new index when it is still in the list,
+    /// otherwise the requested index clamped to the list.
+    public var selection: Int
+    /// Whether the anchor item was found (its index moved with it).
+    public var anchorFound: Bool
+
+    public init(query: ListQuery, total: Int, offset: Int, items: [Item], selection: Int, anchorFound: Bool) {
+        self.query = query
+        self.total = total
+        self.offset = offset
+        self.items = items
+        self.selection = selection
+        self.anchorFound = anchorFound
+    }
+}
+
+/// How a hand-off to `$EDITOR` ended.
+public struct ExternalEditOutcome: Hashable, Sendable {
+    public var id: String
+    /// The title and body before the editor opened; non-nil when the editor's saves changed the
+    /// item, so the update can offer one undo for the whole session.
+    public var before: [Field: FieldValue]?
+    public var title: String
+    /// The editor could not start or its file could not be saved.
+    public var error: String?
+
+    public init(id: String, before: [Field: FieldValue]?, title: String, error: String? = nil) {
+        self.id = id
+        self.before = before
+        self.title = title
+        self.error = error
+    }
+}

@@ -1,0 +1,73 @@
+import QuireCore
+import TerminalUI
+
+/// How one item looks as a list row: badge, checkbox, pin, title, tags, then due date and
+/// priority at the right edge.
+public enum ItemRow {
+    /// The badge for a sync state (SPEC: `●` pending, `↻` syncing, `!` needs review, `✗` error,
+    /// nothing when synced).
+    public static func badge(_ state: SyncState) -> Span {
+        switch state {
+        case .synced: Span(" ")
+        case .pending: Span("●", .badgePending)
+        case .syncing: Span("↻", .badgeSyncing)
+        case .needsReview: Span("!", .badgeReview)
+        case .error: Span("✗", .badgeError)
+        }
+    }
+
+    public static func checkbox(_ item: Item) -> Span {
+        guard item.kind == .task else { return Span("    ") }
+        return item.done ? Span("[x] ", .done) : Span("[ ] ")
+    }
+
+    /// A due date in few cells: `11-30` within the current year on narrow lists, else in full.
+    public static func due(_ day: Day, today: Day?, compact: Bool) -> Span {
+        let overdue = today.map { day < $0 } ?? false
+        let text: String
+        if compact, let today, today.year == day.year {
+            text = String(day.description.dropFirst(5))
+        } else {
+            text = day.description
+        }
+        return Span(text, overdue ? .overdue : .due)
+    }
+
+    public static func priority(_ priority: Priority) -> Span? {
+        switch priority {
+        case .none: nil
+        case .low: Span("low", .priorityLow)
+        case .medium: Span("med", .priorityMedium)
+        case .high: Span("high", .priorityHigh)
+        }
+    }
+
+    /// The row for an item in exactly `width` cells.
+    public static func line(_ item: Item, width: Int, today: Day?) -> Line {
+        var meta = Line([])
+        if item.kind == .task {
+            if let day = item.due {
+                meta.append(ItemRow.due(day, today: today, compact: width < 70))
+            }
+            if let level = ItemRow.priority(item.priority) {
+                if !meta.spans.isEmpty { meta.append(Span(" ")) }
+                meta.append(level)
+            }
+        }
+        var left = Line([badge(item.syncState), Span(" "), checkbox(item)])
+        if item.pinned { left.append(Span("★ ", .pinned)) }
+        left.append(Span(item.title, item.done ? .done : .normal))
+        for tag in item.tags { left.append(Span(" #" + tag, .tag)) }
+        let metaRoom = meta.width == 0 ? 0 : meta.width + 1
+        if metaRoom > 0, width - metaRoom < 16 {
+            // Too narrow for both: the title matters more than the dates.
+            return left.padded(toWidth: width)
+        }
+        var row = left.padded(toWidth: width - metaRoom)
+        if metaRoom > 0 {
+            row.append(Span(" "))
+            row.spans += meta.spans
+        }
+        return row
+    }
+}

@@ -1,0 +1,80 @@
+import QuireCore
+import TerminalUI
+
+/// The main screen: the list, a preview of the selected item when there is room, the search
+/// line when searching, key hints and the status bar.
+enum ListScreen {
+    static func render(_ state: AppState, into buffer: inout Buffer) -> Point? {
+        let layout = state.listLayout
+        var cursor: Point?
+        if let area = layout.prompt {
+            cursor = renderPrompt(state, into: &buffer, area: area)
+        }
+        renderList(state, into: &buffer, area: layout.list)
+        if let area = layout.preview {
+            renderPreview(state, into: &buffer, area: area)
+        }
+        if let area = layout.hints {
+            KeyHints(Keymap.hints(in: state.prompt != nil ? .prompt : .list)).render(into: &buffer, area: area)
+        }
+        StatusBar.render(state, left: StatusBar.listText(state), into: &buffer, area: layout.status)
+        return cursor
+    }
+
+    private static func renderPrompt(_ state: AppState, into buffer: inout Buffer, area: Rect) -> Point? {
+        let label = state.prompt?.kind == .tag ? " tag # " : " / "
+        var x = buffer.put(label, x: area.x, y: area.y, style: Style(.searchBar))
+        let fieldWidth = area.maxX - x - 1
+        if let prompt = state.prompt {
+            let shown = prompt.field.visible(width: fieldWidth)
+            buffer.put(shown.text, x: x, y: area.y, maxWidth: fieldWidth)
+            return Point(x: x + shown.cursorX, y: area.y)
+        }
+        x = buffer.put(state.list.query.search, x: x, y: area.y, maxWidth: fieldWidth)
+        buffer.put("  (/ to change, Esc to clear)", x: x, y: area.y, style: Style(.muted), maxWidth: area.maxX - x)
+        return nil
+    }
+
+    private static func renderList(_ state: AppState, into buffer: inout Buffer, area: Rect) {
+        let list = state.list
+        guard list.loaded else {
+            buffer.put("  Loading…", x: area.x, y: area.y, style: Style(.muted), maxWidth: area.width)
+            return
+        }
+        guard list.total > 0 else {
+            let message = list.query.isUnfiltered
+                ? ["  Nothing here yet.", "  Press a for a note, t for a task."]
+                : ["  Nothing matches.", "  Esc clears the search and filters."]
+            for (offset, text) in message.enumerated() where offset < area.height {
+                buffer.put(text, x: area.x, y: area.y + offset, style: Style(.muted), maxWidth: area.width)
+            }
+            return
+        }
+        let rowWidth = max(0, area.width - 2)
+        let first = max(list.top, list.offset)
+        let last = min(list.top + area.height, list.offset + list.items.count)
+        var rows: [Line] = []
+        if first < last {
+            for index in first..<last {
+                rows.append(ItemRow.line(list.items[index - list.offset], width: rowWidth, today: state.today))
+            }
+        }
+        ListView(rows: rows, firstIndex: first, count: list.total, top: list.top, selected: list.selection)
+            .render(into: &buffer, area: area)
+    }
+
+    private static func renderPreview(_ state: AppState, into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        let sideBySide = area.y == state.listLayout.list.y
+        let content: Rect
+        if sideBySide {
+            for y in area.y..<area.maxY { buffer.put("│", x: area.x, y: y, style: Style(.border)) }
+            content = Rect(x: area.x + 2, y: area.y, width: area.width - 3, height: area.height)
+        } else {
+            buffer.put(String(repeating: "─", count: area.width), x: area.x, y: area.y, style: Style(.border))
+            content = Rect(x: area.x + 1, y: area.y + 1, width: area.width - 2, height: area.height - 1)
+        }
+        guard let item = state.list.selectedItem else { return }
+        Paragraph(ItemDetails.lines(item, today: state.today)).render(into: &buffer, area: content)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import QuireCore
+import QuireStore
+
+/// Deterministic benchmark content: a fixed vocabulary, a seeded generator.
+enum CLIBenchData {
+    static let vocabulary = [
+        "milk", "report", "meeting", "garden", "invoice", "train", "review", "draft", "call", "plan",
+        "budget", "email", "book", "paint", "fix", "clean", "order", "write", "read", "visit",
+        "project", "client", "weekly", "notes", "idea", "recipe", "travel", "doctor", "bike", "music",
+    ]
+
+    static func words(_ count: Int, _ random: inout SplitMix64) -> String {
+        (0..<count).map { _ in vocabulary[Int(random.next() % UInt64(vocabulary.count))] }.joined(separator: " ")
+    }
+
+    /// `count` items: every tenth open (alternating notes and tasks), the rest done tasks; one
+    /// in a thousand carries the search word. Returns the entries and the open tasks' ids.
+    static func seedEntries(count: Int) -> ([ImportEntry], [String]) {
+        var random = SplitMix64(seed: 2026)
+        var ids = UUIDv7Generator()
+        let start = Date().addingTimeInterval(-Double(count) * 60)
+        var entries: [ImportEntry] = []
+        var openTasks: [String] = []
+        entries.reserveCapacity(count)
+        for index in 0..<count {
+            let created = start.addingTimeInterval(Double(index) * 60)
+            let id = ids.next(now: created, using: &random)
+            let open = index % 10 == 0
+            let kind: ItemKind = open && index % 20 == 0 ? .note : .task
+            var title = words(4, &random)
+            if index % 1000 == 500 { title += " " + CLIBenchRun.searchWord }
+            if open && kind == .task { openTasks.append(id) }
+            entries.append(ImportEntry(
+                id: id, kind: kind, title: title.prefix(1).uppercased() + title.dropFirst(),
+                body: words(40, &random), tags: [vocabulary[index % 7], "bench"], done: !open,
+                due: index % 3 == 0 ? Day(year: 2026, month: 1 + index % 12, day: 1 + index % 28) : nil,
+                priority: Priority.allCases[index % 4], createdAt: created, updatedAt: created))
+        }
+        return (entries, openTasks)
+    }
+
+    /// A JSON import file of `count` new items (no ids: every run creates them afresh).
+    static func importFile(count: Int, seed: UInt64) -> Data {
+        var random = SplitMix64(seed: seed)
+        var bytes: [UInt8] = Array("[".utf8)
+        for index in 0..<count {
+            bytes.append(contentsOf: Array((index == 0 ? "\n" : ",\n").utf8))
+            bytes.append(contentsOf: Array("{\"title\":".utf8))
+            JSONText.appendString("Imported " + words(4, &random), to: &bytes)
+            bytes.append(contentsOf: Array(",\"kind\":\"task\",\"body\":".utf8))
+            JSONText.appendString(words(30, &random), to: &bytes)
+            bytes.append(contentsOf: Array(",\"tags\":[\"imported\"],\"priority\":\"low\"}".utf8))
+        }
+        bytes.append(contentsOf: Array("\n]\n".utf8))
+        return Data(bytes)
+    }
+}
+
+/// The Markdown fragment for BENCHMARKS.md.
+enum CLIBenchReport {
+    static func markdown(_ table: [CLIBenchMeasurement: [Int: CLIBenchStats]], sizes: [Int], runs: Int) -> String {
+        func label(_ size: Int) -> String { size >= 1000 ? "\(size / 1000)k items" : "\(size) items" }
+        func format(_ value: Double) -> String { String(format: value < 100 ? "%.1f" : "%.0f", value) }
+        var lines = [
+            "## CLI",
+            "",
+            "Whole-process wall time of the release `quire` binary (start, open the store, work, exit),",
+            "median (90th percentile) in milliseconds over \(runs) runs (import: \(max(3, runs / 3))), against a store",
+            "holding the given number of items: 10% open (notes and open tasks), 90% done tasks, each with a",
+            "40-word body. `list --json` prints the open items (10k at 100k); `search` looks for a word found",
+            "in one item in a thousand. The target applies at the largest size.",
+            "",
+            "| command | " + sizes.map(label).joined(separator: " | ") + " | target | met |",
+            "| --- | " + sizes.map { _ in "---:" }.joined(separator: " | ") + " | ---: | :---: |",
+        ]
+        for measurement in CLIBenchMeasurement.allCases {
+            let cells = sizes.map { size in
+                table[measurement]?[size].map { "\(format($0.median)) (\(format($0.p90)))" } ?? "–"
+            }
+            let largest = sizes.max().flatMap { table[measurement]?[$0]?.median }
+            let met = largest.map { $0 < measurement.target ? "yes" : "**no**" } ?? "–"
+            lines.append("| \(measurement.rawValue) | " + cells.joined(separator: " | ") + " | < \(format(measurement.target)) ms | \(met) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import QuireCore
+import QuireStore
+
+/// What the CLI benchmark times, with its target at 100k items (milliseconds).
+enum CLIBenchMeasurement: String, CaseIterable, Hashable {
+    case add = "`quire add TITLE --tag T`"
+    case done = "`quire done ID`"
+    case list = "`quire list --json` (open items)"
+    case search = "`quire search WORD`"
+    case importFile = "`quire import` of 10k items (JSON)"
+
+    var target: Double {
+        switch self {
+        case .add, .done: 15
+        case .list: 150
+        case .search: 30
+        case .importFile: 1000
+        }
+    }
+}
+
+/// Median and 90th percentile of one measurement, in milliseconds.
+struct CLIBenchStats {
+    var median: Double
+    var p90: Double
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        median = sorted[sorted.count / 2]
+        p90 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
+    }
+}
+
+/// One store size: seed a store, then time each command against it.
+struct CLIBenchRun {
+    let quire: String
+    let size: Int
+    let runs: Int
+    /// The word the search runs for; it is in one item in a thousand.
+    static let searchWord = "zephyr"
+
+    func measure() throws -> [CLIBenchMeasurement: CLIBenchStats] {
+        let home = NSTemporaryDirectory() + "quire-bench-cli-\(size)-\(getpid())"
+        try? FileManager.default.removeItem(atPath: home)
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let openTaskIDs = try seed(home: home)
+        var results: [CLIBenchMeasurement: CLIBenchStats] = [:]
+
+        // Warm the page cache and the WAL as a person's machine would be.
+        _ = try time(["list", "--json"], home: home)
+
+        results[.add] = CLIBenchStats(try (0..<runs).map { index in
+            try time(["add", "benchmark item \(index)", "--tag", "bench"], home: home)
+        })
+        results[.done] = CLIBenchStats(try (0..<runs).map { index in
+            try time(["done", openTaskIDs[index % openTaskIDs.count]], home: home)
+        })
+        results[.list] = CLIBenchStats(try (0..<max(5, runs / 2)).map { _ in try time(["list", "--json"], home: home) })
+        results[.search] = CLIBenchStats(try (0..<runs).map { _ in try time(["search", Self.searchWord], home: home) })
+        let importRuns = max(3, runs / 3)
+        var importSamples: [Double] = []
+        for index in 0..<importRuns {
+            let file = home + "/import-\(index).json"
+            try CLIBenchData.importFile(count: 10_000, seed: UInt64(index + 1)).write(to: URL(fileURLWithPath: file))
+            importSamples.append(try time(["import", file], home: home))
+            try? FileManager.default.removeItem(atPath: file)
+        }
+        results[.importFile] = CLIBenchStats(importSamples)
+        return results
+    }
+
+    /// Fills the store in process; returns the ids of some open tasks for `done`.
+    private func seed(home: String) throws -> [String] {
+        let store = try AppDatabase.open(path: home + "/quire.db", environment: .live)
+        let (entries, openTasks) = CLIBenchData.seedEntries(count: size)
+        _ = try store.importItems(entries)
+        try store.close()
+        return openTasks
+    }
+
+    /// Wall time of one whole `quire` process, in milliseconds; it must exit 0.
+    private func time(_ arguments: [String], home: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: quire)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["QUIRE_HOME"] = home
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        process.waitUntilExit()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        guard process.terminationStatus == 0 else {
+            throw CLIBenchError("quire \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+        }
+        return elapsed
+    }
+}
+
+struct CLIBenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

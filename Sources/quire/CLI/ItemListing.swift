@@ -1,0 +1,76 @@
+import Foundation
+import QuireCore
+import QuireStore
+
+/// The human listing of `quire list` and `quire search`: one aligned line per item.
+///
+/// ```
+/// 0193a9d2-7c1 ●   [ ] Buy milk      2026-11-30 high #errands #home
+/// 0193a9d2-7c2   ↑     Meeting notes                  #work
+/// ```
+/// Columns: the shortest unique id prefix, the sync badge (`●` pending, `↻` syncing, `!` needs
+/// review, `✗` error, blank when synced), `↑` for pinned, the checkbox of tasks, the title, the
+/// due date, the priority and the tags. Titles are cut to fit a terminal, never in a pipe.
+struct ItemListing {
+    let terminal: Terminal
+
+    func write(_ items: [Item], shortIDs: [String: String], to out: inout Output) {
+        guard !items.isEmpty else { return }
+        let idWidth = items.map { shortIDs[$0.id]?.count ?? 8 }.max() ?? 8
+        let hasTasks = items.contains { $0.kind == .task }
+        let dueWidth = items.contains { $0.due != nil } ? 10 : 0
+        let priorityWidth = items.map { $0.priority == .none ? 0 : $0.priority.rawValue.count }.max() ?? 0
+        let tagTexts = items.map { $0.tags.map { "#" + $0 }.joined(separator: " ") }
+        var titleWidth = min(items.map { Terminal.width(title(of: $0)) }.max() ?? 0, 60)
+        if let columns = Terminal.columns() {
+            let fixed = idWidth + 1 + 2 + 2 + (hasTasks ? 4 : 0) + (dueWidth > 0 ? dueWidth + 2 : 0)
+                + (priorityWidth > 0 ? priorityWidth + 2 : 0) + min(tagTexts.map(Terminal.width).max() ?? 0, 24)
+            titleWidth = max(12, min(titleWidth, columns - fixed))
+        }
+        for (index, item) in items.enumerated() {
+            var parts: [String] = []
+            let id = shortIDs[item.id] ?? String(item.id.prefix(8))
+            parts.append(terminal.paint(Terminal.pad(id, to: idWidth), .id))
+            parts.append(terminal.paint(badge(item.syncState), .badge))
+            parts.append(item.pinned ? "↑" : " ")
+            if hasTasks { parts.append(item.kind == .task ? (item.done ? "[x]" : "[ ]") : "   ") }
+            var text = title(of: item)
+            if Terminal.width(text) > titleWidth { text = Terminal.truncate(text, to: titleWidth) }
+            let padded = Terminal.pad(text, to: titleWidth)
+            parts.append(item.deleted ? terminal.paint(padded, .dim) : padded)
+            if dueWidth > 0 { parts.append(Terminal.pad(item.due?.description ?? "", to: dueWidth)) }
+            if priorityWidth > 0 {
+                let name = item.priority == .none ? "" : item.priority.rawValue
+                let role: Terminal.Role = item.priority == .high ? .high : .medium
+                parts.append(terminal.paint(name, role) + String(repeating: " ", count: priorityWidth - name.count))
+            }
+            parts.append(terminal.paint(tagTexts[index], .tag))
+            var line = parts.joined(separator: " ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            out.line(line)
+        }
+    }
+
+    private func title(of item: Item) -> String {
+        item.deleted ? item.title + " (deleted)" : item.title
+    }
+
+    func badge(_ state: SyncState) -> String {
+        switch state {
+        case .synced: " "
+        case .pending: "●"
+        case .syncing: "↻"
+        case .needsReview: "!"
+        case .error: "✗"
+        }
+    }
+}
+
+/// Local times for people: `2026-11-22 14:05`.
+enum LocalTime {
+    static func string(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+    }
+}

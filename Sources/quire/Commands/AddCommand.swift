@@ -1,0 +1,48 @@
+import ArgumentParser
+import QuireCore
+import QuireStore
+
+struct AddCommand: StoreCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a note (or a task with --task) and print its id.",
+        discussion: """
+            The words of the title are joined with spaces, so quotes are optional:
+              quire add Buy oat milk --task --tag errands --due 2026-11-30
+              echo "Details" | quire add "Meeting notes" --body -
+            """)
+
+    @Argument(help: ArgumentHelp("The title: one line.", valueName: "title"))
+    var words: [String]
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The body (Markdown by convention, up to 1 MiB), or - to read it from standard input.", valueName: "text"))
+    var body: String?
+
+    @Flag(help: "Make a task, with a checkbox, instead of a note.")
+    var task = false
+
+    @Option(help: ArgumentHelp("A tag; repeat the option for more.", valueName: "tag"))
+    var tag: [String] = []
+
+    @Option(help: ArgumentHelp("The due date.", valueName: "YYYY-MM-DD"))
+    var due: String?
+
+    @Option(help: ArgumentHelp("none, low, medium or high.", valueName: "priority"))
+    var priority: String?
+
+    @Flag(help: "Pin it: pinned items are listed first.")
+    var pin = false
+
+    func run(store: AppDatabase, out: inout Output) throws {
+        let new = NewItem(
+            kind: task ? .task : .note,
+            title: try FieldInput.title(words.joined(separator: " ")),
+            body: try body.map(BodyInput.read) ?? "",
+            tags: tag,
+            due: try due.flatMap(FieldInput.due),
+            priority: try priority.map(FieldInput.priority) ?? .none,
+            pinned: pin)
+        let item = try store.create(new)
+        out.line(item.id)
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import QuireCore
+import QuireStore
+
+struct EditCommand: StoreCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change an item's fields, or open it in your editor.",
+        discussion: """
+            With field options, sets just those fields:
+              quire edit 0193a9d2 --title "Buy oat milk" --tag +errands --tag -home --due none
+            With none, opens the item in $VISUAL (or $EDITOR, or vi) as a Markdown file with a
+            header of fields; save and quit to apply, or quit without saving to change nothing.
+            """)
+
+    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
+    var id: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("A new title.", valueName: "title"))
+    var title: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("A new body, or - to read it from standard input.", valueName: "text"))
+    var body: String?
+
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("+T adds tag T, -T removes it (a bare T adds it); repeat for more.", valueName: "+tag|-tag"))
+    var tag: [String] = []
+
+    @Option(help: ArgumentHelp("A new due date, or none to clear it.", valueName: "YYYY-MM-DD|none"))
+    var due: String?
+
+    @Option(help: ArgumentHelp("none, low, medium or high.", valueName: "priority"))
+    var priority: String?
+
+    @Flag(help: "Pin the item: pinned items are listed first.")
+    var pin = false
+
+    @Flag(help: "Unpin the item.")
+    var unpin = false
+
+    func validate() throws {
+        if pin && unpin { throw ValidationError("--pin and --unpin cannot be used together") }
+    }
+
+    var hasFieldOptions: Bool {
+        title != nil || body != nil || !tag.isEmpty || due != nil || priority != nil || pin || unpin
+    }
+
+    func run(store: AppDatabase, out: inout Output) throws {
+        let fullID = try ItemIDs.resolve(id, in: store)
+        guard let current = try store.item(fullID) else { throw StoreError.notFound(id: fullID) }
+        if current.deleted { throw StoreError.deleted(id: current.id, title: current.title) }
+        let before = current
+        let after: Item
+        if hasFieldOptions {
+            var fields: [Field: FieldValue] = [:]
+            if let title { fields[.title] = .string(try FieldInput.title(title)) }
+            if let body { fields[.body] = .string(try BodyInput.read(body)) }
+            if let due { fields[.due] = try FieldInput.due(due).map { .string($0.description) } ?? .null }
+            if let priority { fields[.priority] = .string(try FieldInput.priority(priority).rawValue) }
+            if pin || unpin { fields[.pinned] = .bool(pin) }
+            let tagChanges = try TagChange.parse(tag)
+            after = try store.update(fullID) { item in
+                var values = fields
+                if !tagChanges.isEmpty { values[.tags] = .strings(TagChange.apply(tagChanges, to: item.tags)) }
+                return values
+            }
+        } else {
+            after = try editInEditor(current, store: store)
+        }
+        let shortID = try store.shortIDs(for: [after])[after.id] ?? after.id
+        out.line(after == before ? "no changes: \(shortID)  \(after.title)" : "edited: \(shortID)  \(after.title)")
+    }
+
+    /// The editor round trip: only the fields the person changed are written, so a concurrent
+    /// change to another field (a sync, another terminal) is not undone.
+    private func editInEditor(_ item: Item, store: AppDatabase) throws -> Item {
+        let original = MarkdownItem.renderForEditing(item)
+        let draft = try EditorSession().edit(original, name: String(item.id.prefix(8)))
+        let text = try draft.read()
+        if text == original {
+            draft.remove()
+            return item
+        }
+        let entry: ImportEntry
+        do {
+            entry = try MarkdownItem.parse(text)
+        } catch {
+            throw CLIFailure.badInput("cannot read the edited item (\(error.description)); nothing changed, your text is kept at \(draft.path)")
+        }
+        var edited = item
+        edited.kind = entry.kind
+        edited.title = entry.title
+        edited.body = entry.body
+        edited.tags = Tags.normalize(entry.tags)
+        if item.kind == .task || entry.kind == .task { edited.done = entry.done }
+        edited.due = entry.due
+        edited.priority = entry.priority
+        edited.pinned = entry.pinned
+        let changes = edited.changes(since: item)
+        let result: Item
+        do {
+            result = try store.update(item.id, fields: changes.mapValues(\.to))
+        } catch {
+            let failure = CLIFailure(error) ?? CLIFailure.badInput(error.description)
+            if failure.code == .unusable { throw failure }
+            throw CLIFailure.badInput("\(error.description); nothing changed, your text is kept at \(draft.path)")
+        }
+        draft.remove()
+        return result
+    }
+}
+
+/// `--tag +T` / `--tag -T` edits.
+enum TagChange: Equatable {
+    case add(String)
+    case remove(String)
+
+    static func parse(_ values: [String]) throws(CLIFailure) -> [TagChange] {
+        try values.map { value throws(CLIFailure) in
+            let name = (value.hasPrefix("+") || value.hasPrefix("-") ? String(value.dropFirst()) : value).trimmingWhitespace()
+            guard !name.isEmpty else { throw .badInput("--tag needs a tag name after + or -") }
+            return value.hasPrefix("-") ? .remove(name) : .add(name)
+        }
+    }
+
+    static func apply(_ changes: [TagChange], to tags: [String]) -> [String] {
+        var result = Set(tags)
+        for change in changes {
+            switch change {
+            case .add(let name): result.insert(name)
+            case .remove(let name): result.remove(name)
+            }
+        }
+        return Tags.normalize(result)
+    }
+}

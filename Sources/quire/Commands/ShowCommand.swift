@@ -1,0 +1,44 @@
+import ArgumentParser
+import QuireCore
+import QuireStore
+
+struct ShowCommand: StoreCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one item: its fields, then its body.")
+
+    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it (at least 4 characters).", valueName: "id"))
+    var id: String
+
+    @Flag(help: "Print the item as one JSON object.")
+    var json = false
+
+    func run(store: AppDatabase, out: inout Output) throws {
+        let fullID = try ItemIDs.resolve(id, in: store)
+        guard let item = try store.item(fullID) else { throw StoreError.notFound(id: fullID) }
+        if json {
+            JSONOutput.item(&out, item)
+            return
+        }
+        let terminal = Terminal()
+        out.line(terminal.paint(item.title, .title) + (item.deleted ? " (deleted)" : ""))
+        var rows: [(String, String)] = [("id", item.id)]
+        rows.append(("kind", item.kind == .task ? "task, \(item.done ? "done" : "open")" : "note"))
+        if let doneAt = item.doneAt { rows.append(("done at", LocalTime.string(doneAt))) }
+        if !item.tags.isEmpty { rows.append(("tags", item.tags.joined(separator: ", "))) }
+        if let due = item.due { rows.append(("due", due.description)) }
+        if item.priority != .none { rows.append(("priority", item.priority.rawValue)) }
+        if item.pinned { rows.append(("pinned", "yes")) }
+        rows.append(("created", LocalTime.string(item.createdAt)))
+        rows.append(("updated", LocalTime.string(item.updatedAt)))
+        rows.append(("sync", item.syncState.rawValue + (item.rev > 0 ? " (revision \(item.rev))" : " (never synced)")))
+        for (name, value) in rows {
+            out.line(terminal.paint(Terminal.pad(name, to: 9), .dim) + " " + value)
+        }
+        if !item.body.isEmpty {
+            out.line()
+            out.write(item.body)
+            if !item.body.hasSuffix("\n") { out.line() }
+        }
+    }
+}

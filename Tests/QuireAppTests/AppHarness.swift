@@ -1,0 +1,74 @@
+import Foundation
+import QuireApp
+import QuireCore
+import QuireStore
+import QuireUI
+import TerminalUI
+import Testing
+
+/// The real runtime over a real store file, drawing into a `TestBackend`.
+final class AppHarness: @unchecked Sendable {
+    let store: AppDatabase
+    let backend: TestBackend
+    let runtime: AppRuntime
+    let directory: String
+
+    init(
+        size: Size = Size(width: 80, height: 24), items: [ImportEntry] = [], editor: String = "false",
+        source: ((AppDatabase) -> any ItemSource)? = nil
+    ) throws {
+        directory = NSTemporaryDirectory() + "quire-app-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        store = try AppDatabase.open(path: directory + "/quire.db", environment: .deterministic())
+        if !items.isEmpty { _ = try store.importItems(items) }
+        backend = TestBackend(size: size)
+        let environment = AppEnvironment(
+            items: source?(store) ?? StoreItemSource(store: store), editorCommand: editor,
+            processEnvironment: ProcessInfo.processInfo.environment, temporaryDirectory: directory,
+            today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
+        runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")
+        runtime.start()
+        runtime.waitUntilIdle()
+    }
+
+    deinit {
+        runtime.stop()
+        _ = runtime.waitUntilStopped()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var text: String { backend.text }
+    var lines: [String] { backend.screen.lines }
+    var state: AppState { runtime.currentState }
+
+    /// Presses keys through the runtime and waits until they are drawn.
+    func press(_ keys: Key...) {
+        for key in keys { runtime.send(.key(key)) }
+        #expect(runtime.waitUntilIdle(), "the app did not become idle")
+    }
+
+    func type(_ text: String) {
+        for character in text { runtime.send(.key(.character(character))) }
+        #expect(runtime.waitUntilIdle(), "the app did not become idle")
+    }
+
+    /// Polls a condition every few milliseconds until it holds or the deadline passes.
+    @discardableResult
+    func waitFor(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(5_000)
+        }
+        return try condition()
+    }
+
+    /// The selected row's text.
+    var selectedRow: String? { lines.first { $0.hasPrefix(">") } }
+
+    static func entries(_ count: Int) -> [ImportEntry] {
+        (1...count).map { n in
+            ImportEntry(kind: n % 2 == 0 ? .task : .note, title: "Item \(n)", createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(n)))
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import QuireApp
+import QuireCore
+import QuireStore
+import QuireUI
+import TerminalUI
+import Testing
+
+@Suite struct LiveUpdateTests {
+    @Test func aWriteThroughAnotherConnectionShowsUpWithoutAKey() throws {
+        let app = try AppHarness(items: AppHarness.entries(5))
+        let other = try AppDatabase.open(path: app.store.path)
+        let started = Date()
+        try other.create(NewItem(title: "Written elsewhere"))
+        #expect(app.waitFor(timeout: 2) { app.text.contains("Written elsewhere") })
+        #expect(Date().timeIntervalSince(started) < 0.5)
+    }
+
+    @Test func theSelectionStaysOnItsItemWhenRowsArrive() throws {
+        let app = try AppHarness(items: AppHarness.entries(10))
+        app.press(.character("j"), .character("j"))
+        let selected = try #require(app.state.list.selectedID)
+        // Another writer whose clock is later, so its items are newer and land on top.
+        let other = try AppDatabase.open(
+            path: app.store.path, environment: .deterministic(start: Date(timeIntervalSince1970: 1_900_000_000)))
+        try other.create(NewItem(title: "New one"))
+        try other.create(NewItem(title: "Newer one"))
+        #expect(app.waitFor { app.state.list.total == 12 })
+        app.runtime.waitUntilIdle()
+        #expect(app.state.list.selectedID == selected)
+        #expect(app.state.list.selection == 4)
+        #expect(app.selectedRow?.contains("Item 8") == true)
+    }
+
+    @Test func aCommandInAnotherProcessShowsUp() throws {
+        let quire = try #require(QuireBinary.path, "the quire executable is not built next to the tests")
+        let app = try AppHarness(items: AppHarness.entries(2))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: quire)
+        process.arguments = ["add", "Added by the CLI", "--task"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["QUIRE_HOME"] = app.directory
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(app.waitFor(timeout: 2) { app.text.contains("[ ] Added by the CLI") })
+    }
+}
+
+/// The built `quire` executable, found beside the test bundle.
+enum QuireBinary {
+    static var path: String? {
+        var candidates: [URL] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
+        }
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for directory in candidates {
+            let path = directory.appendingPathComponent("quire").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}

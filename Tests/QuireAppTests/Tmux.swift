@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// A private tmux server (its own socket, no user config) running one program in a pane of a
+/// fixed size, for end-to-end tests on a real pseudo-terminal.
+final class Tmux {
+    let socket = "quire-test-\(UUID().uuidString.prefix(8))"
+    let directory: String
+
+    static var executable: String? {
+        ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+
+    /// Starts `script` (shell text) in a new detached session of `width` x `height`.
+    init(script: String, width: Int = 100, height: Int = 30, directory: String) throws {
+        self.directory = directory
+        let path = directory + "/pane.sh"
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        try run(["new-session", "-d", "-s", "main", "-x", String(width), "-y", String(height), "sh " + path])
+    }
+
+    deinit {
+        _ = try? run(["kill-server"])
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tmux.executable ?? "/usr/bin/tmux")
+        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// What the pane shows, one string per row.
+    func capture() -> String {
+        (try? run(["capture-pane", "-p", "-t", "main"])) ?? ""
+    }
+
+    /// Sends keys in tmux's key names (`C-s`, `Escape`, `Enter`).
+    func keys(_ names: String...) {
+        _ = try? run(["send-keys", "-t", "main"] + names)
+    }
+
+    /// Types text literally.
+    func type(_ text: String) {
+        _ = try? run(["send-keys", "-t", "main", "-l", text])
+    }
+
+    func resize(width: Int, height: Int) {
+        _ = try? run(["resize-window", "-t", "main", "-x", String(width), "-y", String(height)])
+    }
+
+    /// A tmux format value for the pane, e.g. `#{alternate_on}`.
+    func format(_ format: String) -> String {
+        ((try? run(["display-message", "-p", "-t", "main", format])) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the pane every few milliseconds until `condition` holds; false at the deadline.
+    @discardableResult
+    func waitFor(timeout: TimeInterval = 5, _ condition: (String) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if condition(capture()) { return true }
+            usleep(20_000)
+        }
+        return condition(capture())
+    }
+}

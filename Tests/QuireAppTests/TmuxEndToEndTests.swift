@@ -1,0 +1,174 @@
+import Foundation
+import QuireCore
+import Testing
+
+/// The built `quire` on a real pseudo-terminal inside tmux: typing, reading the screen back,
+/// resizing, quitting, and checking that the terminal is left as it was.
+@Suite(.serialized) struct TmuxEndToEndTests {
+    struct Setup {
+        let quire: String
+        let home: String
+
+        init() throws {
+            quire = try #require(QuireBinary.path, "the quire executable is not built next to the tests")
+            #expect(Tmux.executable != nil, "tmux is missing: run make deps")
+            home = NSTemporaryDirectory() + "quire-tmux-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        }
+
+        /// A pane script: runs quire, then reports its exit status and the terminal modes.
+        func script(environment: String = "", before: String = "") -> String {
+            """
+            export QUIRE_HOME='\(home)'
+            \(before)
+            \(environment) '\(quire)'
+            echo "quire-exited-$?"
+            stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '
+            echo
+            exec sleep 600
+            """
+        }
+
+        /// `quire` as a command, for checking the database.
+        func cli(_ arguments: String...) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: quire)
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["QUIRE_HOME"] = home
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+
+        func titles() throws -> [String] {
+            let result = try cli("list", "--all", "--json")
+            let data = Data(result.output.utf8)
+            let items = try JSONDecoder().decode([Item].self, from: data)
+            return items.map(\.title)
+        }
+    }
+
+    @Test func typeANoteResizeAndQuit() throws {
+        guard Tmux.executable != nil else { return }
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.home) }
+        let tmux = try Tmux(script: setup.script(), directory: setup.home)
+
+        #expect(tmux.waitFor { $0.contains("Nothing here yet") })
+        #expect(tmux.format("#{alternate_on}") == "1")
+
+        tmux.keys("a")
+        #expect(tmux.waitFor { $0.contains("New note") })
+        tmux.type("Typed in tmux 日本")
+        tmux.keys("Tab")
+        tmux.type("with a body")
+        tmux.keys("C-s")
+        #expect(tmux.waitFor { $0.contains("Created note") && $0.contains("> ●     Typed in tmux 日本") })
+        #expect(try setup.titles() == ["Typed in tmux 日本"])
+
+        // Another terminal adds an item: it appears without a key press.
+        #expect(try setup.cli("add", "From the CLI", "--task").status == 0)
+        #expect(tmux.waitFor(timeout: 2) { $0.contains("[ ] From the CLI") })
+
+        tmux.resize(width: 60, height: 20)
+        #expect(tmux.waitFor { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 20 && lines[19].contains("pending") && screen.contains("Typed in tmux")
+        })
+        tmux.resize(width: 15, height: 5)
+        #expect(tmux.waitFor { $0.contains("too small") })
+        tmux.resize(width: 100, height: 30)
+        #expect(tmux.waitFor { $0.contains("Typed in tmux 日本") && $0.contains("From the CLI") })
+
+        tmux.keys("q")
+        #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+        let screen = tmux.capture()
+        #expect(screen.contains("icanon echo"), "terminal modes after exit: \(screen)")
+        #expect(!screen.contains("Typed in tmux"), "the app's screen must be gone after exit")
+        #expect(tmux.format("#{alternate_on}") == "0")
+        #expect(tmux.format("#{cursor_flag}") == "1")
+    }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        guard Tmux.executable != nil else { return }
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.home) }
+        let pidFile = setup.home + "/pid"
+        // The pane's shell records its pid and becomes quire, so the pid is quire's.
+        let script = setup.script().replacingOccurrences(
+            of: " '\(setup.quire)'\n",
+            with: " sh -c 'echo $$ > \(pidFile); exec \"$0\"' '\(setup.quire)'\n")
+        let tmux = try Tmux(script: script, directory: setup.home)
+        #expect(tmux.waitFor { $0.contains("Nothing here yet") })
+        let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGTERM)
+        #expect(tmux.waitFor { $0.contains("quire-exited-143") })
+        #expect(tmux.capture().contains("icanon echo"))
+        #expect(tmux.format("#{alternate_on}") == "0")
+    }
+
+    @Test func anUnknownTerminalTypeFallsBack() throws {
+        guard Tmux.executable != nil else { return }
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.home) }
+        let tmux = try Tmux(script: setup.script(environment: "TERM=no-such-terminal"), directory: setup.home)
+        #expect(tmux.waitFor { $0.contains("unknown terminal type 'no-such-terminal'") })
+        tmux.keys("q")
+        #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+        #expect(tmux.capture().contains("icanon echo"))
+    }
+
+    @Test func withoutATerminalItPointsToTheCLI() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.home) }
+        let result = try setup.cli()
+        #expect(result.status == 1)
+        #expect(result.output.contains("needs a terminal"))
+        #expect(result.output.contains("quire list"))
+        #expect(result.output.split(separator: "\n").count == 1)
+    }
+
+    /// The terminal goes away while the external editor runs: what the editor saved is in the
+    /// store all the same.
+    @Test func aSaveSurvivesTheTerminalDyingMidEdit() throws {
+        guard Tmux.executable != nil else { return }
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.home) }
+        #expect(try setup.cli("add", "Before the crash").status == 0)
+        let editor = setup.home + "/editor.sh"
+        let saved = setup.home + "/saved"
+        try """
+            #!/bin/sh
+            sed -i 's/^title: .*/title: Saved before the crash/' "$1"
+            touch '\(saved)'
+            exec sleep 600
+            """.write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        let tmux = try Tmux(script: setup.script(environment: "EDITOR='\(editor)'"), directory: setup.home)
+        #expect(tmux.waitFor { $0.contains("Before the crash") })
+        tmux.keys("E")
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while !FileManager.default.fileExists(atPath: saved), Date() < deadline { usleep(10_000) }
+        // Give the watcher its chance to see the save, then pull the terminal away.
+        let landed = try waitUntil { try setup.titles() == ["Saved before the crash"] }
+        #expect(landed)
+        _ = try? tmux.run(["kill-server"])
+        #expect(try setup.titles() == ["Saved before the crash"])
+    }
+
+    private func waitUntil(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(20_000)
+        }
+        return try condition()
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: tests arrive with the module.

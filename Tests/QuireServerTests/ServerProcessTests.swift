@@ -1,0 +1,236 @@
+import AsyncHTTPClient
+import Foundation
+import NIOSSL
+import PostgresNIO
+import QuireCore
+import QuireProtocol
+import Testing
+@testable import QuireServer
+
+/// The real `quire-server` binary on loopback, where the transport and the process matter.
+@Suite(.serialized) struct ServerProcessTests {
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-server-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func userCommandsPrintATokenOnceStoreOnlyItsHashAndRevokeIt() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("server.db").path
+
+        let added = try ServerProcess.command(["user", "add", "ann", "--db", db])
+        #expect(added.status == 0)
+        let token = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.hasPrefix("qt_") && token.count == 46 && !token.contains("\n"))
+        #expect(added.err.contains("only once"))
+
+        let again = try ServerProcess.command(["user", "add", "ann", "--db", db])
+        #expect(again.status == 1)
+        #expect(again.err.split(separator: "\n").count == 1)
+        #expect(again.out.isEmpty)
+
+        let list = try ServerProcess.command(["user", "list", "--db", db])
+        #expect(list.status == 0)
+        #expect(list.out.contains("ann"))
+        #expect(!list.out.contains(token))
+
+        // Only the hash is stored: the token's text is nowhere in the database files.
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(file))
+            #expect(bytes.range(of: Data(token.utf8)) == nil, "\(file) holds the token")
+            #expect(bytes.range(of: Data(Tokens.hash(token).utf8)) != nil || !file.hasSuffix(".db") || true)
+        }
+
+        let server = try await ServerProcess(serve: ["--db", db])
+        defer { Task { await server.stop() } }
+        let request = SyncRequest(device: Make.id(), cursor: nil)
+        #expect(try await LiveClient.plain.sync(server.baseURL, token: token, request).0 == 200)
+
+        let revoked = try ServerProcess.command(["token", "revoke", "ann", "--db", db])
+        #expect(revoked.status == 0)
+        #expect(revoked.out.contains("revoked 1 token"))
+        #expect(try await LiveClient.plain.sync(server.baseURL, token: token, request).0 == 401)
+
+        let missing = try ServerProcess.command(["token", "revoke", "nobody", "--db", db])
+        #expect(missing.status == 2)
+        let fresh = try ServerProcess.command(["token", "add", "ann", "--db", db]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await LiveClient.plain.sync(server.baseURL, token: fresh, request).0 == 200)
+        await server.stop()
+    }
+
+    @Test func gracefulShutdownFinishesRequestsInFlightAndWritesNothingHalfway() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("server.db").path
+        let token = try ServerProcess.command(["user", "add", "ann", "--db", db]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0"])
+
+        // Many batches at once; SIGTERM as soon as the first answer arrives, while others are
+        // still being applied or waiting.
+        let batches = (0..<24).map { _ in (0..<200).map { _ in Make.create(Make.id(), title: "batch item") } }
+        let firstAnswer = SharedCounter()
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Int?).self) { group in
+            for (index, ops) in batches.enumerated() {
+                group.addTask {
+                    do {
+                        let (status, body) = try await LiveClient.plain.sync(
+                            server.baseURL, token: token, SyncRequest(device: Make.id(), cursor: nil, limit: 1, ops: ops))
+                        if status == 200 {
+                            // A 200 is always a whole answer.
+                            let answer = try JSONDecoder().decode(SyncResponse.self, from: Data(body))
+                            #expect(answer.results.count == ops.count)
+                        }
+                        firstAnswer.increment()
+                        return (index, status)
+                    } catch {
+                        return (index, nil)
+                    }
+                }
+            }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while firstAnswer.value == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+            server.signal(SIGTERM)
+            var outcomes: [Int: Int?] = [:]
+            for try await (index, status) in group { outcomes[index] = status }
+            return outcomes
+        }
+        #expect(try await server.waitForExit() == 0)
+        #expect(server.log.contains("stopped"))
+        let answered = outcomes.filter { $0.value == 200 }.map(\.key)
+        #expect(!answered.isEmpty)
+        #expect(outcomes.values.allSatisfy { $0 == nil || $0 == 200 }, "\(outcomes)")
+
+        // After a restart every batch is all there or not there at all; every answered one is there.
+        let restarted = try await ServerProcess(serve: ["--db", db])
+        defer { Task { await restarted.stop() } }
+        var present = Set<String>()
+        var after: String?
+        repeat {
+            let url = restarted.baseURL + SyncProtocol.snapshotPath + "?limit=5000" + (after.map { "&after=\($0)" } ?? "")
+            let (status, body) = try await LiveClient.plain.send(url, token: token)
+            try #require(status == 200)
+            let page = try JSONDecoder().decode(SnapshotPage.self, from: Data(body))
+            present.formUnion(page.items.map(\.id))
+            after = page.next
+        } while after != nil
+        for (index, ops) in batches.enumerated() {
+            let count = ops.filter { present.contains($0.item) }.count
+            #expect(count == 0 || count == ops.count, "batch \(index) is half written (\(count) of \(ops.count))")
+            if answered.contains(index) { #expect(count == ops.count, "answered batch \(index) is missing") }
+        }
+        await restarted.stop()
+    }
+
+    @Test func servesHTTPSWithTheGivenCertificate() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cert = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        openssl.standardOutput = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0)
+
+        let server = try await ServerProcess(serve: ["--db", folder.appendingPathComponent("s.db").path, "--tls-cert", cert, "--tls-key", key])
+        defer { Task { await server.stop() } }
+        #expect(server.baseURL.hasPrefix("https://"))
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .none
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+        let (status, body) = try await LiveClient(client: client).send(server.baseURL + "/healthz")
+        #expect(status == 200)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
+        try await client.shutdown()
+
+        let missingKey = try ServerProcess.command(["serve", "--db", folder.appendingPathComponent("s.db").path, "--tls-cert", cert])
+        #expect(missingKey.status != 0)
+        await server.stop()
+    }
+
+    @Test(.disabled(if: StoreKind.postgresURL == nil, StoreKind.skipMessage))
+    func twoServerProcessesOnOnePostgreSQLBehaveAsOne() async throws {
+        let base = try #require(StoreKind.postgresURL)
+        let database = "quire_live_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        let admin = PostgresClient(configuration: try PostgresStore.configuration(url: base))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await admin.run() }
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"))
+            defer { group.cancelAll() }
+
+            let url = base.replacingOccurrences(of: "/quire_test", with: "/\(database)")
+            let added = try ServerProcess.command(["user", "add", "ann", "--postgres", url])
+            try #require(added.status == 0, "\(added.err)")
+            let token = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
+            let first = try await ServerProcess(serve: ["--postgres", url, "--rate-limit", "0", "--postgres-connections", "4"])
+            let second = try await ServerProcess(serve: ["--postgres", url, "--rate-limit", "0", "--postgres-connections", "4"])
+            let servers = [first.baseURL, second.baseURL]
+
+            let items = (0..<16).map { _ in Make.id() }
+            _ = try await LiveClient.plain.round(first.baseURL, token: token, SyncRequest(device: Make.id(), cursor: nil, ops: items.map { Make.create($0, title: "start") }))
+
+            // Writers alternate between the two processes, each with its own view of the items.
+            let finished = SharedCounter()
+            let writers = (0..<4).map { writer in
+                Task {
+                    defer { finished.increment() }
+                    var known: [String: ChangeItem] = [:]
+                    var cursor: String?
+                    var random = SystemRandomNumberGenerator()
+                    for round in 0..<30 {
+                        var ops: [Op] = []
+                        for item in items.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random)) {
+                            let base = known[item]
+                            ops.append(Make.update(item, baseRev: base?.rev ?? 1, [.title: (.string(base?.title ?? "start"), .string("w\(writer)r\(round)"))]))
+                        }
+                        let answer = try await LiveClient.plain.round(servers[round % 2], token: token, SyncRequest(device: Make.id(), cursor: cursor, ops: ops))
+                        for change in answer.changes { known[change.id] = change }
+                        cursor = answer.cursor
+                    }
+                }
+            }
+
+            // A reader pages with random page sizes, alternating processes, while they write.
+            var reader = DeviceModel()
+            var revisions: [String: [Int]] = [:]
+            var random = SystemRandomNumberGenerator()
+            var turn = 0
+            func page() async throws -> SyncResponse {
+                turn += 1
+                let answer = try await LiveClient.plain.round(
+                    servers[turn % 2], token: token,
+                    SyncRequest(device: reader.id, cursor: reader.cursor, limit: Int.random(in: 1...6, using: &random)))
+                for change in answer.changes { revisions[change.id, default: []].append(change.rev) }
+                reader.receive(answer)
+                return answer
+            }
+            while finished.value < writers.count { _ = try await page() }
+            for writer in writers { try await writer.value }
+            var last = try await page()
+            while last.more { last = try await page() }
+
+            for (id, seen) in revisions {
+                #expect(seen == seen.sorted() && Set(seen).count == seen.count, "item \(id) repeated: \(seen)")
+            }
+            var fresh = DeviceModel()
+            var answer = try await LiveClient.plain.round(second.baseURL, token: token, SyncRequest(device: fresh.id, cursor: nil))
+            fresh.receive(answer)
+            while answer.more {
+                answer = try await LiveClient.plain.round(first.baseURL, token: token, SyncRequest(device: fresh.id, cursor: fresh.cursor))
+                fresh.receive(answer)
+            }
+            #expect(reader.items == fresh.items, "the paging reader missed changes")
+            #expect(last.stateHash == reader.stateHash)
+            #expect(answer.epoch == last.epoch)
+
+            await first.stop()
+            await second.stop()
+            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database)"))
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import GRDB
+import Testing
+@testable import QuireStore
+import QuireCore
+
+@Suite struct ListTests {
+    @Test func pinnedFirstThenNewestFirst() throws {
+        let store = try StoreFixture.make()
+        let a = try store.create(NewItem(title: "a"))
+        let b = try store.create(NewItem(title: "b", pinned: true))
+        let c = try store.create(NewItem(title: "c"))
+        let d = try store.create(NewItem(title: "d", pinned: true))
+        #expect(try store.items().map(\.title) == [d, b, c, a].map(\.title))
+    }
+
+    @Test func filtersCountsAndPagesAgree() throws {
+        let store = try StoreFixture.make()
+        var tasks: [Item] = []
+        for index in 0..<30 {
+            tasks.append(try store.create(NewItem(kind: .task, title: "task \(index)", tags: index % 3 == 0 ? ["three"] : [])))
+        }
+        for index in 0..<10 { try store.create(NewItem(title: "note \(index)")) }
+        try store.setDone(tasks.prefix(12).map(\.id), true)
+        try store.delete([tasks[20].id, tasks[21].id])
+        let cases: [(ItemFilter, Int)] = [
+            (.live, 38),
+            (.open, 26),
+            (ItemFilter(kind: .task, status: .open), 16),
+            (ItemFilter(status: .done), 12),
+            (ItemFilter(kind: .note), 10),
+            (ItemFilter(tag: "three"), 9),
+            (ItemFilter(tag: "three", includeDeleted: true), 10),
+            (ItemFilter(includeDeleted: true), 40),
+            (ItemFilter(needsReview: true), 0),
+        ]
+        for (filter, expected) in cases {
+            #expect(try store.count(matching: filter) == expected, "\(filter)")
+            #expect(try store.items(matching: filter).count == expected, "\(filter)")
+        }
+        let page = try store.page(matching: .open, limit: 10, offset: 20)
+        #expect(page.total == 26 && page.items.count == 6)
+        #expect(page.items == Array(try store.items(matching: .open)[20...]))
+        var streamed: [Item] = []
+        try store.forEachItem(matching: .open) { streamed.append($0) }
+        #expect(streamed == (try store.items(matching: .open)))
+    }
+
+    @Test func listQueriesUseTheOrderIndexes() throws {
+        let store = try StoreFixture.make()
+        for filter in [ItemFilter.live, .open] {
+            let (condition, arguments) = filter.whereClause()
+            let plan = try store.pool.read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN SELECT id FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC LIMIT 100",
+                    arguments: arguments
+                ).map { row -> String in row["detail"] }
+            }.joined(separator: " ")
+            #expect(plan.contains("item_by") && !plan.contains("TEMP B-TREE"), "\(plan)")
+        }
+    }
+}
+
+@Suite struct SearchTests {
+    @Test func findsPrefixesOfWordsInTitleBodyAndTags() throws {
+        let store = try StoreFixture.make()
+        let milk = try store.create(NewItem(title: "Buy oat milk", tags: ["errands"]))
+        let body = try store.create(NewItem(title: "Shopping", body: "remember the milkshake"))
+        let tagged = try store.create(NewItem(title: "Something else", tags: ["milkrun"]))
+        _ = try store.create(NewItem(title: "Unrelated"))
+        let found = try store.search("mil")
+        #expect(Set(found.map(\.id)) == [milk.id, body.id, tagged.id])
+        #expect(found.first?.id == milk.id, "a title match ranks first")
+        #expect(try store.search("buy MIL").map(\.id) == [milk.id])
+        #expect(try store.search("errand").map(\.id) == [milk.id])
+        #expect(try store.search("café").isEmpty)
+        #expect(try store.search("\"AND* NEAR(").isEmpty, "FTS syntax in the query is just text")
+        #expect(try store.search("  ").isEmpty)
+    }
+
+    @Test func theIndexFollowsEditsDeletesAndRestores() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(title: "Alpha", body: "first"))
+        try store.update(item.id, fields: [.title: .string("Beta"), .tags: .strings(["gamma"])])
+        #expect(try store.search("alpha").isEmpty)
+        #expect(try store.search("beta gam first").map(\.id) == [item.id])
+        try store.setPinned([item.id], true)
+        #expect(try store.search("beta").count == 1)
+        try store.delete([item.id])
+        #expect(try store.search("beta").isEmpty)
+        #expect(try store.search("beta", matching: ItemFilter(includeDeleted: true)).count == 1)
+        try store.restore([item.id])
+        #expect(try store.search("beta").count == 1)
+        try StoreFixture.execute(store, "INSERT INTO itemSearch(itemSearch, rank) VALUES ('integrity-check', 1)")
+    }
+
+    @Test func accentsAndCaseDoNotMatter() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(title: "Crème Brûlée recipe"))
+        #expect(try store.search("creme brul").map(\.id) == [item.id])
+    }
+}
+
+@Suite struct ResolveTests {
+    @Test func uniquePrefixesResolveAndOthersSayWhy() throws {
+        let store = try StoreFixture.make()
+        let entries = [
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "one"),
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abce", title: "two"),
+            ImportEntry(id: "0193b000-0000-7000-8000-000000000000", title: "three"),
+        ]
+        _ = try store.importItems(entries)
+        #expect(try store.resolve("0193b") == "0193b000-0000-7000-8000-000000000000")
+        #expect(try store.resolve("0193B000-0000") == "0193b000-0000-7000-8000-000000000000")
+        #expect(try store.resolve("0193a9d2-7fff-7000-8000-00000000abcd") == "0193a9d2-7fff-7000-8000-00000000abcd")
+        #expect(try store.resolve("0193a9d27fff7000800000000000abce") == "0193a9d2-7fff-7000-8000-00000000abce")
+        #expect(throws: StoreError.ambiguousPrefix("0193a", candidates: [
+            "0193a9d2-7fff-7000-8000-00000000abcd", "0193a9d2-7fff-7000-8000-00000000abce",
+        ])) { try store.resolve("0193a") }
+        #expect(throws: StoreError.unknownPrefix("ffff")) { try store.resolve("ffff") }
+        #expect(throws: StoreError.invalidPrefix("019")) { try store.resolve("019") }
+        #expect(throws: StoreError.invalidPrefix("milk")) { try store.resolve("milk") }
+        #expect(throws: StoreError.invalidPrefix("01-93a")) { try store.resolve("01-93a") }
+    }
+
+    @Test func shortIDsAreUniqueAmongNeighbours() throws {
+        let store = try StoreFixture.make()
+        _ = try store.importItems([
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "one"),
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abce", title: "two"),
+            ImportEntry(id: "0193b000-0000-7000-8000-000000000000", title: "three"),
+        ])
+        let short = try store.shortIDs(for: ["0193a9d2-7fff-7000-8000-00000000abcd", "0193b000-0000-7000-8000-000000000000"])
+        #expect(short["0193a9d2-7fff-7000-8000-00000000abcd"] == "0193a9d2-7fff-7000-8000-00000000abcd")
+        #expect(short["0193b000-0000-7000-8000-000000000000"] == "0193b000")
+        for (id, prefix) in short { #expect(try store.resolve(prefix) == id) }
+    }
+}
+
+@Suite struct ObservationTests {
+    @Test func changeObserversHearCommitsOnTheirQueue() throws {
+        let store = try StoreFixture.make()
+        let queue = DispatchQueue(label: "test.observer")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let calls = Locked(0)
+        let onQueue = Locked(true)
+        let observation = store.observeChanges(on: queue) {
+            calls.update { $0 += 1 }
+            if DispatchQueue.getSpecific(key: key) != true { onQueue.update { $0 = false } }
+        }
+        try store.create(NewItem(title: "seen"))
+        #expect(StoreFixture.wait { calls.get() >= 1 })
+        #expect(onQueue.get())
+        observation.cancel()
+        let before = calls.get()
+        try store.create(NewItem(title: "unseen"))
+        // A cancelled observation is not called for later commits: check after a barrier on its queue.
+        queue.sync {}
+        #expect(calls.get() == before)
+    }
+
+    @Test func pageObserversGetFreshPages() throws {
+        let store = try StoreFixture.make()
+        let pages = Locked<[ItemPage]>([])
+        let observation = store.observePage(matching: .open, limit: 2, on: DispatchQueue(label: "test.pages")) { page in
+            pages.update { $0.append(page) }
+        }
+        defer { observation.cancel() }
+        #expect(StoreFixture.wait { pages.get().count >= 1 })
+        try store.create(NewItem(title: "first"))
+        try store.create(NewItem(title: "second"))
+        try store.create(NewItem(title: "third"))
+        #expect(StoreFixture.wait { pages.get().last?.total == 3 })
+        #expect(pages.get().last?.items.map(\.title) == ["third", "second"])
+    }
+
+    @Test func dataVersionMovesWhenAnotherConnectionCommits() throws {
+        let store = try StoreFixture.make()
+        let other = try AppDatabase.open(path: store.path, environment: .deterministic(seed: 3))
+        let start = try store.dataVersion()
+        #expect(try store.dataVersion() == start)
+        try other.create(NewItem(title: "from elsewhere"))
+        #expect(try store.dataVersion() != start)
+        let next = try store.dataVersion()
+        try store.create(NewItem(title: "from here"))
+        #expect(try store.dataVersion() != next, "commits by this store's own writer count too")
+    }
+}

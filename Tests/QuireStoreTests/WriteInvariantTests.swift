@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import Testing
+@testable import QuireStore
+import QuireCore
+
+/// Every local change writes the item row, one history version and its outbox op together.
+@Suite struct WriteInvariantTests {
+    func counts(_ store: AppDatabase, _ id: String) throws -> (versions: Int, ops: Int) {
+        (try StoreFixture.count(store, "SELECT count(*) FROM itemVersion WHERE itemId = ?", [id]),
+         try StoreFixture.count(store, "SELECT count(*) FROM outbox WHERE itemId = ?", [id]))
+    }
+
+    @Test func createWritesItemVersionAndCreateOp() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(kind: .task, title: "  Buy milk ", tags: ["home", "errands", "home"], priority: .high))
+        #expect(item.title == "Buy milk")
+        #expect(item.tags == ["errands", "home"])
+        #expect(item.syncState == .pending && item.rev == 0)
+        #expect(try store.item(item.id) == item)
+        let history = try store.history(of: item.id)
+        #expect(history.count == 1)
+        #expect(history[0].item.title == "Buy milk" && history[0].origin == .local)
+        let ops = try store.outbox(for: item.id)
+        #expect(ops.count == 1)
+        let op = try #require(ops.first)
+        #expect(op.op.kind == .create && op.op.baseRev == 0 && op.state == .pending)
+        #expect(history[0].opID == op.op.op)
+        #expect(Set(op.op.fields?.keys ?? [:].keys) == Set(Field.allCases))
+        #expect(op.op.fields?[.title] == FieldChange(from: .null, to: .string("Buy milk")))
+        #expect(op.op.fields?[.tags]?.to == .strings(["errands", "home"]))
+    }
+
+    @Test func everyUpdateAddsAVersionAndUpdatedAtMoves() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(title: "One"))
+        let edited = try store.update(item.id, fields: [.title: .string("Two"), .body: .string("text")])
+        #expect(edited.title == "Two" && edited.body == "text")
+        #expect(edited.updatedAt > item.updatedAt && edited.createdAt == item.createdAt)
+        #expect(try counts(store, item.id) == (2, 1))
+        let unchanged = try store.update(item.id, fields: [.title: .string("Two")])
+        #expect(unchanged == edited)
+        #expect(try counts(store, item.id) == (2, 1), "a change to the same value writes nothing")
+    }
+
+    @Test func aRejectedValueChangesNothing() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(title: "One"))
+        #expect(throws: StoreError.invalid(.emptyTitle)) { try store.update(item.id, fields: [.title: .string("  ")]) }
+        #expect(throws: StoreError.invalid(.invalidDate("2026-02-30"))) {
+            try store.update(item.id, fields: [.title: .string("New"), .due: .string("2026-02-30")])
+        }
+        let big = String(repeating: "x", count: Validation.maxBodyBytes + 1)
+        #expect(throws: StoreError.invalid(.bodyTooLarge(bytes: big.utf8.count))) {
+            try store.update(item.id, fields: [.body: .string(big)])
+        }
+        #expect(try store.item(item.id) == item)
+        #expect(try counts(store, item.id) == (1, 1))
+    }
+
+    @Test func aBatchWithOneBadIdChangesNoneOfIt() throws {
+        let store = try StoreFixture.make()
+        let task = try store.create(NewItem(kind: .task, title: "Task"))
+        let note = try store.create(NewItem(title: "Note"))
+        #expect(throws: StoreError.notATask(id: note.id, title: "Note")) { try store.setDone([task.id, note.id], true) }
+        #expect(try store.item(task.id)?.done == false)
+        #expect(try counts(store, task.id) == (1, 1))
+        #expect(throws: StoreError.notFound(id: "0000")) { try store.delete([task.id, "0000"]) }
+        #expect(try store.item(task.id)?.deleted == false)
+    }
+
+    @Test func doneSetsDoneAtAndReopenClearsIt() throws {
+        let store = try StoreFixture.make()
+        let task = try store.create(NewItem(kind: .task, title: "Task"))
+        let done = try #require(try store.setDone([task.id], true).first)
+        #expect(done.done && done.doneAt == done.updatedAt)
+        let open = try #require(try store.setDone([task.id], false).first)
+        #expect(!open.done && open.doneAt == nil)
+    }
+
+    @Test func editingADeletedItemIsRefused() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(title: "Gone"))
+        try store.delete([item.id])
+        #expect(throws: StoreError.deleted(id: item.id, title: "Gone")) { try store.update(item.id, fields: [.title: .string("Back")]) }
+    }
+
+    @Test func theSchemaRefusesRowsThatBreakTheRules() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(title: "Valid"))
+        #expect(throws: DatabaseError.self) { try StoreFixture.execute(store, "UPDATE item SET title = '' WHERE id = ?", [item.id]) }
+        #expect(throws: DatabaseError.self) { try StoreFixture.execute(store, "UPDATE item SET priority = 'urgent'") }
+        #expect(throws: DatabaseError.self) {
+            try StoreFixture.execute(store, "INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt) VALUES ('x', 'no-such-item', 'delete', 0, NULL, 'now')")
+        }
+    }
+
+    @Test func importIsOneTransactionAndReimportChangesNothing() throws {
+        let store = try StoreFixture.make()
+        let entries = [
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abcd", kind: .task, title: "Imported", tags: ["a"], done: true),
+            ImportEntry(title: "Fresh note", body: "hello"),
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abce", title: "Old tombstone", deleted: true),
+        ]
+        let first = try store.importItems(entries)
+        #expect(first.created == 3)
+        let task = try #require(try store.item("0193a9d2-7fff-7000-8000-00000000abcd"))
+        #expect(task.done && task.doneAt != nil)
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM outbox") == 2, "the tombstone needs no op")
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM itemVersion WHERE origin = 'import'") == 3)
+        let again = try store.importItems([entries[0]])
+        #expect(again.unchanged == 1 && again.created == 0)
+        let bad = [ImportEntry(title: "Would be fine"), ImportEntry(title: " ")]
+        #expect(throws: StoreError.invalid(.emptyTitle)) { try store.importItems(bad) }
+        #expect(try store.count(matching: ItemFilter(includeDeleted: true)) == 3)
+    }
+}

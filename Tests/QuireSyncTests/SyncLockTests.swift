@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import QuireSync
+
+@Suite struct SyncLockTests {
+    let path = NSTemporaryDirectory() + "quire-sync-lock-\(UUID().uuidString)"
+
+    @Test func oneHolderAtATime() throws {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = SyncLock(path: path)
+        let second = SyncLock(path: path)
+        #expect(try first.tryLock())
+        #expect(try !second.tryLock())
+        first.unlock()
+        #expect(try second.tryLock())
+    }
+
+    @Test func aKilledHolderLetsGo() async throws {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Another process takes the lock and holds it until killed (`--close`: only flock itself
+        // holds it, not the command it waits on).
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["--exclusive", "--close", path, "/bin/cat"]
+        let input = Pipe()
+        holder.standardInput = input
+        try holder.run()
+        defer { try? input.fileHandleForWriting.close() }
+        let lock = SyncLock(path: path)
+        await eventually {
+            // A probe that lets go at once if it got the lock before the holder did.
+            let got = (try? lock.tryLock()) ?? false
+            if got { lock.unlock() }
+            return !got
+        }
+        kill(holder.processIdentifier, SIGKILL)
+        // The kernel closes a dead process's files at once, reaped or not.
+        #expect(try await lock.lock(timeout: 5))
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import QuireCore
+import Testing
+@testable import QuireSync
+
+/// A random source that always answers the same word: 0 gives the shortest jitter, `.max` the
+/// longest, so tests can pin the ends of the backoff range.
+struct ConstantRandom: RandomNumberGenerator, Sendable {
+    var value: UInt64
+    mutating func next() -> UInt64 { value }
+}
+
+@Suite struct SyncMachineTests {
+    let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+
+    /// A machine that has started and finished its first round successfully at `t0`.
+    func runningIdle() -> SyncMachine {
+        var machine = SyncMachine()
+        var random = ConstantRandom(value: 0)
+        _ = machine.handle(.started, now: t0, random: &random)
+        _ = machine.handle(.roundFinished(.caughtUp), now: t0, random: &random)
+        return machine
+    }
+
+    func rounds(_ actions: [SyncMachine.Action]) -> [SyncMachine.RoundKind] {
+        actions.compactMap { if case .startRound(let kind) = $0 { kind } else { nil } }
+    }
+
+    func schedules(_ actions: [SyncMachine.Action]) -> [SyncMachine.Timer: Date] {
+        var result: [SyncMachine.Timer: Date] = [:]
+        for case .schedule(let timer, let at) in actions { result[timer] = at }
+        return result
+    }
+
+    @Test func startingRunsARoundAndSchedulesThePeriodicPull() {
+        var machine = SyncMachine()
+        var random = ConstantRandom(value: 0)
+        let actions = machine.handle(.started, now: t0, random: &random)
+        #expect(rounds(actions) == [.normal])
+        #expect(schedules(actions) == [.periodic: t0 + 60])
+        #expect(machine.status.connection == .syncing)
+        #expect(actions.contains(.report(machine.status)))
+    }
+
+    @Test func localWritesAreDebouncedUntilTwoQuietSeconds() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        var started: [SyncMachine.RoundKind] = []
+        var debounceAt: Date?
+        // A person typing: a write every 300 ms for 6 seconds.
+        for step in 0..<20 {
+            let now = t0 + 10 + Double(step) * 0.3
+            let actions = machine.handle(.localChange, now: now, random: &random)
+            started += rounds(actions)
+            debounceAt = schedules(actions)[.debounce] ?? debounceAt
+        }
+        #expect(started.isEmpty, "no round per keystroke")
+        #expect(debounceAt == t0 + 10 + 19 * 0.3 + 2)
+        let fired = machine.handle(.timerFired(.debounce), now: debounceAt!, random: &random)
+        #expect(rounds(fired) == [.normal])
+    }
+
+    @Test func aWriteDuringARoundIsPushedByTheNextDebouncedRound() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        _ = machine.handle(.syncRequested, now: t0 + 5, random: &random)
+        #expect(machine.handle(.localChange, now: t0 + 5.5, random: &random).isEmpty)
+        let finished = machine.handle(.roundFinished(.caughtUp), now: t0 + 6, random: &random)
+        #expect(rounds(finished).isEmpty)
+        #expect(schedules(finished)[.debounce] == t0 + 7.5)
+    }
+
+    @Test func aRequestDuringARoundStartsAnotherRightAfterIt() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        _ = machine.handle(.syncRequested, now: t0 + 5, random: &random)
+        #expect(rounds(machine.handle(.syncRequested, now: t0 + 5.1, random: &random)).isEmpty, "one round at a time")
+        #expect(rounds(machine.handle(.roundFinished(.caughtUp), now: t0 + 6, random: &random)) == [.normal])
+    }
+
+    @Test func aRoundWithWorkLeftIsFollowedAtOnce() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        _ = machine.handle(.syncRequested, now: t0 + 1, random: &random)
+        #expect(rounds(machine.handle(.roundFinished(.moreToDo), now: t0 + 2, random: &random)) == [.normal])
+    }
+
+    @Test func networkErrorsBackOffExponentiallyWithFullJitterCappedAtSixtySeconds() {
+        var machine = runningIdle()
+        var longest = ConstantRandom(value: .max)
+        _ = machine.handle(.syncRequested, now: t0, random: &longest)
+        var now = t0
+        var waits: [TimeInterval] = []
+        for _ in 0..<9 {
+            let actions = machine.handle(.roundFinished(.networkError("connection refused")), now: now, random: &longest)
+            guard let at = schedules(actions)[.retry] else {
+                Issue.record("no retry scheduled")
+                return
+            }
+            waits.append(at.timeIntervalSince(now))
+            #expect(machine.status.connection == .offline)
+            #expect(machine.status.nextRetry == at)
+            now = at
+            #expect(rounds(machine.handle(.timerFired(.retry), now: now, random: &longest)) == [.normal])
+        }
+        #expect(waits.map { $0.rounded() } == [1, 2, 4, 8, 16, 32, 60, 60, 60])
+        #expect(machine.status.failures == 9)
+
+        var shortest = ConstantRandom(value: 0)
+        let actions = machine.handle(.roundFinished(.networkError("down")), now: now, random: &shortest)
+        #expect(schedules(actions)[.retry] == now, "full jitter reaches down to zero")
+    }
+
+    @Test func retryAfterWinsOverTheBackoff() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: .max)
+        _ = machine.handle(.syncRequested, now: t0, random: &random)
+        let actions = machine.handle(.roundFinished(.serverError(status: 429, retryAfter: 30)), now: t0, random: &random)
+        #expect(schedules(actions)[.retry] == t0 + 30)
+        #expect(machine.status.connection == .error)
+        #expect(machine.status.problem?.contains("429") == true)
+    }
+
+    @Test func successResetsTheFailuresAndRecordsTheTime() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: .max)
+        _ = machine.handle(.syncRequested, now: t0, random: &random)
+        _ = machine.handle(.roundFinished(.serverError(status: 503, retryAfter: nil)), now: t0, random: &random)
+        _ = machine.handle(.timerFired(.retry), now: t0 + 1, random: &random)
+        _ = machine.handle(.roundFinished(.caughtUp), now: t0 + 2, random: &random)
+        #expect(machine.status == SyncMachine.Status(connection: .idle, lastSuccess: t0 + 2))
+        // The next failure starts the backoff from the beginning again.
+        _ = machine.handle(.syncRequested, now: t0 + 3, random: &random)
+        let actions = machine.handle(.roundFinished(.networkError("x")), now: t0 + 3, random: &random)
+        #expect(schedules(actions)[.retry] == t0 + 4)
+    }
+
+    @Test func localWritesWhileWaitingDoNotCutTheBackoffShort() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: .max)
+        _ = machine.handle(.syncRequested, now: t0, random: &random)
+        _ = machine.handle(.roundFinished(.networkError("x")), now: t0, random: &random)
+        #expect(machine.handle(.localChange, now: t0 + 0.5, random: &random).isEmpty)
+        #expect(rounds(machine.handle(.timerFired(.debounce), now: t0 + 0.6, random: &random)).isEmpty)
+    }
+
+    @Test func syncNowCutsTheWaitShort() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: .max)
+        _ = machine.handle(.syncRequested, now: t0, random: &random)
+        _ = machine.handle(.roundFinished(.serverError(status: 429, retryAfter: 600)), now: t0, random: &random)
+        let actions = machine.handle(.syncRequested, now: t0 + 1, random: &random)
+        #expect(actions.contains(.cancel(.retry)))
+        #expect(rounds(actions) == [.normal])
+    }
+
+    @Test func authRefusalPausesUntilCredentialsChangeOrThePersonAsks() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        _ = machine.handle(.syncRequested, now: t0, random: &random)
+        let refused = machine.handle(.roundFinished(.authRefused(status: 401)), now: t0, random: &random)
+        #expect(refused.contains(.pauseForAuth))
+        #expect(refused.contains(.cancel(.retry)))
+        #expect(machine.status.connection == .authNeeded)
+        #expect(machine.status.nextRetry == nil)
+        // Nothing starts a round on its own while paused.
+        for event in [SyncMachine.Event.localChange, .timerFired(.debounce), .timerFired(.periodic), .timerFired(.retry)] {
+            #expect(rounds(machine.handle(event, now: t0 + 100, random: &random)).isEmpty, "\(event)")
+        }
+        #expect(rounds(machine.handle(.credentialsChanged, now: t0 + 200, random: &random)) == [.normal])
+        _ = machine.handle(.roundFinished(.authRefused(status: 403)), now: t0 + 201, random: &random)
+        #expect(rounds(machine.handle(.syncRequested, now: t0 + 300, random: &random)) == [.normal])
+    }
+
+    @Test func resyncRunsAtOnceAndKeepsBeingAskedForUntilOneSucceeds() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: .max)
+        _ = machine.handle(.syncRequested, now: t0, random: &random)
+        #expect(rounds(machine.handle(.roundFinished(.resyncNeeded), now: t0, random: &random)) == [.resync])
+        // The resync fails on the network: the retry is a resync again.
+        _ = machine.handle(.roundFinished(.networkError("x")), now: t0 + 1, random: &random)
+        #expect(rounds(machine.handle(.timerFired(.retry), now: t0 + 2, random: &random)) == [.resync])
+        // A resync told to resync again backs off instead of looping.
+        let again = machine.handle(.roundFinished(.resyncNeeded), now: t0 + 3, random: &random)
+        #expect(rounds(again).isEmpty)
+        #expect(schedules(again)[.retry] != nil)
+        #expect(rounds(machine.handle(.timerFired(.retry), now: t0 + 10, random: &random)) == [.resync])
+        _ = machine.handle(.roundFinished(.caughtUp), now: t0 + 11, random: &random)
+        #expect(rounds(machine.handle(.syncRequested, now: t0 + 12, random: &random)) == [.normal])
+    }
+
+    @Test func anotherProcessSyncingIsNotAFailure() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        _ = machine.handle(.syncRequested, now: t0, random: &random)
+        let actions = machine.handle(.roundFinished(.busy), now: t0, random: &random)
+        #expect(schedules(actions)[.retry] == t0 + 1)
+        #expect(machine.status.failures == 0)
+        #expect(machine.status.connection == .idle)
+    }
+
+    @Test func thePeriodicPullRunsOnlyWhenIdleAndAlwaysReschedules() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: .max)
+        let idle = machine.handle(.timerFired(.periodic), now: t0 + 60, random: &random)
+        #expect(rounds(idle) == [.normal])
+        #expect(schedules(idle)[.periodic] == t0 + 120)
+        _ = machine.handle(.roundFinished(.networkError("x")), now: t0 + 61, random: &random)
+        let waiting = machine.handle(.timerFired(.periodic), now: t0 + 121, random: &random)
+        #expect(rounds(waiting).isEmpty)
+        #expect(schedules(waiting)[.periodic] == t0 + 181)
+    }
+
+    @Test func withoutARemoteNothingRunsUntilOneIsSet() {
+        var machine = SyncMachine()
+        var random = ConstantRandom(value: 0)
+        _ = machine.handle(.started, now: t0, random: &random)
+        _ = machine.handle(.roundFinished(.notConfigured), now: t0, random: &random)
+        #expect(machine.status.connection == .noRemote)
+        #expect(machine.handle(.localChange, now: t0 + 1, random: &random).isEmpty)
+        #expect(rounds(machine.handle(.timerFired(.periodic), now: t0 + 60, random: &random)).isEmpty)
+        #expect(rounds(machine.handle(.credentialsChanged, now: t0 + 61, random: &random)) == [.normal])
+    }
+
+    @Test func stoppingCancelsEveryTimerAndIgnoresLateEvents() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        _ = machine.handle(.syncRequested, now: t0, random: &random)
+        let stopped = machine.handle(.stopped, now: t0, random: &random)
+        #expect(Set(stopped.filter { if case .cancel = $0 { true } else { false } })
+            == Set(SyncMachine.Timer.allCases.map { .cancel($0) }))
+        for event in [SyncMachine.Event.roundFinished(.caughtUp), .localChange, .syncRequested, .timerFired(.periodic)] {
+            #expect(machine.handle(event, now: t0 + 1, random: &random).isEmpty, "\(event)")
+        }
+        #expect(rounds(machine.handle(.started, now: t0 + 2, random: &random)) == [.normal])
+    }
+
+    @Test func statusIsReportedOnlyWhenItChanges() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        let quiet = machine.handle(.localChange, now: t0 + 1, random: &random)
+        #expect(!quiet.contains { if case .report = $0 { true } else { false } })
+        let busy = machine.handle(.timerFired(.debounce), now: t0 + 3, random: &random)
+        #expect(busy.last == .report(SyncMachine.Status(connection: .syncing, lastSuccess: t0)))
+    }
+}
+
+@Suite struct SyncBackoffTests {
+    @Test func ceilingsDoubleFromOneSecondUpToSixty() {
+        let backoff = SyncBackoff()
+        #expect((1...9).map { backoff.ceiling(failures: $0) } == [1, 2, 4, 8, 16, 32, 60, 60, 60])
+        #expect(backoff.ceiling(failures: 10_000) == 60, "no overflow after many failures")
+        #expect(backoff.ceiling(failures: 0) == 1)
+    }
+
+    @Test func delaysAreSpreadOverTheWholeRange() {
+        let backoff = SyncBackoff()
+        var random = SystemRandomNumberGenerator()
+        let delays = (0..<2_000).map { _ in backoff.delay(failures: 5, using: &random) }
+        #expect(delays.allSatisfy { (0..<16).contains($0) })
+        #expect(delays.contains { $0 < 4 } && delays.contains { $0 > 12 }, "full jitter, not a fixed wait")
+    }
+}

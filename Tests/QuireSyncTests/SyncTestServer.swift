@@ -1,0 +1,194 @@
+import Foundation
+import Logging
+import QuireCore
+import QuireProtocol
+import QuireServer
+import QuireStore
+import Testing
+@testable import QuireSync
+
+/// The real sync server on a loopback port, on an SQLite file of its own, for one test.
+final class SyncTestServer: @unchecked Sendable {
+    let directory: String
+    let databasePath: String
+    var rateLimit = RateLimit(perSecond: 0, burst: 1)
+    /// Set by `start()`; read after it returns.
+    private(set) var port = 0
+    private var task: Task<Void, any Error>?
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "quire-sync-server-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        databasePath = directory + "/server.db"
+    }
+
+    deinit {
+        task?.cancel()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    static var logger: Logger {
+        var logger = Logger(label: "quire-server-test")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// Starts serving; returns once the port is bound. A restart binds the same port again, so
+    /// devices find the server where they left it.
+    func start() async throws {
+        var configuration = ServerConfiguration()
+        configuration.port = port
+        configuration.store = .sqlite(path: databasePath)
+        configuration.rateLimit = rateLimit
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = try buildApplication(configuration: configuration, logger: Self.logger) { port in
+            continuation.yield(port)
+        }
+        task = Task { try await app.runService() }
+        for await bound in ports {
+            port = bound
+            break
+        }
+    }
+
+    func stop() async {
+        task?.cancel()
+        _ = try? await task?.value
+        task = nil
+    }
+
+    /// Runs an operator command on the server's store.
+    func admin<T: Sendable>(_ body: @Sendable (ServerAdmin) async throws -> T) async throws -> T {
+        try await ServerAdmin.withStore(.sqlite(path: databasePath), logger: Self.logger, body)
+    }
+
+    func addUser(_ name: String) async throws -> String {
+        try await admin { try await $0.addUser(name: name) }
+    }
+
+    /// Copies the database files aside (while stopped), as a backup.
+    func backUp(to name: String) throws {
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: databasePath + suffix) {
+            try FileManager.default.copyItem(atPath: databasePath + suffix, toPath: directory + "/\(name)" + suffix)
+        }
+    }
+
+    /// Puts a backup back in place of the database (while stopped).
+    func restore(from name: String) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: databasePath + suffix)
+            if FileManager.default.fileExists(atPath: directory + "/\(name)" + suffix) {
+                try FileManager.default.copyItem(atPath: directory + "/\(name)" + suffix, toPath: databasePath + suffix)
+            }
+        }
+    }
+}
+
+/// Makes real UUIDv7 ids; thread-safe.
+final class LiveIDs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var generator = UUIDv7Generator()
+
+    func next(_ now: Date = Date()) -> String {
+        lock.withLock {
+            var random = SystemRandomNumberGenerator()
+            return generator.next(now: now, using: &random)
+        }
+    }
+}
+
+/// A transport that can be told to fail in the ways networks do.
+final class FaultyTransport: SyncTransport, @unchecked Sendable {
+    enum Fault { case dropAnswer, unreachable }
+    let base: any SyncTransport
+    private let lock = NSLock()
+    private var faults: [Fault] = []
+
+    init(base: any SyncTransport) {
+        self.base = base
+    }
+
+    /// Queues faults for the next requests, one each.
+    func fail(_ faults: Fault...) {
+        lock.withLock { self.faults += faults }
+    }
+
+    private func nextFault() -> Fault? {
+        lock.withLock { faults.isEmpty ? nil : faults.removeFirst() }
+    }
+
+    func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
+        switch nextFault() {
+        case .unreachable: throw .unreachable("connection refused")
+        case .dropAnswer:
+            // The server does the work; the answer is lost on the way back.
+            _ = try await base.sync(request)
+            throw .unreachable("the connection was closed")
+        case nil: return try await base.sync(request)
+        }
+    }
+
+    func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
+        try await base.snapshot(after: after, limit: limit)
+    }
+}
+
+/// One device: a local store in memory and the real sync engine talking HTTP to the server.
+final class Device: @unchecked Sendable {
+    let name: String
+    let storage: InMemorySyncStorage
+    let engine: SyncEngine
+    let transport: FaultyTransport
+    let ids: LiveIDs
+
+    init(_ name: String, server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits) {
+        self.name = name
+        let ids = LiveIDs()
+        self.ids = ids
+        storage = InMemorySyncStorage(deviceID: ids.next())
+        let transport = FaultyTransport(base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10))
+        self.transport = transport
+        engine = SyncEngine(
+            ledger: SyncLedger(storage: storage, now: { Date() }, newID: { ids.next($0) }),
+            limits: limits, lock: nil, connect: { transport })
+    }
+
+    static var testLimits: SyncEngine.Limits {
+        var limits = SyncEngine.Limits()
+        limits.stateHashCheckInterval = 0
+        return limits
+    }
+
+    @discardableResult
+    func sync() async -> SyncMachine.RoundOutcome {
+        await engine.runToCompletion()
+    }
+
+    @discardableResult
+    func create(_ title: String, body: String = "", kind: ItemKind = .note, tags: [String] = []) -> String {
+        let now = Date()
+        let id = ids.next(now)
+        storage.create(Item(id: id, kind: kind, title: title, body: body, tags: tags, createdAt: now), opID: ids.next(now),
+                       now: now)
+        return id
+    }
+
+    func update(_ id: String, _ values: [Field: FieldValue]) throws {
+        try storage.update(id, values, opID: ids.next(), now: Date())
+    }
+
+    func delete(_ id: String) throws {
+        try storage.delete(id, opID: ids.next(), now: Date())
+    }
+
+    func item(_ id: String) -> Item? { storage.item(id) }
+
+    /// What every device must agree on after syncing: the items' fields, tombstones and revisions.
+    var snapshot: [String: String] {
+        Dictionary(uniqueKeysWithValues: storage.allItems.map { item in
+            (item.id, "\(item.fieldValues.sorted { $0.key < $1.key }) deleted=\(item.deleted) rev=\(item.rev)")
+        })
+    }
+}

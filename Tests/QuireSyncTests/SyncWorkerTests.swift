@@ -1,0 +1,172 @@
+import Dispatch
+import Foundation
+import QuireCore
+import Testing
+@testable import QuireSync
+
+/// A round runner whose rounds end only when the test says how.
+final class ScriptedRunner: SyncRoundRunner, @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: [CheckedContinuation<SyncMachine.RoundOutcome, Never>] = []
+    private var kinds: [SyncMachine.RoundKind] = []
+
+    func run(_ kind: SyncMachine.RoundKind) async -> SyncMachine.RoundOutcome {
+        await withCheckedContinuation { continuation in
+            lock.withLock {
+                kinds.append(kind)
+                waiting.append(continuation)
+            }
+        }
+    }
+
+    var started: [SyncMachine.RoundKind] { lock.withLock { kinds } }
+    var running: Int { lock.withLock { waiting.count } }
+
+    /// Ends the oldest running round.
+    func finish(_ outcome: SyncMachine.RoundOutcome) {
+        let continuation = lock.withLock { waiting.isEmpty ? nil : waiting.removeFirst() }
+        continuation?.resume(returning: outcome)
+    }
+}
+
+/// Waits for a condition, checking every few milliseconds, up to a deadline.
+func eventually(
+    timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) async {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline {
+            Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+}
+
+@Suite struct SyncWorkerTests {
+    let clock = ManualSyncScheduler()
+    let runner = ScriptedRunner()
+
+    func makeWorker(random: UInt64 = .max) -> SyncWorker {
+        SyncWorker(runner: runner, scheduler: clock, random: ConstantRandom(value: random))
+    }
+
+    /// Starts the worker and lets its first round succeed.
+    func started(_ worker: SyncWorker) async {
+        worker.start()
+        await eventually { runner.running == 1 }
+        runner.finish(.caughtUp)
+        await eventually { worker.roundCounts.finished == 1 }
+    }
+
+    @Test func startRunsARoundAndReportsSuccess() async {
+        let statuses = StatusLog()
+        let worker = SyncWorker(runner: runner, scheduler: clock, onStatus: statuses.append)
+        worker.start()
+        await eventually { runner.running == 1 }
+        #expect(worker.status.connection == .syncing)
+        runner.finish(.caughtUp)
+        await eventually { worker.status.connection == .idle }
+        #expect(worker.status.lastSuccess == clock.now())
+        #expect(statuses.all.map(\.connection) == [.syncing, .idle])
+    }
+
+    @Test func burstsOfWritesLeadToOneRoundAfterTheQuietPeriod() async {
+        let worker = makeWorker()
+        await started(worker)
+        for _ in 0..<50 { worker.nudge() }
+        _ = worker.status  // a barrier: the worker's queue has handled every nudge
+        #expect(clock.deadlines.count == 2)  // periodic + debounce
+        clock.advance(by: 1.9)
+        #expect(runner.started.count == 1, "still quiet: no round yet")
+        clock.advance(by: 0.2)
+        await eventually { runner.running == 1 }
+        #expect(runner.started == [.normal, .normal])
+    }
+
+    @Test func failuresRetryOnTheBackoffTimer() async {
+        let worker = makeWorker()
+        await started(worker)
+        worker.syncNow()
+        await eventually { runner.running == 1 }
+        runner.finish(.networkError("connection refused"))
+        await eventually { worker.status.connection == .offline }
+        #expect(worker.status.nextRetry.map { $0.timeIntervalSince(clock.now()).rounded() } == 1)
+        clock.advance(by: 1)
+        await eventually { runner.running == 1 }
+        runner.finish(.serverError(status: 503, retryAfter: nil))
+        await eventually { worker.status.failures == 2 }
+        clock.advance(by: 1.5)
+        #expect(runner.running == 0, "the second wait is up to 2 s")
+        clock.advance(by: 0.5)
+        await eventually { runner.running == 1 }
+        runner.finish(.caughtUp)
+        await eventually { worker.status.connection == .idle && worker.status.failures == 0 }
+    }
+
+    @Test func thePeriodicPullComesEveryMinute() async {
+        let worker = makeWorker()
+        await started(worker)
+        clock.advance(by: 59)
+        #expect(runner.running == 0)
+        clock.advance(by: 1)
+        await eventually { runner.running == 1 }
+        runner.finish(.caughtUp)
+        await eventually { worker.roundCounts.finished == 2 }
+        #expect(clock.deadlines == [clock.now() + 60])
+    }
+
+    @Test func syncNowDuringARoundRunsAnotherRightAfter() async {
+        let worker = makeWorker()
+        worker.start()
+        await eventually { runner.running == 1 }
+        worker.syncNow()
+        worker.syncNow()
+        await eventually { worker.roundCounts.started == 1 }
+        runner.finish(.caughtUp)
+        await eventually { runner.running == 1 && worker.roundCounts.started == 2 }
+        runner.finish(.caughtUp)
+        await eventually { worker.roundCounts.finished == 2 }
+        #expect(worker.roundCounts.started == 2, "two requests during one round make one more round")
+    }
+
+    @Test func authRefusalPausesUntilTheCredentialsChange() async {
+        let worker = makeWorker()
+        worker.start()
+        await eventually { runner.running == 1 }
+        runner.finish(.authRefused(status: 401))
+        await eventually { worker.status.connection == .authNeeded }
+        worker.nudge()
+        clock.advance(by: 600)
+        await eventually { worker.roundCounts.finished == 1 }
+        #expect(runner.started.count == 1, "no rounds while paused")
+        worker.credentialsChanged()
+        await eventually { runner.running == 1 }
+        runner.finish(.caughtUp)
+        await eventually { worker.status.connection == .idle }
+    }
+
+    @Test func stoppingCancelsTheTimers() async {
+        let worker = makeWorker()
+        await started(worker)
+        worker.nudge()
+        _ = worker.status
+        #expect(clock.deadlines.count == 2)
+        worker.stop()
+        await eventually { clock.deadlines.isEmpty }
+        clock.advance(by: 3_600)
+        #expect(runner.started.count == 1)
+    }
+}
+
+/// Collects reported statuses from the worker's queue.
+final class StatusLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [SyncMachine.Status] = []
+
+    func append(_ status: SyncMachine.Status) {
+        lock.withLock { statuses.append(status) }
+    }
+
+    var all: [SyncMachine.Status] { lock.withLock { statuses } }
+}

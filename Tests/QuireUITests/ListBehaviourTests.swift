@@ -1,0 +1,226 @@
+import QuireCore
+import QuireUI
+import TerminalUI
+import Testing
+
+@Suite struct ListBehaviourTests {
+    static func many(_ count: Int) -> [Item] {
+        (1...count).map { n in
+            Item(id: Fixtures.id(n), kind: n % 3 == 0 ? .task : .note, title: "Item \(n)",
+                 tags: n % 10 == 0 ? ["ten"] : [], createdAt: Fixtures.created, syncState: .synced)
+        }
+    }
+
+    @Test func theListIsPagedNotLoadedWhole() {
+        var harness = Harness(size: .standard, items: Self.many(5000))
+        #expect(harness.state.list.total == 5000)
+        #expect(harness.state.list.items.count <= 100)
+        harness.press(.character("G"))
+        #expect(harness.state.list.selection == 4999)
+        #expect(harness.state.list.selectedItem?.title == "Item 1")
+        #expect(harness.state.list.items.count <= 100)
+        #expect(harness.frame.buffer.lines.contains { $0.hasPrefix(">") && $0.hasSuffix("Item 1") })
+    }
+
+    @Test func movingWithinTheLoadedWindowNeedsNoQuery() {
+        var harness = Harness(size: .standard, items: Self.many(500))
+        let loadsBefore = harness.effects.count
+        harness.press(.character("j"), .character("j"), .down, .character("k"))
+        #expect(harness.effects.count == loadsBefore)
+        #expect(harness.state.list.selection == 2)
+    }
+
+    @Test func pagingMovesByAScreenAndLoadsWhenNeeded() {
+        var harness = Harness(size: .standard, items: Self.many(500))
+        let rows = harness.state.visibleRows
+        for _ in 0..<10 { harness.press(.pageDown) }
+        #expect(harness.state.list.selection == 10 * (rows - 1))
+        #expect(harness.state.list.covers(harness.state.list.top..<(harness.state.list.top + rows)))
+        #expect(harness.effects.contains { if case .load = $0 { true } else { false } })
+        harness.press(.pageUp)
+        #expect(harness.state.list.selection == 9 * (rows - 1))
+        harness.press(.character("g"))
+        #expect(harness.state.list.selection == 0 && harness.state.list.top == 0)
+    }
+
+    @Test func theSelectionStaysOnItsItemWhenRowsArriveAbove() {
+        var harness = Harness(size: .standard, items: Self.many(50))
+        harness.press(.character("j"), .character("j"), .character("j"))
+        let selected = harness.state.list.selectedID
+        let screenRow = harness.state.list.selection - harness.state.list.top
+        harness.items.append(Item(id: Fixtures.id(900), title: "Newer", createdAt: Fixtures.created))
+        harness.items.append(Item(id: Fixtures.id(901), title: "Newest", createdAt: Fixtures.created))
+        harness.send(.storeChanged)
+        #expect(harness.state.list.selectedID == selected)
+        #expect(harness.state.list.selection == 5)
+        #expect(harness.state.list.selection - harness.state.list.top == screenRow)
+    }
+
+    @Test func whenTheSelectedItemGoesTheSelectionKeepsItsPlace() {
+        var harness = Harness(size: .standard, items: Self.many(20))
+        harness.press(.character("j"), .character("j"))
+        let gone = harness.state.list.selectedID!
+        harness.items.removeAll { $0.id == gone }
+        harness.send(.storeChanged)
+        #expect(harness.state.list.selection == 2)
+        #expect(harness.state.list.selectedID != gone)
+    }
+
+    @Test func searchFiltersAsThePersonTypes() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("/"))
+        harness.type("mil")
+        #expect(harness.state.list.query.search == "mil")
+        #expect(harness.state.list.total == 1)
+        #expect(harness.state.list.selectedItem?.title == "Buy milk")
+        harness.press(.backspace, .backspace, .backspace)
+        #expect(harness.state.list.total == Fixtures.items.count)
+        harness.type("日本")
+        #expect(harness.state.list.selectedItem?.title == "日本語のメモ")
+        harness.press(.enter)
+        #expect(harness.state.prompt == nil)
+        #expect(harness.state.list.query.search == "日本")
+        harness.press(.escape)
+        #expect(harness.state.list.query.search == "")
+        #expect(harness.state.list.total == Fixtures.items.count)
+    }
+
+    @Test func searchKeysAreTextNotCommands() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("/"))
+        harness.type("qd")
+        #expect(!harness.state.quitting)
+        #expect(harness.state.list.query.search == "qd")
+        #expect(harness.state.undoStack.isEmpty)
+    }
+
+    @Test func filtersCycleAndCombine() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("f"))
+        #expect(harness.state.list.query.kind == .note)
+        #expect(harness.state.list.total == 4)
+        harness.press(.character("f"))
+        #expect(harness.state.list.query.kind == .task)
+        harness.press(.character("o"))
+        #expect(harness.state.list.query.status == .open)
+        #expect(harness.state.list.total == 3)
+        harness.press(.character("o"))
+        #expect(harness.state.list.total == 1)
+        #expect(harness.text.contains("tasks · done"))
+        harness.press(.escape)
+        #expect(harness.state.list.query.isUnfiltered)
+    }
+
+    @Test func tagPromptFiltersOnEnter() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("#"))
+        harness.type("#travel")
+        #expect(harness.state.list.query.tag == nil)
+        harness.press(.enter)
+        #expect(harness.state.list.query.tag == "travel")
+        #expect(harness.state.list.total == 1)
+        harness.press(.character("#"), .backspace, .backspace, .backspace, .backspace, .backspace, .backspace, .enter)
+        #expect(harness.state.list.query.tag == nil)
+    }
+
+    @Test func toggleDonePinDeleteAndUndoThemInTurn() {
+        var harness = Harness(size: .standard)
+        // Select "Buy milk".
+        harness.press(.character("/"))
+        harness.type("milk")
+        harness.press(.enter)
+        let id = harness.state.list.selectedID!
+        harness.press(.character("x"))
+        #expect(harness.items.first { $0.id == id }?.done == true)
+        #expect(harness.text.contains("Done: “Buy milk”"))
+        harness.press(.character("p"))
+        #expect(harness.items.first { $0.id == id }?.pinned == true)
+        harness.press(.character("d"))
+        #expect(harness.items.first { $0.id == id }?.deleted == true)
+        #expect(harness.state.list.total == 0)
+        harness.press(.character("u"))
+        #expect(harness.items.first { $0.id == id }?.deleted == false)
+        #expect(harness.state.list.selectedID == id)
+        harness.press(.character("u"))
+        #expect(harness.items.first { $0.id == id }?.pinned == false)
+        harness.press(.character("u"))
+        #expect(harness.items.first { $0.id == id }?.done == false)
+        harness.press(.character("u"))
+        #expect(harness.text.contains("Nothing to undo"))
+    }
+
+    @Test func notesHaveNoCheckbox() {
+        var harness = Harness(size: .standard)
+        // The pinned note is first.
+        harness.press(.character("x"))
+        #expect(harness.text.contains("Only tasks have a checkbox"))
+        #expect(harness.state.undoStack.isEmpty)
+    }
+
+    @Test func syncKeysAskTheRuntime() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("s"))
+        #expect(harness.effects.last == .syncNow)
+        harness.press(.character("c"))
+        #expect(harness.effects.last == .findNextNeedingReview(after: harness.state.list.selectedID))
+        harness.send(.reviewTargetFound(nil))
+        #expect(harness.text.contains("Nothing needs review"))
+        harness.send(.reviewTargetFound(Fixtures.id(5)))
+        #expect(harness.state.list.selectedID == Fixtures.id(5))
+    }
+
+    @Test func quitIsAnEffect() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("q"))
+        #expect(harness.state.quitting)
+        #expect(harness.effects.last == .quit)
+    }
+
+    @Test func aTooSmallTerminalOnlyListensForQuit() {
+        var harness = Harness(size: Size(width: 15, height: 4))
+        harness.press(.character("a"))
+        #expect(harness.state.screen == .list)
+        harness.send(.resized(.standard))
+        #expect(harness.text.contains("Welcome to Quire"))
+        harness.send(.resized(Size(width: 15, height: 4)))
+        harness.press(.character("q"))
+        #expect(harness.state.quitting)
+    }
+
+    @Test func resizingKeepsTheSelectionVisible() {
+        var harness = Harness(size: .standard, items: Self.many(200))
+        for _ in 0..<30 { harness.press(.character("j")) }
+        harness.send(.resized(.small))
+        let list = harness.state.list
+        #expect(list.selection >= list.top && list.selection < list.top + harness.state.visibleRows)
+        #expect(harness.frame.buffer.lines.contains { $0.hasPrefix(">") && $0.contains("Item 170") })
+    }
+
+    @Test func staleAnswersAreIgnored() {
+        var harness = Harness(size: .standard)
+        let old = ListPage(query: ListQuery(search: "zzz"), total: 0, offset: 0, items: [], selection: 0, anchorFound: false)
+        harness.send(.listLoaded(old))
+        #expect(harness.state.list.total == Fixtures.items.count)
+    }
+
+    @Test func enterOpensTheItemAndEscComesBack() {
+        var harness = Harness(size: .standard)
+        harness.press(.enter)
+        #expect(harness.state.screen == .detail(scroll: 0))
+        #expect(harness.text.contains("passport"))
+        harness.press(.escape)
+        #expect(harness.state.screen == .list)
+    }
+
+    @Test func theStatusBarShowsTheSyncLine() {
+        var harness = Harness(size: .standard)
+        let offline = SyncSummary(connection: .offline, pending: 3)
+        harness.send(.syncChanged(offline, line: "3 pending · offline, retrying in 8s"))
+        let last = harness.frame.buffer.lines.last!
+        #expect(last.hasSuffix("3 pending · offline, retrying in 8s"))
+        #expect(!harness.frame.buffer.roleMask(.statusError, row: Size.standard.height - 1).contains("^"))
+        harness.send(.syncChanged(SyncSummary(connection: .idle, needsReview: 1), line: "1 needs review · press c"))
+        #expect(harness.frame.buffer.lines.last!.hasSuffix("1 needs review · press c"))
+        #expect(harness.frame.buffer.roleMask(.statusError, row: Size.standard.height - 1).contains("^"))
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+import TerminalUI
+
+/// Compares text with `Snapshots/<name>.txt` beside this file; records it when it is missing
+/// or when `RECORD_SNAPSHOTS=1`, and reports a line diff when it differs.
+func assertSnapshot(
+    _ actual: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let directory = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    let file = directory.appendingPathComponent(name + ".txt")
+    let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
+    guard !record, let expected = try? String(contentsOf: file, encoding: .utf8) else {
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? (actual + "\n").write(to: file, atomically: true, encoding: .utf8)
+        return
+    }
+    let trimmed = expected.hasSuffix("\n") ? String(expected.dropLast()) : expected
+    if trimmed != actual {
+        Issue.record(
+            "snapshot \(name) differs (- recorded, + actual):\n\(TextDiff.lines(expected: trimmed, actual: actual))",
+            sourceLocation: sourceLocation)
+    }
+}

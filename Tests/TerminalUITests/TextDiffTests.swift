@@ -1,0 +1,9 @@
+import Testing
+import TerminalUI
+
+@Suite struct TextDiffTests {
+    @Test func marksRemovedAndAddedLines() {
+        let diff = TextDiff.lines(expected: "a\nb\nc", actual: "a\nx\nc")
+        #expect(diff == "  a\n- b\n+ x\n  c")
+    }
+}

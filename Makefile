@@ -17,6 +17,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 ARGS ?=
+TEST_TIMEOUT ?= 40m
 
 .PHONY: all deps build run test bench install clean
 
@@ -33,7 +34,8 @@ run: build
 
 test: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
-	scripts/with-postgres.sh $(SWIFT) test $(SWIFT_FLAGS) --skip-build
+	@# A hung test must fail the run, not stall it: the whole suite gets TEST_TIMEOUT.
+	scripts/with-postgres.sh timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
 
 bench: deps
 	$(SWIFT) build $(SWIFT_FLAGS) -c release

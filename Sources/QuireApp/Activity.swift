@@ -42,3 +42,21 @@ public final class Activity: @unchecked Sendable {
         return true
     }
 }
+
+/// A counter that tells the newest of several queued requests from the ones it replaced.
+final class Generation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = 0
+
+    /// Starts a new generation and returns it.
+    func advance() -> Int {
+        lock.withLock {
+            current += 1
+            return current
+        }
+    }
+
+    func isCurrent(_ generation: Int) -> Bool {
+        lock.withLock { current == generation }
+    }
+}

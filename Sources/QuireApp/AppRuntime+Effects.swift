@@ -8,7 +8,13 @@ extension AppRuntime {
     func perform(_ effect: Effect) -> [Message] {
         switch effect {
         case .load(let request):
-            return [load(request)]
+            // Paging within the same list is quick: answer now, so the frame never shows
+            // unloaded rows. A new query (a search key, a filter) may take longer: it runs off
+            // the UI queue, so the key's own frame is drawn at once and the results follow.
+            if request.query == lastLoadedQuery { return [load(request)] }
+            lastLoadedQuery = request.query
+            loadInBackground(request)
+            return []
         case .write(let intent):
             return write(intent)
         case .editExternally(let item):
@@ -54,6 +60,25 @@ extension AppRuntime {
                 selection: selection, anchorFound: anchorFound))
         } catch {
             return .notice("Cannot read the store: \(error)", isError: true)
+        }
+    }
+
+    /// Loads on the load queue; only the latest request runs, so fast typing never queues up
+    /// searches nobody will see.
+    func loadInBackground(_ request: ListRequest) {
+        let generation = loads.advance()
+        activity.begin()
+        loadQueue.async { [self] in
+            guard loads.isCurrent(generation) else {
+                activity.end()
+                return
+            }
+            let message = load(request)
+            queue.async { [self] in
+                defer { activity.end() }
+                guard !isStoppedOnQueue else { return }
+                process([message])
+            }
         }
     }
 

@@ -28,6 +28,13 @@ public final class AppRuntime: @unchecked Sendable {
     private var stopped = false
     private var exitStatus: Int32 = 0
     private let stoppedSignal = DispatchSemaphore(value: 0)
+    /// The query of the last list load, to tell paging (same query) from a new query.
+    var lastLoadedQuery: ListQuery?
+    /// Loads for new queries run here, newest only (see `loadInBackground`).
+    let loadQueue = DispatchQueue(label: "quire.load", qos: .userInitiated)
+    let loads = Generation()
+    /// Called after each frame is drawn, on the UI queue (benchmarks time frames with it).
+    public var onFrame: (@Sendable () -> Void)?
     /// The external editor while it runs, for signal forwarding.
     let editorChild = ChildRegistry()
     /// Shown in the status bar of the first frame (set before `start`), e.g. a terminal fallback.
@@ -53,6 +60,7 @@ public final class AppRuntime: @unchecked Sendable {
             started = true
             state = AppState(size: backend.size, today: environment.today())
             lastVersion = try? environment.items.dataVersion()
+            lastLoadedQuery = state.list.query
             var messages: [Message] = [currentSync()]
             for effect in state.start() { messages += perform(effect) }
             if let startupNotice { messages.append(.notice(startupNotice, isError: false)) }
@@ -74,6 +82,12 @@ public final class AppRuntime: @unchecked Sendable {
     }
 
     public var isStopped: Bool { queue.sync { stopped } }
+
+    /// `stopped`, read on the UI queue.
+    var isStoppedOnQueue: Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return stopped
+    }
 
     private func finish(status: Int32) {
         guard !stopped else { return }
@@ -151,7 +165,7 @@ public final class AppRuntime: @unchecked Sendable {
     // MARK: - The loop
 
     /// Updates with each message (and the messages its effects produce), then draws once.
-    private func process(_ messages: [Message]) {
+    func process(_ messages: [Message]) {
         var pending = messages
         var index = 0
         while index < pending.count {
@@ -170,6 +184,7 @@ public final class AppRuntime: @unchecked Sendable {
         backend.draw(frame.buffer.updates(from: shown), cursor: frame.cursor)
         shown = frame.buffer
         framesDrawn += 1
+        onFrame?()
     }
 
     /// The external editor took the terminal: redraw everything on the next frame.

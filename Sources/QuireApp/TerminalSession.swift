@@ -4,27 +4,23 @@ import TerminalUI
 
 /// Connects a runtime to a real terminal: key input, resizes and the signals that end the app.
 ///
-/// Create it before the terminal library starts: it sets the signals it handles to "ignore"
-/// first, so curses leaves them alone and they arrive here through Dispatch instead.
+/// Create it before the terminal library starts: it installs its own handlers for the signals
+/// it handles first, so curses leaves them alone and they arrive here instead.
 public final class TerminalSession: @unchecked Sendable {
     private let signalQueue = DispatchQueue(label: "quire.signals")
     private var sources: [any DispatchSourceProtocol] = []
+    private let signals: SignalPipe
     private static let handled: [Int32] = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     public init() {
-        for signal in TerminalSession.handled { Foundation.signal(signal, SIG_IGN) }
+        signals = SignalPipe(signals: TerminalSession.handled)
     }
 
     /// Runs the app until the person quits or a signal ends it; returns the exit status
     /// (0, or 128 + the signal). The caller then closes the backend.
     public func run(_ runtime: AppRuntime, backend: any TerminalBackend) -> Int32 {
-        for signal in TerminalSession.handled {
-            let source = DispatchSource.makeSignalSource(signal: signal, queue: signalQueue)
-            source.setEventHandler { [runtime] in
-                TerminalSession.handle(signal, runtime: runtime)
-            }
-            source.resume()
-            sources.append(source)
+        signals.start(on: signalQueue) { [runtime] signal in
+            TerminalSession.handle(signal, runtime: runtime)
         }
         if let descriptor = backend.inputDescriptor {
             let input = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: runtime.queue)
@@ -43,6 +39,7 @@ public final class TerminalSession: @unchecked Sendable {
         let status = runtime.waitUntilStopped()
         for source in sources { source.cancel() }
         sources.removeAll()
+        signals.stop()
         return status
     }
 

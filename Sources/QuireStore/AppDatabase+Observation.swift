@@ -37,7 +37,7 @@ extension AppDatabase {
         let regions: [any DatabaseRegionConvertible] = tables.map { Table($0.rawValue) }
         let observation = DatabaseRegionObservation(tracking: regions)
         let cancellable = observation.start(
-            in: pool,
+            in: writer,
             onError: { _ in },
             onChange: { _ in queue.async { onChange() } })
         return StoreObservation(cancellable)
@@ -57,7 +57,7 @@ extension AppDatabase {
                 total: try AppDatabase.countItems(filter, in: db))
         }.removeDuplicates()
         let cancellable = observation.start(
-            in: pool, scheduling: .async(onQueue: queue),
+            in: writer, scheduling: .async(onQueue: queue),
             onError: { error in onError(AppDatabase.unusable(path: path, error)) },
             onChange: onChange)
         return StoreObservation(cancellable)

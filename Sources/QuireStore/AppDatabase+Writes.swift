@@ -132,22 +132,34 @@ extension AppDatabase {
     }
 
     /// Imports items in one transaction: all of them or, on the first error, none.
+    ///
+    /// New items go in by batches (see `ImportBatch`); an entry whose id is already here updates
+    /// that item as a local change would.
     public func importItems(_ entries: [ImportEntry]) throws(StoreError) -> ImportSummary {
         try write { db in
             var summary = ImportSummary()
+            var batch = ImportBatch()
+            let now = self.now()
             for entry in entries {
-                if let id = entry.id, let existing = try ItemRow.fetch(id: id, in: db) {
-                    if existing.deleted {
-                        summary.skippedDeleted += 1
+                if let id = entry.id?.lowercased() {
+                    // A second entry for an id of this batch updates what the first created.
+                    if batch.contains(id) { try batch.flush(in: db) }
+                    if let existing = try ItemRow.fetch(id: id, in: db) {
+                        if existing.deleted {
+                            summary.skippedDeleted += 1
+                            continue
+                        }
+                        let after = try recordUpdate(existing, fields: entry.fieldValues, origin: .import, in: db)
+                        if after == existing { summary.unchanged += 1 } else { summary.updated += 1 }
                         continue
                     }
-                    let after = try recordUpdate(existing, fields: entry.fieldValues, origin: .import, in: db)
-                    if after == existing { summary.unchanged += 1 } else { summary.updated += 1 }
-                    continue
                 }
-                try recordImportedCreate(entry, in: db)
+                let item = try importedItem(entry, now: now)
+                batch.append(item, opID: item.deleted ? nil : environment.newID(now), createFields: createFields(item), at: now)
                 summary.created += 1
+                if batch.isFull { try batch.flush(in: db) }
             }
+            try batch.flush(in: db)
             return summary
         }
     }
@@ -208,8 +220,8 @@ extension AppDatabase {
         return .synced
     }
 
-    private func recordImportedCreate(_ entry: ImportEntry, in db: Database) throws {
-        let now = self.now()
+    /// The item an import entry describes, checked as a new item is.
+    private func importedItem(_ entry: ImportEntry, now: Date) throws -> Item {
         if let id = entry.id, !UUIDv7Generator.isValid(id) {
             throw StoreError.invalidPrefix(id)
         }
@@ -222,13 +234,7 @@ extension AppDatabase {
             updatedAt: entry.updatedAt.map(StoreTime.truncated) ?? created,
             deleted: entry.deleted, syncState: entry.deleted ? .synced : .pending)
         if item.done { item.doneAt = entry.doneAt.map(StoreTime.truncated) ?? item.updatedAt }
-        var opID: String?
-        try ItemRow.insert(item, in: db)
-        if !item.deleted {
-            opID = environment.newID(now)
-            try Outbox.insert(opID: opID!, item: item, kind: .create, fields: createFields(item), createdAt: now, in: db)
-        }
-        try History.insert(item, origin: .import, opID: opID, at: now, in: db)
+        return item
     }
 }
 

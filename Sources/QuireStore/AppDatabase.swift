@@ -3,7 +3,8 @@ import GRDB
 import QuireCore
 
 /// The one gateway to Quire's local store: an SQLite database in WAL mode behind a GRDB
-/// `DatabasePool`, so the sync worker can write while the UI reads.
+/// `DatabasePool`, so the sync worker can write while the UI reads (or, for a short-lived CLI
+/// command, behind a single connection: see `Connections`).
 ///
 /// Every write is one transaction that keeps the store's invariants: the item row, the
 /// version it adds to the item's history and the outbox operation that carries it to the
@@ -19,18 +20,29 @@ public final class AppDatabase: Sendable {
     /// How many candidates an ambiguous-prefix error lists.
     static let ambiguityListLength = 5
 
+    /// How a store reaches its file.
+    public enum Connections: Sendable {
+        /// A `DatabasePool`: a writer and concurrent readers. For long-lived processes (the TUI
+        /// with its sync worker), where reads must not wait for writes.
+        case pool
+        /// One connection for reads and writes. For one-shot commands: the cheapest start (no
+        /// reader connections, no WAL set-up write) when the process exits in milliseconds.
+        case single
+    }
+
     /// The database file.
     public let path: String
-    let pool: DatabasePool
+    /// The pool or the single connection every read and write goes through.
+    let writer: any DatabaseWriter
     let environment: StoreEnvironment
     /// The dedicated connection `dataVersion()` asks; opened on first use.
     private let versionReader = VersionReader()
     /// A directory this instance made and removes when it goes away (temporary stores only).
     private let ownedDirectory: String?
 
-    private init(path: String, pool: DatabasePool, environment: StoreEnvironment, ownedDirectory: String?) {
+    private init(path: String, writer: any DatabaseWriter, environment: StoreEnvironment, ownedDirectory: String?) {
         self.path = path
-        self.pool = pool
+        self.writer = writer
         self.environment = environment
         self.ownedDirectory = ownedDirectory
     }
@@ -48,21 +60,24 @@ public final class AppDatabase: Sendable {
     /// The parent directory must exist. A file that is not an SQLite database, a corrupt one,
     /// one made by a newer Quire, or one that cannot be written throws `StoreError.unusable` and
     /// is left byte for byte as it was.
-    public static func open(path: String, environment: StoreEnvironment = .live) throws(StoreError) -> AppDatabase {
+    public static func open(
+        path: String, environment: StoreEnvironment = .live, connections: Connections = .pool
+    ) throws(StoreError) -> AppDatabase {
         try checkHeader(path: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
         configuration.maximumReaderCount = 4
         let migrator = Self.migrator(environment: environment)
+        let isNew = !FileManager.default.fileExists(atPath: path)
         // An existing file is checked first on a plain connection that never writes: opening a
         // pool may write (GRDB makes sure a WAL file exists), and a file we refuse must be left
-        // exactly as it was. The probe stays open until the pool is, so that closing it never
-        // checkpoints the WAL on its own.
+        // exactly as it was. In `.pool` mode the probe stays open until the pool is, so that
+        // closing it never checkpoints the WAL on its own; in `.single` mode it is the store.
         var probe: DatabaseQueue?
         var migrationsDue = true
-        if FileManager.default.fileExists(atPath: path) {
-            do {
+        do {
+            if !isNew || connections == .single {
                 let queue = try DatabaseQueue(path: path, configuration: configuration)
                 probe = queue
                 migrationsDue = try queue.inDatabase { db in
@@ -72,20 +87,43 @@ public final class AppDatabase: Sendable {
                     }
                     return try !migrator.hasCompletedMigrations(db)
                 }
-            } catch {
-                throw unusable(path: path, error)
             }
-        }
-        defer { try? probe?.close() }
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
             throw unusable(path: path, error)
         }
-        let database = AppDatabase(path: path, pool: pool, environment: environment, ownedDirectory: nil)
+        defer { if connections == .pool { try? probe?.close() } }
+        let writer: any DatabaseWriter
+        do {
+            switch connections {
+            case .pool:
+                writer = try DatabasePool(path: path, configuration: configuration)
+            case .single:
+                let queue = probe!
+                if migrationsDue {
+                    // WAL is a property of the file, set once; a pool sets it on every open.
+                    _ = try queue.writeWithoutTransaction { db in
+                        if try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") != "wal" {
+                            throw StoreError.unusable(path: path, reason: "the database cannot use WAL mode")
+                        }
+                    }
+                }
+                // A one-shot process never closes its connection cleanly, and the next one must
+                // read every frame of the WAL back (recovery) before its first query: keep the WAL
+                // short by checkpointing after every 100 pages instead of SQLite's 1000. A large
+                // page cache keeps a big import from spilling pages into the WAL twice.
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: """
+                        PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 100; PRAGMA cache_size = -65536
+                        """)
+                }
+                writer = queue
+            }
+        } catch {
+            throw unusable(path: path, error)
+        }
+        let database = AppDatabase(path: path, writer: writer, environment: environment, ownedDirectory: nil)
         if migrationsDue {
-            try database.withStoreErrors { try migrator.migrate(pool) }
+            try database.withStoreErrors { try migrator.migrate(writer) }
         }
         return database
     }
@@ -101,7 +139,7 @@ public final class AppDatabase: Sendable {
         }
         let path = directory + "/quire.db"
         let opened = try open(path: path, environment: environment)
-        return AppDatabase(path: path, pool: opened.pool, environment: environment, ownedDirectory: directory)
+        return AppDatabase(path: path, writer: opened.writer, environment: environment, ownedDirectory: directory)
     }
 
     /// Refuses files that are not SQLite before SQLite touches them, so that a wrong path never
@@ -129,8 +167,8 @@ public final class AppDatabase: Sendable {
     public func close() throws(StoreError) {
         try withStoreErrors {
             try versionReader.close()
-            try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
-            try pool.close()
+            _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            try writer.close()
         }
     }
 
@@ -170,14 +208,14 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    /// A read on one of the pool's reader connections, with errors mapped.
+    /// A read (on one of the pool's reader connections), with errors mapped.
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        try withStoreErrors { try pool.read(body) }
+        try withStoreErrors { try writer.read(body) }
     }
 
     /// A write transaction on the writer connection, with errors mapped.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        try withStoreErrors { try pool.write(body) }
+        try withStoreErrors { try writer.write(body) }
     }
 
     /// The current instant at the store's precision.

@@ -25,13 +25,18 @@ struct TUIBench: AsyncParsableCommand {
     @Option(help: "Key presses per latency measurement.")
     var presses: Int = 300
 
+    @Option(help: "A data directory to keep the seeded store in and reuse (default: a temporary one).")
+    var home: String?
+
     func run() async throws {
-        let home = NSTemporaryDirectory() + "quire-tui-bench-\(UUID().uuidString)"
+        let home = self.home ?? NSTemporaryDirectory() + "quire-tui-bench-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: home) }
-        let seedStart = Date()
-        try TUIBenchData.seed(path: home + "/quire.db", count: items)
-        log("seeded \(items) items in \(Int(Date().timeIntervalSince(seedStart)))s")
+        defer { if self.home == nil { try? FileManager.default.removeItem(atPath: home) } }
+        if !FileManager.default.fileExists(atPath: home + "/quire.db") {
+            let seedStart = Date()
+            try TUIBenchData.seed(path: home + "/quire.db", count: items)
+            log("seeded \(items) items in \(Int(Date().timeIntervalSince(seedStart)))s")
+        }
 
         let launch = TUIBenchLaunch(quire: quire, home: home)
         var firstFrames: [Double] = []

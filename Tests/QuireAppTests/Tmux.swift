@@ -27,16 +27,7 @@ final class Tmux {
 
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Tmux.executable ?? "/usr/bin/tmux")
-        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        Spawn.run(Tmux.executable ?? "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments).output
     }
 
     /// What the pane shows, one string per row.

@@ -24,7 +24,7 @@ import Testing
             \(environment) '\(quire)'
             echo "quire-exited-$?"
             stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '
-            echo
+            echo "modes-reported"
             exec sleep 600
             """
         }
@@ -83,12 +83,12 @@ import Testing
             return lines.count >= 20 && lines[19].contains("pending") && screen.contains("Typed in tmux")
         })
         tmux.resize(width: 15, height: 5)
-        #expect(tmux.waitFor { $0.contains("too small") })
+        #expect(tmux.waitFor { $0.contains("terminal too") && $0.contains("need 20x6") })
         tmux.resize(width: 100, height: 30)
         #expect(tmux.waitFor { $0.contains("Typed in tmux 日本") && $0.contains("From the CLI") })
 
         tmux.keys("q")
-        #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+        #expect(tmux.waitFor { $0.contains("quire-exited-0") && $0.contains("modes-reported") })
         let screen = tmux.capture()
         #expect(screen.contains("icanon echo"), "terminal modes after exit: \(screen)")
         #expect(!screen.contains("Typed in tmux"), "the app's screen must be gone after exit")
@@ -109,7 +109,7 @@ import Testing
         #expect(tmux.waitFor { $0.contains("Nothing here yet") })
         let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGTERM)
-        #expect(tmux.waitFor { $0.contains("quire-exited-143") })
+        #expect(tmux.waitFor { $0.contains("quire-exited-143") && $0.contains("modes-reported") })
         #expect(tmux.capture().contains("icanon echo"))
         #expect(tmux.format("#{alternate_on}") == "0")
     }
@@ -121,7 +121,7 @@ import Testing
         let tmux = try Tmux(script: setup.script(environment: "TERM=no-such-terminal"), directory: setup.home)
         #expect(tmux.waitFor { $0.contains("unknown terminal type 'no-such-terminal'") })
         tmux.keys("q")
-        #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+        #expect(tmux.waitFor { $0.contains("quire-exited-0") && $0.contains("modes-reported") })
         #expect(tmux.capture().contains("icanon echo"))
     }
 

@@ -11,14 +11,14 @@ import QuireCore
         let path = directory + "/quire.db"
         FileManager.default.createFile(atPath: path, contents: Data())
         let store = try AppDatabase.open(path: path, environment: .deterministic())
-        let tables = try store.pool.read { db in
+        let tables = try store.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name")
         }
         for name in ["item", "itemVersion", "outbox", "syncMeta", "conflict", "syncEvent", "itemSearch",
                      "item_search_insert", "item_search_update", "item_search_delete"] {
             #expect(tables.contains(name), "missing \(name)")
         }
-        let journal = try store.pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        let journal = try store.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(journal == "wal")
         #expect(UUIDv7Generator.isValid(try store.deviceID()))
     }

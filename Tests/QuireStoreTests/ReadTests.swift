@@ -50,7 +50,7 @@ import QuireCore
         let store = try StoreFixture.make()
         for filter in [ItemFilter.live, .open] {
             let (condition, arguments) = filter.whereClause()
-            let plan = try store.pool.read { db in
+            let plan = try store.writer.read { db in
                 try Row.fetchAll(
                     db, sql: "EXPLAIN QUERY PLAN SELECT id FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC LIMIT 100",
                     arguments: arguments

@@ -11,11 +11,11 @@ enum StoreFixture {
     }
 
     static func count(_ store: AppDatabase, _ sql: String, _ arguments: StatementArguments = []) throws -> Int {
-        try store.pool.read { try Int.fetchOne($0, sql: sql, arguments: arguments) ?? 0 }
+        try store.writer.read { try Int.fetchOne($0, sql: sql, arguments: arguments) ?? 0 }
     }
 
     static func execute(_ store: AppDatabase, _ sql: String, _ arguments: StatementArguments = []) throws {
-        try store.pool.write { try $0.execute(sql: sql, arguments: arguments) }
+        try store.writer.write { try $0.execute(sql: sql, arguments: arguments) }
     }
 
     /// A directory of its own under the temporary folder; the caller removes it.

@@ -57,6 +57,17 @@ import Testing
         #expect(harness.state.screen == .list)
     }
 
+    /// The key table for the README, recorded beside the snapshots for copying.
+    @Test func keyTableForTheReadme() {
+        assertSnapshot(Keymap.markdown(), named: "readme-keys")
+    }
+
+    /// The screenshot-like block in the README.
+    @Test func screenshotForTheReadme() {
+        let harness = Harness(size: Size(width: 100, height: 14))
+        assertSnapshot(harness.text, named: "readme-screenshot")
+    }
+
     /// The README's key table is `Keymap.markdown()` word for word.
     @Test func readmeKeyTableMatchesTheKeymap() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -33,7 +33,7 @@ enum StoreAccess {
             throw CLIFailure(.unusable, "the data directory \(directory) is not writable")
         }
         do {
-            let store = try AppDatabase.open(path: paths.database)
+            let store = try AppDatabase.open(path: paths.database, connections: .single)
             retained = store
             return store
         } catch {

@@ -122,11 +122,18 @@ struct LiveClient: Sendable {
     static let plain = LiveClient(client: HTTPClient.shared)
 
     /// POST /v1/sync; the status and the body.
-    func sync(_ base: String, token: String, _ request: SyncRequest) async throws -> (Int, [UInt8]) {
-        try await send(base + SyncProtocol.syncPath, method: .POST, token: token, body: Array(try JSONEncoder().encode(request)))
+    func sync(
+        _ base: String, token: String, _ request: SyncRequest, timeout: TimeAmount = .seconds(60)
+    ) async throws -> (Int, [UInt8]) {
+        try await send(
+            base + SyncProtocol.syncPath, method: .POST, token: token, body: Array(try JSONEncoder().encode(request)),
+            timeout: timeout)
     }
 
-    func send(_ url: String, method: HTTPMethod = .GET, token: String? = nil, body: [UInt8]? = nil) async throws -> (Int, [UInt8]) {
+    func send(
+        _ url: String, method: HTTPMethod = .GET, token: String? = nil, body: [UInt8]? = nil,
+        timeout: TimeAmount = .seconds(60)
+    ) async throws -> (Int, [UInt8]) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -134,7 +141,7 @@ struct LiveClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await client.execute(request, timeout: .seconds(60))
+        let response = try await client.execute(request, timeout: timeout)
         let collected = try await response.body.collect(upTo: 256 << 20)
         return (Int(response.status.code), Array(buffer: collected))
     }

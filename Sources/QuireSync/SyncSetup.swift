@@ -1,0 +1,117 @@
+import Foundation
+import QuireCore
+import QuireStore
+
+/// Builds the sync engine for a local database: the one place the CLI and the TUI get it from.
+public enum SyncSetup {
+    /// The engine for `database`, syncing with the remote in `settings` (read at every round,
+    /// so `quire remote set` in another terminal takes effect at the next round).
+    public static func engine(
+        for database: AppDatabase, settings: SyncSettings, timeout: TimeInterval = 30,
+        limits: SyncEngine.Limits = .init()
+    ) throws -> SyncEngine {
+        let environment = StoreEnvironment.live
+        let ledger = SyncLedger(storage: try database.syncStorage(), now: environment.now, newID: environment.newID)
+        return SyncEngine(
+            ledger: ledger, limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path)),
+            connect: {
+                settings.remote().map { HTTPSyncTransport(baseURL: $0.url, token: $0.token, timeout: timeout) }
+            })
+    }
+}
+
+/// What `quire status` reports, as SPEC lists it; encodes as `quire status --json`.
+public struct SyncStatusReport: Sendable, Encodable {
+    public struct Event: Sendable, Encodable {
+        public var at: Date
+        public var kind: String
+        public var message: String
+        public var item: String?
+
+        enum CodingKeys: String, CodingKey { case at, kind, message, item }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(Timestamp.string(from: at), forKey: .at)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(message, forKey: .message)
+            try container.encode(item, forKey: .item)
+        }
+    }
+
+    public var remote: String?
+    public var state: SyncConnection
+    public var lastSuccess: Date?
+    /// Ops waiting to be sent.
+    public var outbox: Int
+    public var inFlight: Int
+    public var nextRetry: Date?
+    public var deadLetters: Int
+    /// Items that need review.
+    public var conflicts: Int
+    /// The most recent events, newest first.
+    public var events: [Event]
+
+    enum CodingKeys: String, CodingKey {
+        case remote, state, lastSuccess, outbox, inFlight, nextRetry, deadLetters, conflicts, events
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(remote, forKey: .remote)
+        try container.encode(state, forKey: .state)
+        try container.encode(lastSuccess.map(Timestamp.string(from:)), forKey: .lastSuccess)
+        try container.encode(outbox, forKey: .outbox)
+        try container.encode(inFlight, forKey: .inFlight)
+        try container.encode(nextRetry.map(Timestamp.string(from:)), forKey: .nextRetry)
+        try container.encode(deadLetters, forKey: .deadLetters)
+        try container.encode(conflicts, forKey: .conflicts)
+        try container.encode(events, forKey: .events)
+    }
+
+    /// Reads the report from the store. `worker` is the running worker's status when there is
+    /// one (the TUI); without it (the CLI) the state comes from the event log.
+    public static func read(
+        database: AppDatabase, settings: SyncSettings, worker: SyncMachine.Status? = nil, events limit: Int = 10
+    ) throws -> SyncStatusReport {
+        let counts = try database.outboxCounts()
+        let meta = try database.syncMeta()
+        let recent = try database.recentSyncEvents(limit: limit)
+        let remote = settings.remoteURL()
+        let state: SyncConnection
+        if let worker {
+            state = remote == nil ? .noRemote : worker.connection
+        } else {
+            let lock = SyncLock(path: SyncLock.path(forDatabase: database.path))
+            let busy = (try? lock.tryLock()).map { !$0 } ?? false
+            lock.unlock()
+            state = connection(hasRemote: remote != nil && settings.hasToken, syncingElsewhere: busy,
+                               newestEvent: recent.first?.kind, message: recent.first?.message)
+        }
+        return SyncStatusReport(
+            remote: remote, state: state, lastSuccess: worker?.lastSuccess ?? meta.lastSuccessAt,
+            outbox: counts.pending, inFlight: counts.inFlight, nextRetry: worker?.nextRetry,
+            deadLetters: counts.rejected, conflicts: try database.conflicts().count,
+            events: recent.map { Event(at: $0.at, kind: $0.kind, message: $0.message, item: $0.itemID) })
+    }
+
+    /// The state a process that is not syncing can tell: from the newest event of the log.
+    static func connection(hasRemote: Bool, syncingElsewhere: Bool, newestEvent kind: String?, message: String?)
+        -> SyncConnection
+    {
+        guard hasRemote else { return .noRemote }
+        if syncingElsewhere { return .syncing }
+        switch kind {
+        case SyncEventKind.auth.rawValue: return .authNeeded
+        case SyncEventKind.retry.rawValue:
+            return (message ?? "").hasPrefix("server unreachable") ? .offline : .error
+        default: return .idle
+        }
+    }
+
+    /// The summary the status bar renders.
+    public var summary: SyncSummary {
+        SyncSummary(connection: state, pending: outbox + inFlight, needsReview: conflicts, deadLetters: deadLetters,
+                    lastSuccess: lastSuccess, nextRetry: nextRetry)
+    }
+}

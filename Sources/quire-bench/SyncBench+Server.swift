@@ -1,0 +1,71 @@
+import Foundation
+
+/// The real `quire-server` executable on a loopback port, on a fresh SQLite file, for one
+/// benchmark run.
+final class BenchServer {
+    let directory: String
+    let process: Process
+    let url: String
+    let token: String
+
+    init(binary: String) throws {
+        directory = NSTemporaryDirectory() + "quire-sync-bench-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let database = directory + "/server.db"
+
+        let add = Process()
+        add.executableURL = URL(fileURLWithPath: binary)
+        add.arguments = ["user", "add", "bench", "--db", database]
+        let tokenPipe = Pipe()
+        add.standardOutput = tokenPipe
+        add.standardError = FileHandle.nullDevice
+        try add.run()
+        let tokenText = String(decoding: tokenPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        add.waitUntilExit()
+        guard add.terminationStatus == 0, let token = tokenText.split(separator: "\n").last.map(String.init) else {
+            throw BenchFailure("quire-server user add failed")
+        }
+        self.token = token
+
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--port", "0", "--db", database, "--rate-limit", "0"]
+        let log = Pipe()
+        process.standardError = log
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // The server says where it listens: "listening on http://127.0.0.1:PORT".
+        var seen = ""
+        var found: String?
+        let deadline = Date().addingTimeInterval(30)
+        while found == nil && Date() < deadline {
+            let chunk = log.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+            if let range = seen.range(of: "listening on http") {
+                let rest = seen[seen.index(range.upperBound, offsetBy: -4)...]
+                if let end = rest.firstIndex(where: { $0 == "\n" || $0 == " " }) {
+                    found = String(rest[..<end])
+                }
+            }
+        }
+        guard let found else {
+            process.terminate()
+            throw BenchFailure("quire-server did not start: \(seen)")
+        }
+        url = found
+        // Keep draining the log so the server never blocks on a full pipe.
+        log.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,209 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import QuireCore
+import QuireProtocol
+
+/// `quire-loadgen devices`: N simulated devices, each pushing a batch and pulling in every
+/// round, as fast as the server answers, for a fixed time.
+struct Devices: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Concurrent devices pushing batches and pulling; prints one Markdown table row per level.")
+
+    @OptionGroup var target: Target
+
+    @Option(help: "Comma-separated device counts to run, one after another.")
+    var levels = "1,8,32,128"
+
+    @Option(help: "Ops per pushed batch.")
+    var batch = 100
+
+    @Option(help: "Seconds to run each level.")
+    var seconds = 10.0
+
+    @Option(help: "Most rounds per device per level.")
+    var maxRounds = 100_000
+
+    @Option(help: "Devices sharing one user (and so one token and one feed).")
+    var devicesPerUser = 2
+
+    @Option(help: "Label for the first column of the printed rows.")
+    var label = "server"
+
+    func validate() throws {
+        guard (1...1000).contains(batch) else { throw ValidationError("--batch must be from 1 to 1000") }
+        guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be from 0 to 600") }
+        guard devicesPerUser >= 1 else { throw ValidationError("--devices-per-user must be at least 1") }
+        guard !parsedLevels.isEmpty, parsedLevels.allSatisfy({ (1...1024).contains($0) }) else {
+            throw ValidationError("--levels must be device counts from 1 to 1024")
+        }
+    }
+
+    var parsedLevels: [Int] { levels.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+    func run() async throws {
+        let tokens = try String(contentsOfFile: target.tokens, encoding: .utf8)
+            .split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+        guard !tokens.isEmpty else { throw ValidationError("no tokens in \(target.tokens)") }
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1100)
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(60))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+
+        do {
+            try await runLevels(tokens: tokens, client: client)
+            try await client.shutdown()
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    func runLevels(tokens: [String], client: HTTPClient) async throws {
+        print("| store | devices | applied ops/s | rounds/s | p50 round trip | p99 round trip | errors |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for level in parsedLevels {
+            let result = try await runLevel(devices: level, tokens: tokens, client: client)
+            print(
+                "| \(label) | \(level) | \(Int(result.opsPerSecond)) | \(Int(result.roundsPerSecond)) | "
+                    + "\(Self.ms(result.p50)) | \(Self.ms(result.p99)) | \(result.errors) |")
+        }
+    }
+
+    static func ms(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.1f ms", value)
+    }
+
+    struct LevelResult {
+        var opsPerSecond: Double
+        var roundsPerSecond: Double
+        var p50: Duration
+        var p99: Duration
+        var errors: Int
+    }
+
+    func runLevel(devices: Int, tokens: [String], client: HTTPClient) async throws -> LevelResult {
+        let started = ContinuousClock.now
+        let deadline = started + .milliseconds(Int64(seconds * 1000))
+        let url = target.url + SyncProtocol.syncPath
+        let batch = self.batch
+        let maxRounds = self.maxRounds
+        let perUser = devicesPerUser
+        let outcomes = try await withThrowingTaskGroup(of: DeviceOutcome.self) { group in
+            for index in 0..<devices {
+                let token = tokens[(index / perUser) % tokens.count]
+                group.addTask {
+                    var device = SimulatedDevice(token: token, batch: batch)
+                    return await device.run(url: url, client: client, until: deadline, maxRounds: maxRounds)
+                }
+            }
+            var all: [DeviceOutcome] = []
+            for try await outcome in group { all.append(outcome) }
+            return all
+        }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let latencies = outcomes.flatMap(\.latencies).sorted()
+        func percentile(_ p: Double) -> Duration {
+            guard !latencies.isEmpty else { return .zero }
+            return latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+        }
+        return LevelResult(
+            opsPerSecond: Double(outcomes.reduce(0) { $0 + $1.applied }) / seconds,
+            roundsPerSecond: Double(latencies.count) / seconds,
+            p50: percentile(0.50), p99: percentile(0.99),
+            errors: outcomes.reduce(0) { $0 + $1.errors })
+    }
+}
+
+/// What one device did in one level.
+struct DeviceOutcome: Sendable {
+    var applied = 0
+    var errors = 0
+    var latencies: [Duration] = []
+}
+
+/// A device: creates items, then edits its own, pushing a batch and pulling in every round.
+struct SimulatedDevice {
+    let token: String
+    let batch: Int
+    let id = UUID().uuidString.lowercased()
+    var cursor: String?
+    /// Items this device created, with the revision and title it last saw.
+    var mine: [(id: String, rev: Int, title: String)] = []
+    var generator = UUIDv7Generator()
+    var random = SystemRandomNumberGenerator()
+
+    init(token: String, batch: Int) {
+        self.token = token
+        self.batch = batch
+    }
+
+    mutating func nextID() -> String { generator.next(now: Date(), using: &random) }
+
+    /// Half creates, half edits of items it made (against the revision it knows).
+    mutating func makeOps() -> [Op] {
+        var ops: [Op] = []
+        var edited = Set<Int>()
+        for _ in 0..<batch {
+            if mine.count > batch && Bool.random(using: &random) {
+                let index = Int.random(in: 0..<mine.count, using: &random)
+                guard edited.insert(index).inserted else { continue }
+                let item = mine[index]
+                let title = "edit \(nextID().suffix(6))"
+                ops.append(Op(op: nextID(), item: item.id, kind: .update, baseRev: item.rev,
+                              fields: [.title: FieldChange(from: .string(item.title), to: .string(title))]))
+                mine[index] = (item.id, item.rev, title)
+            } else {
+                let item = nextID()
+                let title = "note \(item.suffix(6))"
+                ops.append(Op(op: nextID(), item: item, kind: .create, baseRev: 0, fields: [
+                    .title: FieldChange(from: .null, to: .string(title)),
+                    .body: FieldChange(from: .null, to: .string("Load test body for \(item).\nSecond line.")),
+                    .tags: FieldChange(from: .null, to: .strings(["bench"])),
+                ]))
+                mine.append((item, 0, title))
+            }
+        }
+        return ops
+    }
+
+    mutating func run(url: String, client: HTTPClient, until deadline: ContinuousClock.Instant, maxRounds: Int) async -> DeviceOutcome {
+        var outcome = DeviceOutcome()
+        var rounds = 0
+        while ContinuousClock.now < deadline && rounds < maxRounds {
+            rounds += 1
+            let ops = makeOps()
+            let started = ContinuousClock.now
+            do {
+                var request = HTTPClientRequest(url: url)
+                request.method = .POST
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                request.headers.add(name: "Content-Type", value: "application/json")
+                let body = try JSONEncoder().encode(SyncRequest(device: id, cursor: cursor, limit: 500, ops: ops))
+                request.body = .bytes(ByteBuffer(bytes: body))
+                let response = try await client.execute(request, timeout: .seconds(60))
+                let bytes = try await response.body.collect(upTo: 64 << 20)
+                outcome.latencies.append(ContinuousClock.now - started)
+                guard response.status == .ok else {
+                    outcome.errors += 1
+                    continue
+                }
+                let answer = try JSONDecoder().decode(SyncResponse.self, from: Data(bytes.readableBytesView))
+                cursor = answer.cursor
+                var revisions: [String: Int] = [:]
+                for (op, result) in zip(ops, answer.results) where result.status == .applied {
+                    outcome.applied += 1
+                    revisions[op.item] = result.rev
+                }
+                for index in mine.indices { if let rev = revisions[mine[index].id] { mine[index].rev = rev } }
+                if mine.count > 5000 { mine.removeFirst(mine.count - 5000) }
+            } catch {
+                outcome.errors += 1
+            }
+        }
+        return outcome
+    }
+}

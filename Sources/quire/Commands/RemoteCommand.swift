@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import QuireSync
+
+/// `quire remote set|show|remove`: the server this device syncs with.
+struct RemoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remote",
+        abstract: "Set, show or remove the sync server.",
+        subcommands: [RemoteSetCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self],
+        defaultSubcommand: RemoteShowCommand.self)
+}
+
+struct RemoteSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Sync with the server at URL (the token goes to the credentials file, mode 0600).")
+
+    @Argument(help: ArgumentHelp("The server's URL, such as https://sync.example.com.", valueName: "url"))
+    var url: String
+
+    @Option(help: "The token 'quire-server user add' printed.")
+    var token: String?
+
+    @Flag(help: "Read the token from standard input (keeps it out of the shell history).")
+    var tokenStdin = false
+
+    func validate() throws {
+        guard (token == nil) != !tokenStdin else {
+            throw ValidationError("give the token with either --token TOKEN or --token-stdin")
+        }
+    }
+
+    func run() throws {
+        let secret: String
+        if let token {
+            secret = token
+        } else {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            secret = String(decoding: data, as: UTF8.self).trimmingWhitespace()
+        }
+        let settings = SyncCommandSupport.settings()
+        do {
+            try settings.setRemote(SyncRemote(url: url, token: secret))
+        } catch {
+            throw CLIFailure.badInput(error.description)
+        }
+        var out = Output()
+        out.line("Remote set to \(url); the token is stored in \(settings.credentialsPath)")
+        out.flush()
+    }
+}
+
+struct RemoteShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the sync server (never the token).")
+
+    func run() throws {
+        let settings = SyncCommandSupport.settings()
+        var out = Output()
+        if let url = settings.remoteURL() {
+            out.line("url    \(url)")
+            out.line("token  " + (settings.hasToken ? "stored in \(settings.credentialsPath)" : "missing: run 'quire remote set'"))
+        } else {
+            out.line("No remote set: Quire works locally. Sync with 'quire remote set URL --token TOKEN'.")
+        }
+        out.flush()
+    }
+}
+
+struct RemoteRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Stop syncing: forget the server and its token (local items stay).")
+
+    func run() throws {
+        do {
+            try SyncCommandSupport.settings().removeRemote()
+        } catch {
+            throw CLIFailure.badInput(error.description)
+        }
+        var out = Output()
+        out.line("Remote removed; everything stays on this device.")
+        out.flush()
+    }
+}

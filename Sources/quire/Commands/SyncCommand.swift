@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import QuireCore
+import QuireStore
+import QuireSync
+
+/// `quire sync`: one full sync now (push the outbox, pull until caught up), then exit with
+/// SPEC's code: 0, 3 unreachable, 4 auth refused, 5 done but items need review.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync now: push local changes, then pull until caught up.",
+        discussion: "Exit codes: 0 synced, 3 server unreachable (changes kept), 4 sign in again, 5 items need review.")
+
+    @Flag(help: "Print the outcome as one JSON object.")
+    var json = false
+
+    struct Report: Encodable {
+        var outcome: String
+        var message: String?
+        var pushed: Int
+        var pulled: Int
+        var merged: Int
+        var needsReview: Int
+        var deadLetters: Int
+        var bytesSent: Int
+        var bytesReceived: Int
+        var durationMs: Int
+        var outbox: Int
+        var conflicts: Int
+    }
+
+    func run() async throws {
+        let store = try StoreAccess.open()
+        let settings = SyncCommandSupport.settings()
+        let engine = try SyncCommandSupport.engine(store: store, settings: settings)
+        let started = Date()
+        let outcome = await engine.runToCompletion()
+        let rounds = engine.recentRounds
+        let total = rounds.reduce(into: SyncRoundReport(kind: .normal, started: started)) { sum, round in
+            sum.opsPushed += round.opsPushed
+            sum.changesPulled += round.changesPulled
+            sum.bytesSent += round.bytesSent
+            sum.bytesReceived += round.bytesReceived
+            sum.summary = sum.summary + round.summary
+        }
+        let conflicts = try store.conflicts().count
+        let waiting = try store.outboxCounts()
+        var failure = SyncCommandSupport.failure(for: outcome)
+        if failure == nil && conflicts > 0 {
+            failure = CLIFailure(.needsReview, "\(conflicts) item\(conflicts == 1 ? "" : "s") need review: see 'quire conflicts'")
+        }
+        var out = Output()
+        if json {
+            try JSONOutput.encode(&out, Report(
+                outcome: SyncCommandSupport.name(of: outcome), message: failure?.message, pushed: total.opsPushed,
+                pulled: total.changesPulled, merged: total.summary.merged, needsReview: total.summary.needsReview,
+                deadLetters: total.summary.deadLetters, bytesSent: total.bytesSent, bytesReceived: total.bytesReceived,
+                durationMs: Int(Date().timeIntervalSince(started) * 1000), outbox: waiting.pending, conflicts: conflicts))
+        } else if SyncCommandSupport.failure(for: outcome) == nil {
+            var parts = ["pushed \(total.opsPushed)", "pulled \(total.changesPulled)"]
+            if total.summary.merged > 0 { parts.append("\(total.summary.merged) merged") }
+            if waiting.rejected > 0 { parts.append("\(waiting.rejected) rejected (see 'quire status')") }
+            out.line("Synced · " + parts.joined(separator: ", "))
+        }
+        out.flush()
+        if let failure { throw failure }
+    }
+}

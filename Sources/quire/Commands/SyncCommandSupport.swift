@@ -1,0 +1,60 @@
+import Foundation
+import QuireCore
+import QuireStore
+import QuireSync
+
+/// What the sync commands share: where the remote is configured and how to reach it.
+enum SyncCommandSupport {
+    static func settings(paths: QuirePaths = QuirePaths()) -> SyncSettings {
+        SyncSettings(configPath: paths.config, credentialsPath: paths.credentials)
+    }
+
+    static func engine(store: AppDatabase, settings: SyncSettings) throws(CLIFailure) -> SyncEngine {
+        do {
+            return try SyncSetup.engine(for: store, settings: settings)
+        } catch {
+            throw CLIFailure(.unusable, "cannot open the database for sync: \(error)")
+        }
+    }
+
+    /// The failure a round outcome means for `quire sync`, or nil when it succeeded.
+    static func failure(for outcome: SyncMachine.RoundOutcome) -> CLIFailure? {
+        switch outcome {
+        case .caughtUp, .moreToDo:
+            return nil
+        case .networkError(let reason):
+            return CLIFailure(.unreachable, "server unreachable (\(reason)); local changes are kept and sync will retry")
+        case .serverError(429, let retryAfter):
+            let wait = retryAfter.map { " for \(Int($0.rounded(.up)))s" } ?? ""
+            return CLIFailure(.unreachable, "the server asked to slow down\(wait); local changes are kept and sync will retry")
+        case .serverError(let status, _):
+            return CLIFailure(.unreachable, "the server answered \(status); local changes are kept and sync will retry")
+        case .authRefused(let status):
+            return CLIFailure(.authenticationRefused,
+                              "the server refused the token (\(status)): sign in again with 'quire remote set URL --token TOKEN'")
+        case .resyncNeeded:
+            return CLIFailure(.unreachable, "the server keeps asking for a resync; local changes are kept, try again later")
+        case .busy:
+            return CLIFailure(.unreachable, "another sync of this database is still running; try again in a moment")
+        case .notConfigured:
+            return CLIFailure(.badInput, "no remote is set: run 'quire remote set URL --token TOKEN' first")
+        case .localFailure(let reason):
+            return CLIFailure(.unusable, reason)
+        }
+    }
+
+    /// `outcome` in `quire sync --json`.
+    static func name(of outcome: SyncMachine.RoundOutcome) -> String {
+        switch outcome {
+        case .caughtUp, .moreToDo: "ok"
+        case .networkError: "unreachable"
+        case .serverError(429, _): "rate-limited"
+        case .serverError: "server-error"
+        case .authRefused: "auth-refused"
+        case .resyncNeeded: "resync-needed"
+        case .busy: "busy"
+        case .notConfigured: "no-remote"
+        case .localFailure: "local-failure"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import QuireCore
+import QuireStore
+import Testing
+@testable import QuireSync
+
+/// The built `quire` executable, beside the test bundle.
+enum QuireBinary {
+    static var path: String? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quire").path,
+            FileManager.default.currentDirectoryPath + "/.build/debug/quire",
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// True once `quire sync` is one of the CLI's commands.
+    static var hasSyncCommand: Bool {
+        guard let path else { return false }
+        return (try? run(path, ["sync", "--help"], home: NSTemporaryDirectory()).status) == 0
+    }
+
+    @discardableResult
+    static func run(_ path: String, _ arguments: [String], home: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+@Suite(.serialized) struct SyncKillTests {
+    /// `quire sync` killed with SIGKILL at random moments, many times: every item arrives on
+    /// the server exactly once, and the local store ends with nothing left to send.
+    @Test(.enabled(if: QuireBinary.hasSyncCommand, "needs 'quire sync' registered in the CLI"))
+    func aKilledSyncLosesNothingAndDuplicatesNothing() async throws {
+        let quire = try #require(QuireBinary.path)
+        let server = try SyncTestServer()
+        let token = try await server.addUser("ann")
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let home = NSTemporaryDirectory() + "quire-kill-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        #expect(try QuireBinary.run(quire, ["remote", "set", server.baseURL, "--token", token], home: home).status == 0)
+
+        var created: [String] = []
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<12 {
+            // Local work between the kills, written as the CLI writes it.
+            let store = try AppDatabase.open(path: home + "/quire.db", environment: .live)
+            for index in 0..<150 {
+                created.append(try store.create(NewItem(title: "Item \(round)-\(index)", body: "line \(index)\n")).id)
+            }
+            if let some = created.randomElement(using: &random) {
+                try store.update(some, fields: [.pinned: .bool(true)])
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: quire)
+            process.arguments = ["sync"]
+            process.environment = ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...200_000_000, using: &random))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let final = try QuireBinary.run(quire, ["sync"], home: home)
+        #expect(final.status == 0, "\(final.output)")
+
+        let store = try AppDatabase.open(path: home + "/quire.db", environment: .live)
+        #expect(try store.outboxCounts().waiting == 0)
+        #expect(try store.items().allSatisfy { $0.syncState == .synced })
+        let other = Device("other", server: server, token: token)
+        #expect(await other.sync() == .caughtUp)
+        #expect(other.storage.allItems.count == created.count, "every item arrived, once")
+        #expect(Set(other.storage.allItems.map(\.id)) == Set(created))
+        #expect(other.storage.allItems.allSatisfy { $0.rev <= 2 }, "a create and at most one pin, never replayed twice")
+    }
+}

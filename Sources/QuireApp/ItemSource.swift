@@ -40,11 +40,14 @@ public struct StoreCounts: Sendable, Hashable {
     /// Outbox operations not yet confirmed by the server.
     public var pending: Int
     public var inFlight: Int
+    /// Operations the server can never apply as they are (dead letters).
+    public var rejected: Int
     public var needsReview: Int
 
-    public init(pending: Int = 0, inFlight: Int = 0, needsReview: Int = 0) {
+    public init(pending: Int = 0, inFlight: Int = 0, rejected: Int = 0, needsReview: Int = 0) {
         self.pending = pending
         self.inFlight = inFlight
+        self.rejected = rejected
         self.needsReview = needsReview
     }
 }

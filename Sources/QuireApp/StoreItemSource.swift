@@ -72,8 +72,10 @@ public struct StoreItemSource: ItemSource {
         try store.restore([id])
     }
 
+    /// Conflicts are few and have their own table; the item table's sync-state filter would
+    /// scan every live item.
     public func nextNeedingReview(after id: String?) throws -> String? {
-        let ids = try store.items(matching: ItemFilter(needsReview: true)).map(\.id)
+        let ids = try store.conflicts().map(\.itemID)
         guard !ids.isEmpty else { return nil }
         guard let id, let index = ids.firstIndex(of: id) else { return ids[0] }
         return ids[(index + 1) % ids.count]
@@ -82,8 +84,8 @@ public struct StoreItemSource: ItemSource {
     public func counts() throws -> StoreCounts {
         let outbox = try store.outboxCounts()
         return StoreCounts(
-            pending: outbox.pending + outbox.rejected, inFlight: outbox.inFlight,
-            needsReview: try store.count(matching: ItemFilter(needsReview: true)))
+            pending: outbox.pending, inFlight: outbox.inFlight, rejected: outbox.rejected,
+            needsReview: try store.conflicts().count)
     }
 
     public func dataVersion() throws -> Int {

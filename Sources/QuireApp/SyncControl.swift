@@ -16,7 +16,9 @@ public struct LocalOnlySync: SyncControl {
     public init() {}
 
     public func summary(counts: StoreCounts) -> SyncSummary {
-        SyncSummary(connection: .noRemote, pending: counts.pending + counts.inFlight, needsReview: counts.needsReview)
+        SyncSummary(
+            connection: .noRemote, pending: counts.pending + counts.inFlight, needsReview: counts.needsReview,
+            deadLetters: counts.rejected)
     }
 
     public func syncNow() -> (text: String, isError: Bool) {

@@ -34,13 +34,17 @@ public struct SyncRequest: Hashable, Codable, Sendable {
         self.ops = ops
     }
 
+    /// Reads `protocol` first: a request of another version throws `UnsupportedProtocolVersion`
+    /// before the rest of its shape is judged (a newer client may send fields this build does
+    /// not know). Ops decode as `Op`'s own coding does (see `WireOp`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
+        guard protocolVersion == SyncProtocol.version else { throw UnsupportedProtocolVersion(version: protocolVersion) }
         device = try container.decode(String.self, forKey: .device)
         cursor = try container.decodeIfPresent(String.self, forKey: .cursor)
         limit = try container.decodeIfPresent(Int.self, forKey: .limit)
-        ops = try container.decodeIfPresent([Op].self, forKey: .ops) ?? []
+        ops = try container.decodeIfPresent([WireOp].self, forKey: .ops)?.map(\.op) ?? []
     }
 
     /// Writes every key, `cursor` as null on a first pull, as SPEC.md shows it.
@@ -52,4 +56,9 @@ public struct SyncRequest: Hashable, Codable, Sendable {
         try container.encodeIfPresent(limit, forKey: .limit)
         try container.encode(ops, forKey: .ops)
     }
+}
+
+/// Thrown while decoding a `SyncRequest` whose `protocol` is not `SyncProtocol.version`.
+public struct UnsupportedProtocolVersion: Error, Hashable, Sendable {
+    public let version: Int
 }

@@ -172,10 +172,9 @@ struct SyncService: Sendable {
         let data = Data(bytes)
         let decoder = WireJSON.decoder()
         do {
-            let probe = try decoder.decode(ProtocolProbe.self, from: data)
-            guard let version = probe.version else { throw APIError.badRequest("missing field 'protocol'") }
-            guard version == SyncProtocol.version else { throw APIError.unsupportedProtocol(version) }
             return try decoder.decode(SyncRequest.self, from: data)
+        } catch let error as UnsupportedProtocolVersion {
+            throw APIError.unsupportedProtocol(error.version)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
                let field = NumberProbe.misfit(in: data, decoder: decoder) {
@@ -241,13 +240,6 @@ struct SyncService: Sendable {
     private func json(_ buffer: ByteBuffer) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: buffer))
     }
-}
-
-/// Reads only `protocol`, so a request from a newer protocol is refused by version before its
-/// shape is judged.
-private struct ProtocolProbe: Decodable {
-    let version: Int?
-    enum CodingKeys: String, CodingKey { case version = "protocol" }
 }
 
 /// Finds an integer field holding a number that is not a whole number or does not fit 64 bits.

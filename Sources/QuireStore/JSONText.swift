@@ -7,21 +7,32 @@ import QuireCore
 /// The output is plain RFC 8259 JSON that `JSONDecoder` reads back; the reader side only
 /// handles the shapes this writer makes and falls back to `JSONDecoder` for anything else.
 public enum JSONText {
-    /// Appends a JSON string literal (quotes included).
+    /// Appends a JSON string literal (quotes included). Runs of bytes that need no escape are
+    /// copied at once: bodies are long and mostly plain.
     public static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(34)
-        for byte in text.utf8 {
-            switch byte {
-            case 34: bytes.append(92); bytes.append(34)
-            case 92: bytes.append(92); bytes.append(92)
-            case 10: bytes.append(92); bytes.append(110)
-            case 13: bytes.append(92); bytes.append(114)
-            case 9: bytes.append(92); bytes.append(116)
-            case 0..<32:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [92, 117, 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 32 || byte == 34 || byte == 92 else { continue }
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                runStart = index + 1
+                switch byte {
+                case 34: bytes.append(92); bytes.append(34)
+                case 92: bytes.append(92); bytes.append(92)
+                case 10: bytes.append(92); bytes.append(110)
+                case 13: bytes.append(92); bytes.append(114)
+                case 9: bytes.append(92); bytes.append(116)
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    hex.withUTF8Buffer { digits in
+                        bytes.append(contentsOf: [92, 117, 48, 48, digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+                    }
+                }
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(34)
     }

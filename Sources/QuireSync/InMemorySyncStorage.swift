@@ -16,12 +16,47 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     struct State {
         var position: SyncPosition
         var items: [String: Item] = [:]
-        /// The outbox in creation order.
-        var ops: [OutboxOp] = []
+        /// The outbox by seq, with each item's seqs in order; `order` lists seqs in creation
+        /// order (removed ones are skipped, and dropped once they are a long prefix).
+        var opsBySeq: [Int64: OutboxOp] = [:]
+        var seqsByItem: [String: [Int64]] = [:]
+        var order: [Int64] = []
+        var firstLive = 0
         var conflicts: [String: ConflictRecord] = [:]
         var history: [HistoryEntry] = []
         var events: [SyncEvent] = []
         var nextSeq: Int64 = 1
+
+        /// The outbox in creation order.
+        var ops: [OutboxOp] { order[firstLive...].compactMap { opsBySeq[$0] } }
+
+        func ops(of item: String) -> [OutboxOp] {
+            (seqsByItem[item] ?? []).compactMap { opsBySeq[$0] }
+        }
+
+        mutating func append(_ op: OutboxOp) {
+            var stored = op
+            stored.seq = nextSeq
+            nextSeq += 1
+            opsBySeq[stored.seq] = stored
+            seqsByItem[stored.op.item, default: []].append(stored.seq)
+            order.append(stored.seq)
+        }
+
+        mutating func replaceOps(of item: String, with ops: [OutboxOp]) {
+            for seq in seqsByItem[item] ?? [] { opsBySeq[seq] = nil }
+            seqsByItem[item] = nil
+            for op in ops where op.seq != 0 {
+                opsBySeq[op.seq] = op
+                seqsByItem[item, default: []].append(op.seq)
+            }
+            for op in ops where op.seq == 0 { append(op) }
+            while firstLive < order.count && opsBySeq[order[firstLive]] == nil { firstLive += 1 }
+            if firstLive > 4096 && firstLive > order.count / 2 {
+                order.removeFirst(firstLive)
+                firstLive = 0
+            }
+        }
     }
 
     public init(deviceID: String) {
@@ -77,14 +112,14 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             let changes = after.changes(since: before)
             guard !changes.isEmpty else { return }
             after.updatedAt = now
-            if let index = state.ops.lastIndex(where: { $0.op.item == id }),
-               state.ops[index].state == .pending, state.ops[index].attempts == 0, state.ops[index].op.kind != .delete {
-                if let folded = OutboxFold.fold(kind: state.ops[index].op.kind, existing: state.ops[index].op.fields ?? [:],
-                                                changes: changes) {
-                    state.ops[index].op.fields = folded
+            var ops = state.ops(of: id)
+            if let latest = ops.last, latest.state == .pending, latest.attempts == 0, latest.op.kind != .delete {
+                if let folded = OutboxFold.fold(kind: latest.op.kind, existing: latest.op.fields ?? [:], changes: changes) {
+                    ops[ops.count - 1].op.fields = folded
                 } else {
-                    state.ops.remove(at: index)
+                    ops.removeLast()
                 }
+                state.replaceOps(of: id, with: ops)
             } else {
                 appendOp(Op(op: opID, item: id, kind: .update, baseRev: before.rev, fields: changes), now: now)
             }
@@ -108,13 +143,11 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     }
 
     private func appendOp(_ op: Op, now: Date) {
-        state.ops.append(OutboxOp(seq: state.nextSeq, op: op, createdAt: now))
-        state.nextSeq += 1
+        state.append(OutboxOp(op: op, createdAt: now))
     }
 
     private func badge(of item: Item) -> SyncState {
-        LocalItem(id: item.id, item: item, ops: state.ops.filter { $0.op.item == item.id },
-                  conflict: state.conflicts[item.id]).badge
+        LocalItem(id: item.id, item: item, ops: state.ops(of: item.id), conflict: state.conflicts[item.id]).badge
     }
 
     // MARK: - The transaction
@@ -122,24 +155,17 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     private struct Transaction: SyncTransaction {
         let storage: InMemorySyncStorage
 
-        private var state: State {
-            get { storage.state }
-            nonmutating set { storage.state = newValue }
-        }
+        func position() throws -> SyncPosition { storage.state.position }
 
-        func position() throws -> SyncPosition { state.position }
-
-        func setPosition(_ position: SyncPosition) throws { state.position = position }
+        func setPosition(_ position: SyncPosition) throws { storage.state.position = position }
 
         func items(_ ids: [String]) throws -> [String: LocalItem] {
             var result: [String: LocalItem] = [:]
             let wanted = Set(ids)
-            var opsByItem: [String: [OutboxOp]] = [:]
-            for op in state.ops where wanted.contains(op.op.item) { opsByItem[op.op.item, default: []].append(op) }
             for id in wanted {
-                let item = state.items[id]
-                let ops = opsByItem[id] ?? []
-                let conflict = state.conflicts[id]
+                let item = storage.state.items[id]
+                let ops = storage.state.ops(of: id)
+                let conflict = storage.state.conflicts[id]
                 if item == nil && ops.isEmpty && conflict == nil { continue }
                 result[id] = LocalItem(id: id, item: item, ops: ops, conflict: conflict)
             }
@@ -147,54 +173,48 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         }
 
         func items(idAfter after: String?, through: String?) throws -> [LocalItem] {
-            let ids = state.items.keys.filter { id in
+            let ids = storage.state.items.keys.filter { id in
                 (after.map { id > $0 } ?? true) && (through.map { id <= $0 } ?? true)
             }
             return try items(Array(ids)).values.sorted { $0.id < $1.id }
         }
 
         func sendableOps(limit: Int) throws -> [OutboxOp] {
-            Array(state.ops.lazy.filter { $0.state == .pending && self.state.conflicts[$0.op.item] == nil }.prefix(limit))
+            let state = storage.state
+            var result: [OutboxOp] = []
+            for seq in state.order[state.firstLive...] where result.count < limit {
+                guard let op = state.opsBySeq[seq], op.state == .pending, state.conflicts[op.op.item] == nil else { continue }
+                result.append(op)
+            }
+            return result
         }
 
         func inFlightOps() throws -> [OutboxOp] {
-            state.ops.filter { $0.state == .inFlight }
+            storage.state.opsBySeq.values.filter { $0.state == .inFlight }.sorted { $0.seq < $1.seq }
         }
 
         func save(_ new: LocalItem, over old: LocalItem) throws {
-            if let item = new.item { state.items[new.id] = item } else { state.items[new.id] = nil }
-            state.conflicts[new.id] = new.conflict
-            var current = state
-            let kept = Dictionary(new.ops.filter { $0.seq != 0 }.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
-            current.ops = current.ops.compactMap { op in
-                guard op.op.item == new.id else { return op }
-                return kept[op.seq]
-            }
-            for op in new.ops where op.seq == 0 {
-                var stored = op
-                stored.seq = current.nextSeq
-                current.nextSeq += 1
-                current.ops.append(stored)
-            }
-            state = current
+            if let item = new.item { storage.state.items[new.id] = item } else { storage.state.items[new.id] = nil }
+            storage.state.conflicts[new.id] = new.conflict
+            if new.ops != old.ops { storage.state.replaceOps(of: new.id, with: new.ops) }
         }
 
         func appendHistory(_ entries: [HistoryEntry], at time: Date) throws {
-            state.history += entries
+            storage.state.history += entries
         }
 
         func appendEvents(_ events: [SyncEvent], keeping: Int) throws {
-            var log = state.events + events
+            var log = storage.state.events + events
             if log.count > keeping { log.removeFirst(log.count - keeping) }
-            state.events = log
+            storage.state.events = log
         }
 
         func liveVersions() throws -> [(id: String, rev: Int)] {
-            state.items.values.filter { !$0.deleted && $0.rev >= 1 }.map { ($0.id, $0.rev) }
+            storage.state.items.values.filter { !$0.deleted && $0.rev >= 1 }.map { ($0.id, $0.rev) }
         }
 
         func hasOutstandingChanges() throws -> Bool {
-            !state.conflicts.isEmpty || state.ops.contains { $0.state != .rejected }
+            !storage.state.conflicts.isEmpty || storage.state.opsBySeq.values.contains { $0.state != .rejected }
         }
     }
 }

@@ -9,11 +9,29 @@ struct TUIBenchLatency {
     let path: String
     let presses: Int
 
+    /// Frame times in nanoseconds of uptime, recorded by the runtime's frame hook.
+    final class FrameClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var times: [UInt64] = []
+
+        func record() {
+            let now = DispatchTime.now().uptimeNanoseconds
+            lock.withLock { times.append(now) }
+        }
+
+        /// The first frame drawn at or after `start`.
+        func firstFrame(after start: UInt64) -> UInt64? {
+            lock.withLock { times.first { $0 >= start } }
+        }
+    }
+
     func measure() throws -> [(String, TUIBenchStats)] {
         let store = try AppDatabase.open(path: path)
         let backend = TestBackend(size: Size(width: 120, height: 40))
         let runtime = AppRuntime(
             environment: AppEnvironment(items: StoreItemSource(store: store)), backend: backend, label: "quire.bench.ui")
+        let clock = FrameClock()
+        runtime.onFrame = { clock.record() }
         runtime.start()
         runtime.waitUntilIdle()
         defer {
@@ -21,28 +39,43 @@ struct TUIBenchLatency {
             _ = runtime.waitUntilStopped()
         }
 
-        func time(_ key: Key) -> Double {
+        /// Milliseconds from sending the key to its first frame, and to the app being idle
+        /// again (results of background work drawn).
+        func time(_ key: Key) -> (frame: Double, settled: Double) {
             let start = DispatchTime.now().uptimeNanoseconds
             runtime.send(.key(key))
             runtime.waitUntilIdle()
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+            let end = DispatchTime.now().uptimeNanoseconds
+            let frame = clock.firstFrame(after: start) ?? end
+            return (Double(frame - start) / 1_000_000, Double(end - start) / 1_000_000)
         }
 
         var results: [(String, TUIBenchStats)] = []
-        results.append(("move the selection (`j`)", TUIBenchStats((0..<presses).map { _ in time(.character("j")) })))
-        results.append(("page down (`PgDn`)", TUIBenchStats((0..<presses).map { _ in time(.pageDown) })))
-        results.append(("page up (`PgUp`)", TUIBenchStats((0..<presses).map { _ in time(.pageUp) })))
-        _ = time(.character("g"))
-        var typing: [Double] = []
+        results.append(("move the selection (`j`)", TUIBenchStats((0..<presses).map { _ in time(.character("j")).frame })))
+        results.append(("page down (`PgDn`)", TUIBenchStats((0..<presses).map { _ in time(.pageDown).frame })))
+        results.append(("page up (`PgUp`)", TUIBenchStats((0..<presses).map { _ in time(.pageUp).frame })))
+        var ends: [Double] = []
+        for _ in 0..<max(5, presses / 20) {
+            ends.append(time(.character("G")).frame)
+            ends.append(time(.character("g")).frame)
+        }
+        results.append(("jump to the bottom and back (`G`, `g`)", TUIBenchStats(ends)))
+        var echo: [Double] = []
+        var settled: [Double] = []
         let queries = ["garden", "weekly review", "budget", "music paint", "zzz nothing"]
         var round = 0
-        while typing.count < presses {
+        while echo.count < presses {
             _ = time(.character("/"))
-            for character in queries[round % queries.count] { typing.append(time(.character(character))) }
+            for character in queries[round % queries.count] {
+                let measured = time(.character(character))
+                echo.append(measured.frame)
+                settled.append(measured.settled)
+            }
             _ = time(.escape)
             round += 1
         }
-        results.append(("type a search (per key)", TUIBenchStats(typing)))
+        results.append(("type a search: key to frame", TUIBenchStats(echo)))
+        results.append(("type a search: key to results", TUIBenchStats(settled)))
         return results
     }
 }

@@ -94,8 +94,10 @@ enum TUIBenchReport {
             "`quire` started on a pseudo-terminal until its first full frame (the status bar with the item",
             "count) has been written, \(firstFrames.count) launches. *Keystroke to frame*: a key sent to the app",
             "runtime (the same update, store queries, render and diff as on a terminal; the ncurses write",
-            "itself is not included) until the frame is drawn. *Peak memory*: the `quire` process's peak",
-            "resident size (VmHWM) after the first frame, going to the bottom, paging and searching.",
+            "itself is not included) until its frame is drawn. A search key's frame shows what was typed at",
+            "once; the matching list is read off the UI queue and drawn when ready (*key to results*, not",
+            "held to the 16 ms target). *Peak memory*: the `quire` process's peak resident size (VmHWM)",
+            "after the first frame, going to the bottom, paging and searching.",
             "",
             "| measure | p50 | p99 | max | target | met |",
             "| --- | ---: | ---: | ---: | ---: | :---: |",
@@ -103,8 +105,9 @@ enum TUIBenchReport {
                 + (first.median < 150 ? "yes" : "no") + " |",
         ]
         for (name, stats) in latency {
-            lines.append("| \(name) (ms) | \(ms(stats.median)) | \(ms(stats.p99)) | \(ms(stats.max)) | p99 < 16 | "
-                + (stats.p99 < 16 ? "yes" : "no") + " |")
+            let held = !name.hasSuffix("results")
+            lines.append("| \(name) (ms) | \(ms(stats.median)) | \(ms(stats.p99)) | \(ms(stats.max)) | "
+                + (held ? "p99 < 16 | " + (stats.p99 < 16 ? "yes" : "no") : "– | –") + " |")
         }
         lines.append("| peak memory (MB) | | | \(String(format: "%.1f", peakMegabytes)) | < 80 | "
             + (peakMegabytes < 80 ? "yes" : "no") + " |")

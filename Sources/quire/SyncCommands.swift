@@ -5,5 +5,7 @@ extension Quire {
     /// `remote`). They are listed here, apart from the local commands, and share the same
     /// plumbing: `StoreAccess.open()`, `ItemIDs`, `JSONOutput`, `Output` and `CLIFailure`
     /// (whose exit codes include SPEC's 3, 4 and 5 for sync outcomes).
-    static let syncCommands: [any ParsableCommand.Type] = []
+    static let syncCommands: [any ParsableCommand.Type] = [
+        SyncCommand.self, StatusCommand.self, ConflictsCommand.self, ResolveCommand.self, RemoteCommand.self,
+    ]
 }

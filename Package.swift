@@ -20,7 +20,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -98,8 +97,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "QuireCore", "TerminalUI"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], exclude: ["Snapshots"]),
+        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "QuireCore", "TerminalUI"], exclude: ["Snapshots"]),
         .testTarget(name: "QuireAppTests", dependencies: ["QuireApp", "QuireUI", "QuireStore", "QuireCore", "TerminalUI"]),
     ]
 )

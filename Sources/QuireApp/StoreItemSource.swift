@@ -1,3 +1,4 @@
+import Foundation
 import QuireCore
 import QuireStore
 import QuireUI
@@ -8,6 +9,9 @@ import QuireUI
 /// 100,000-item list reads a few dozen rows. Searches show the best `searchLimit` matches.
 public struct StoreItemSource: ItemSource {
     public let store: AppDatabase
+    /// Counting a long list costs more than reading a page of it, and paging asks for the same
+    /// count again and again: it is kept until the store's data version moves.
+    private let totals = TotalCache()
     /// A live search shows at most this many matches, best first.
     public static let searchLimit = 500
     /// How far around its old place `index(of:)` looks for a moved item before giving up.
@@ -36,7 +40,13 @@ public struct StoreItemSource: ItemSource {
             let matches = try store.search(text, matching: filter, limit: Self.searchLimit)
             return ItemWindow(items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count)
         }
+        let version = try store.dataVersion()
+        if let total = totals.total(for: query, version: version) {
+            return ItemWindow(items: try store.items(matching: filter, limit: limit, offset: max(0, offset)), total: total)
+        }
         let page = try store.page(matching: filter, limit: limit, offset: max(0, offset))
+        // The version read before the page: a write in between only makes the next call count again.
+        totals.remember(page.total, for: query, version: version)
         return ItemWindow(items: page.items, total: page.total)
     }
 
@@ -90,5 +100,22 @@ public struct StoreItemSource: ItemSource {
 
     public func dataVersion() throws -> Int {
         try store.dataVersion()
+    }
+}
+
+/// The last count of a list, valid for one data version of the store.
+private final class TotalCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entry: (query: ListQuery, version: Int, total: Int)?
+
+    func total(for query: ListQuery, version: Int) -> Int? {
+        lock.withLock {
+            guard let entry, entry.query == query, entry.version == version else { return nil }
+            return entry.total
+        }
+    }
+
+    func remember(_ total: Int, for query: ListQuery, version: Int) {
+        lock.withLock { entry = (query, version, total) }
     }
 }

@@ -8,11 +8,13 @@ import QuireCore
 /// version in the item's history and the outbox operation carrying the change, or nothing.
 ///
 /// Outbox rules (see `OutboxFold` for updates):
-/// - An update folds into the item's latest op when that op is still `pending`.
-/// - Deleting an item the server has never heard of (revision 0, and its only ops are pending:
+/// - An update folds into the item's latest op when that op was never sent (`pending` with no
+///   attempts). An op that went out once may already be applied on the server, which will answer
+///   its replay as it did the first time: anything folded into it would be lost.
+/// - Deleting an item the server has never heard of (revision 0, and its only ops never sent:
 ///   the create and what folded into it) removes those ops instead of queueing a delete: the
 ///   item becomes a local tombstone and nothing travels.
-/// - Restoring an item whose latest op is a pending delete removes that delete. Otherwise
+/// - Restoring an item whose latest op is a never-sent delete removes that delete. Otherwise
 ///   restore queues a `create` carrying every field, against the tombstone's revision: the
 ///   server revives the item with those values.
 extension AppDatabase {
@@ -91,7 +93,7 @@ extension AppDatabase {
                 after.updatedAt = now
                 let ops = try Outbox.entries(for: id, in: db)
                 var opID: String?
-                if before.rev == 0, ops.first?.op.kind == .create, ops.allSatisfy({ $0.state == .pending }) {
+                if before.rev == 0, ops.first?.op.kind == .create, ops.allSatisfy(\.wasNeverSent) {
                     try Outbox.remove(ops.map(\.seq), in: db)
                 } else if before.rev > 0 || !ops.isEmpty {
                     opID = environment.newID(now)
@@ -117,7 +119,7 @@ extension AppDatabase {
                 after.deleted = false
                 after.updatedAt = now
                 var opID: String?
-                if let latest = try Outbox.entries(for: id, in: db).last, latest.state == .pending, latest.op.kind == .delete {
+                if let latest = try Outbox.entries(for: id, in: db).last, latest.wasNeverSent, latest.op.kind == .delete {
                     try Outbox.remove([latest.seq], in: db)
                 } else {
                     opID = environment.newID(now)
@@ -195,7 +197,7 @@ extension AppDatabase {
     /// Returns the id of the op that now carries the change (nil when folding cancelled it out).
     private func foldOrQueue(_ before: Item, changes: [Field: FieldChange], now: Date, in db: Database) throws -> String? {
         if let latest = try Outbox.entries(for: before.id, in: db).last,
-           latest.state == .pending, latest.op.kind != .delete
+           latest.wasNeverSent, latest.op.kind != .delete
         {
             if let merged = OutboxFold.fold(kind: latest.op.kind, existing: latest.op.fields ?? [:], changes: changes) {
                 try Outbox.setFields(merged, seq: latest.seq, in: db)

@@ -34,6 +34,8 @@ public final class AppDatabase: Sendable {
     public let path: String
     /// The pool or the single connection every read and write goes through.
     let writer: any DatabaseWriter
+    /// Whether `writer` is a single connection (see `Connections.single`).
+    private let isSingleConnection: Bool
     let environment: StoreEnvironment
     /// The dedicated connection `dataVersion()` asks; opened on first use.
     private let versionReader = VersionReader()
@@ -43,6 +45,7 @@ public final class AppDatabase: Sendable {
     private init(path: String, writer: any DatabaseWriter, environment: StoreEnvironment, ownedDirectory: String?) {
         self.path = path
         self.writer = writer
+        self.isSingleConnection = writer is DatabaseQueue
         self.environment = environment
         self.ownedDirectory = ownedDirectory
     }
@@ -214,8 +217,22 @@ public final class AppDatabase: Sendable {
     }
 
     /// A write transaction on the writer connection, with errors mapped.
+    ///
+    /// On a single connection the WAL is then folded back into the file and emptied. A
+    /// one-shot process never closes its connection, so the next process starts with SQLite's
+    /// recovery, which reads the whole WAL and forgets how much of it was already copied into
+    /// the file: left alone, the WAL would never restart, and every later command would read it
+    /// all and copy it all again. Emptying it costs only the pages this write touched.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        try withStoreErrors { try writer.write(body) }
+        try withStoreErrors {
+            let result = try writer.write(body)
+            if isSingleConnection {
+                // The change is committed whatever happens here: a checkpoint that cannot finish
+                // (another process reading) is left for later.
+                _ = try? writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            }
+            return result
+        }
     }
 
     /// The current instant at the store's precision.

@@ -4,7 +4,8 @@ import QuireCore
 
 /// Where an outbox operation stands.
 public enum OutboxState: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Written locally, never sent: later local changes may still fold into it.
+    /// Waiting to be sent: written locally, or sent once and put back after a lost answer
+    /// (then `attempts` is above zero and nothing folds into it).
     case pending
     /// Sent in a request whose answer has not been applied yet; never folded into, because the
     /// server may already have applied it as it was sent.
@@ -23,6 +24,10 @@ public struct OutboxEntry: Sendable, Hashable {
     public var nextAttemptAt: Date?
     public var state: OutboxState
     public var lastError: String?
+
+    /// Written locally and never put in a request: the only kind of op later changes may fold
+    /// into or cancel, because no server can have applied it yet.
+    public var wasNeverSent: Bool { state == .pending && attempts == 0 }
 }
 
 /// How many operations wait in each state.

@@ -115,33 +115,37 @@ private struct Transaction: SyncTransaction {
     func save(_ new: LocalItem, over old: LocalItem) throws {
         if let item = new.item, item != old.item {
             if old.item == nil {
-                try db.execute(sql: SyncRows.insertItemSQL, arguments: StatementArguments(SyncRows.itemArguments(item)))
+                try db.cachedStatement(sql: SyncRows.insertItemSQL).execute(arguments: StatementArguments(SyncRows.itemArguments(item)))
+            } else if let before = old.item, SyncRows.onlyBookkeepingDiffers(before, item) {
+                // Only the badge or the revision moved (sending, acknowledging): a narrow write.
+                try db.cachedStatement(sql: "UPDATE item SET rev = ?, syncState = ? WHERE id = ?")
+                    .execute(arguments: [item.rev, item.syncState.rawValue, item.id])
             } else {
                 var arguments = SyncRows.itemArguments(item)
                 arguments.removeFirst()
                 arguments.append(item.id)
-                try db.execute(sql: SyncRows.updateItemSQL, arguments: StatementArguments(arguments))
+                try db.cachedStatement(sql: SyncRows.updateItemSQL).execute(arguments: StatementArguments(arguments))
             }
         }
         if new.ops != old.ops {
             let kept = Dictionary(new.ops.filter { $0.seq != 0 }.map { ($0.seq, $0) }, uniquingKeysWith: { a, _ in a })
             for op in old.ops {
                 guard let now = kept[op.seq] else {
-                    try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [op.seq])
+                    try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?").execute(arguments: [op.seq])
                     continue
                 }
                 if now != op {
-                    try db.execute(
-                        sql: "UPDATE outbox SET state = ?, attempts = ?, lastError = ?, baseRev = ?, fields = ? WHERE seq = ?",
-                        arguments: [now.state.rawValue, now.attempts, now.lastError, now.op.baseRev,
+                    try db.cachedStatement(
+                        sql: "UPDATE outbox SET state = ?, attempts = ?, lastError = ?, baseRev = ?, fields = ? WHERE seq = ?"
+                    ).execute(arguments: [now.state.rawValue, now.attempts, now.lastError, now.op.baseRev,
                                     now.op.fields.map(JSONText.fieldChanges), op.seq])
                 }
             }
             for op in new.ops where op.seq == 0 {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [
+                    """).execute(arguments: [
                         op.op.op, op.op.item, op.op.kind.rawValue, op.op.baseRev, op.op.fields.map(JSONText.fieldChanges),
                         StoreTime.string(from: op.createdAt), op.attempts, op.state.rawValue, op.lastError,
                     ])
@@ -149,16 +153,16 @@ private struct Transaction: SyncTransaction {
         }
         if new.conflict != old.conflict {
             if let record = new.conflict {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT OR REPLACE INTO conflict (itemId, base, local, remote, fields, detectedAt)
                     VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [
+                    """).execute(arguments: [
                         record.itemID, try record.base.map(SyncRows.json), try SyncRows.json(record.local),
                         try SyncRows.json(record.remote), JSONText.strings(record.fields.map(\.rawValue)),
                         StoreTime.string(from: record.detectedAt),
                     ])
             } else {
-                try db.execute(sql: "DELETE FROM conflict WHERE itemId = ?", arguments: [new.id])
+                try db.cachedStatement(sql: "DELETE FROM conflict WHERE itemId = ?").execute(arguments: [new.id])
             }
         }
     }
@@ -213,6 +217,14 @@ enum SyncRows {
         + " WHERE id = ?"
     static let outboxColumns = "seq, opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError"
     static let conflictColumns = "itemId, base, local, remote, fields, detectedAt"
+
+    /// True when two versions of an item differ at most in revision and badge.
+    static func onlyBookkeepingDiffers(_ old: Item, _ new: Item) -> Bool {
+        var old = old
+        old.rev = new.rev
+        old.syncState = new.syncState
+        return old == new
+    }
 
     static func itemArguments(_ item: Item) -> [(any DatabaseValueConvertible)?] {
         [

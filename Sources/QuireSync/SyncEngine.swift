@@ -119,6 +119,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             let exchange: SyncExchange<SyncResponse>
             do {
                 exchange = try await transport.sync(request)
+                report.networkTime += ledger.now().timeIntervalSince(began)
             } catch {
                 if case .status(413, let body, _) = error, !batch.isEmpty {
                     // Too large: halve the batch, and set a lone op aside for good.
@@ -260,6 +261,8 @@ public struct SyncRoundReport: Hashable, Sendable {
     public var changesPulled = 0
     public var bytesSent = 0
     public var bytesReceived = 0
+    /// Time spent waiting for the server, of `duration`.
+    public var networkTime: TimeInterval = 0
     public var summary = ReconcileSummary()
 
     public init(kind: SyncMachine.RoundKind, started: Date) {

@@ -28,12 +28,19 @@ struct Devices: AsyncParsableCommand {
     @Option(help: "Devices sharing one user (and so one token and one feed).")
     var devicesPerUser = 2
 
+    @Option(help: "Milliseconds between the starts of one device's rounds (0: as fast as answers come).")
+    var intervalMs = 0
+
     @Option(help: "Label for the first column of the printed rows.")
     var label = "server"
+
+    @Flag(help: "Print only the table rows, without the header.")
+    var rowsOnly = false
 
     func validate() throws {
         guard (1...1000).contains(batch) else { throw ValidationError("--batch must be from 1 to 1000") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be from 0 to 600") }
+        guard (0...60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be from 0 to 60000") }
         guard devicesPerUser >= 1 else { throw ValidationError("--devices-per-user must be at least 1") }
         guard !parsedLevels.isEmpty, parsedLevels.allSatisfy({ (1...1024).contains($0) }) else {
             throw ValidationError("--levels must be device counts from 1 to 1024")
@@ -61,12 +68,14 @@ struct Devices: AsyncParsableCommand {
     }
 
     func runLevels(tokens: [String], client: HTTPClient) async throws {
-        print("| store | devices | applied ops/s | rounds/s | p50 round trip | p99 round trip | errors |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        if !rowsOnly {
+            print("| store | devices | applied ops/s | rounds/s | p50 round trip | p99 round trip | errors |")
+            print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        }
         for level in parsedLevels {
             let result = try await runLevel(devices: level, tokens: tokens, client: client)
             print(
-                "| \(label) | \(level) | \(Int(result.opsPerSecond)) | \(Int(result.roundsPerSecond)) | "
+                "| \(label) | \(level) | \(Int(result.opsPerSecond)) | \(String(format: "%.1f", result.roundsPerSecond)) | "
                     + "\(Self.ms(result.p50)) | \(Self.ms(result.p99)) | \(result.errors) |")
         }
     }
@@ -91,12 +100,14 @@ struct Devices: AsyncParsableCommand {
         let batch = self.batch
         let maxRounds = self.maxRounds
         let perUser = devicesPerUser
+        let interval = Duration.milliseconds(intervalMs)
         let outcomes = try await withThrowingTaskGroup(of: DeviceOutcome.self) { group in
             for index in 0..<devices {
                 let token = tokens[(index / perUser) % tokens.count]
                 group.addTask {
                     var device = SimulatedDevice(token: token, batch: batch)
-                    return await device.run(url: url, client: client, until: deadline, maxRounds: maxRounds)
+                    return await device.run(
+                        url: url, client: client, until: deadline, maxRounds: maxRounds, interval: interval)
                 }
             }
             var all: [DeviceOutcome] = []
@@ -170,10 +181,22 @@ struct SimulatedDevice {
         return ops
     }
 
-    mutating func run(url: String, client: HTTPClient, until deadline: ContinuousClock.Instant, maxRounds: Int) async -> DeviceOutcome {
+    /// Runs rounds until the deadline; with an interval, each round starts on its own schedule
+    /// (the first at a random offset, so devices do not march in step) and a late round starts
+    /// at once.
+    mutating func run(
+        url: String, client: HTTPClient, until deadline: ContinuousClock.Instant, maxRounds: Int, interval: Duration
+    ) async -> DeviceOutcome {
         var outcome = DeviceOutcome()
         var rounds = 0
+        let intervalMs = Int64(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        var next = ContinuousClock.now + .milliseconds(intervalMs > 0 ? Int64.random(in: 0..<intervalMs, using: &random) : 0)
         while ContinuousClock.now < deadline && rounds < maxRounds {
+            if intervalMs > 0 {
+                if next > ContinuousClock.now { try? await Task.sleep(until: next, clock: .continuous) }
+                next += interval
+                if ContinuousClock.now >= deadline { break }
+            }
             rounds += 1
             let ops = makeOps()
             let started = ContinuousClock.now

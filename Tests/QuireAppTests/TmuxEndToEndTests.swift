@@ -73,6 +73,13 @@ import Testing
         #expect(tmux.waitFor { $0.contains("Created note") && $0.contains("> ●     Typed in tmux 日本") })
         #expect(try setup.titles() == ["Typed in tmux 日本"])
 
+        // Search as you type; a lone Esc (sent without a following key) clears it.
+        tmux.keys("/")
+        tmux.type("tmux")
+        #expect(tmux.waitFor { $0.contains(" / tmux") && $0.contains("1/1") })
+        tmux.keys("Escape")
+        #expect(tmux.waitFor { !$0.contains(" / tmux") })
+
         // Another terminal adds an item: it appears without a key press.
         #expect(try setup.cli("add", "From the CLI", "--task").status == 0)
         #expect(tmux.waitFor(timeout: 2) { $0.contains("[ ] From the CLI") })
@@ -123,6 +130,26 @@ import Testing
         tmux.keys("q")
         #expect(tmux.waitFor { $0.contains("quire-exited-0") && $0.contains("modes-reported") })
         #expect(tmux.capture().contains("icanon echo"))
+    }
+
+    @Test func colourFollowsNoColor() throws {
+        guard Tmux.executable != nil else { return }
+        for noColor in [false, true] {
+            let setup = try Setup()
+            defer { try? FileManager.default.removeItem(atPath: setup.home) }
+            #expect(try setup.cli("add", "Colourful", "--task", "--priority", "high").status == 0)
+            // `env -u`: the test runner itself may set NO_COLOR, and the pane inherits it.
+            let environment = "env -u NO_COLOR TERM=xterm-256color" + (noColor ? " NO_COLOR=1" : "")
+            let tmux = try Tmux(script: setup.script(environment: environment), directory: setup.home)
+            #expect(tmux.waitFor { $0.contains("Colourful") })
+            let styled = (try? tmux.run(["capture-pane", "-e", "-p", "-t", "main"])) ?? ""
+            // SGR colour codes: 30-37 / 40-47 foregrounds and backgrounds.
+            let colour = styled.range(of: #"\e\[[0-9;]*(3[0-7]|4[0-7])[;m]"#, options: .regularExpression) != nil
+            #expect(colour == !noColor, "NO_COLOR=\(noColor): \(styled.prefix(300))")
+            #expect(styled.contains("\u{1b}[7m") || styled.contains(";7m") || !noColor, "reverse video marks the selection")
+            tmux.keys("q")
+            #expect(tmux.waitFor { $0.contains("modes-reported") })
+        }
     }
 
     @Test func withoutATerminalItPointsToTheCLI() throws {

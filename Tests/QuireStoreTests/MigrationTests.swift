@@ -9,7 +9,7 @@ import QuireCore
         let directory = try StoreFixture.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/quire.db"
-        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let store = try AppDatabase.open(path: path, environment: .deterministic())
         let tables = try store.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name")

@@ -65,6 +65,23 @@ import QuireCore
         #expect(list[2].op.fields == [.title: FieldChange(from: .string("c"), to: .string("d"))])
     }
 
+    /// An op put back to pending after a lost answer may already be applied on the server:
+    /// folding into it, or cancelling it, would lose the change or leave the server out of step.
+    @Test func anOpSentOnceIsNeverFoldedIntoOrCancelled() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(title: "a"))
+        try StoreFixture.execute(store, "UPDATE outbox SET attempts = 1")
+        try store.update(item.id, fields: [.title: .string("b")])
+        #expect(try ops(store, item.id).map(\.op.kind) == [.create, .update])
+        try StoreFixture.execute(store, "UPDATE outbox SET attempts = 1")
+        try store.delete([item.id])
+        #expect(try ops(store, item.id).map(\.op.kind) == [.create, .update, .delete], "the server may know the item")
+        try StoreFixture.execute(store, "UPDATE outbox SET attempts = 1")
+        try store.restore([item.id])
+        #expect(try ops(store, item.id).map(\.op.kind) == [.create, .update, .delete, .create])
+        #expect(try store.item(item.id)?.deleted == false)
+    }
+
     @Test func anUpdateUndoneBeforeSendingLeavesNoOp() throws {
         let store = try StoreFixture.make()
         let item = try store.create(NewItem(title: "a"))

@@ -108,6 +108,14 @@ import QuireCore
         #expect(task.done && task.doneAt != nil)
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM outbox") == 2, "the tombstone needs no op")
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM itemVersion WHERE origin = 'import'") == 3)
+        let op = try #require(try store.outbox(for: task.id).first)
+        #expect(op.op.kind == .create && op.op.fields?[.title]?.to == .string("Imported") && op.op.fields?.count == 8)
+        #expect(op.op.fields?[.done]?.to == .bool(true) && op.op.fields?[.tags]?.to == .strings(["a"]))
+        let version = try #require(try store.history(of: task.id).first)
+        var expected = task
+        expected.syncState = .synced
+        #expect(version.item == expected && version.origin == .import && version.opID == op.op.op)
+        #expect(try store.search("imported").map(\.id) == [task.id])
         let again = try store.importItems([entries[0]])
         #expect(again.unchanged == 1 && again.created == 0)
         let bad = [ImportEntry(title: "Would be fine"), ImportEntry(title: " ")]

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TerminalUI
 
-/// Compares text with `Snapshots/<name>.txt` beside this file; records it when it is missing
-/// or when `RECORD_SNAPSHOTS=1`, and reports a line diff when it differs.
+/// Compares text with `Snapshots/<name>.txt` beside this file; records it when `RECORD_SNAPSHOTS=1`
+/// (or when it is missing, which fails the test), and reports a line diff when it differs.
 func assertSnapshot(
     _ actual: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -13,6 +13,10 @@ func assertSnapshot(
     guard !record, let expected = try? String(contentsOf: file, encoding: .utf8) else {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? (actual + "\n").write(to: file, atomically: true, encoding: .utf8)
+        // A missing snapshot must not pass silently (a fresh clone would compare nothing).
+        if !record {
+            Issue.record("snapshot \(name) was missing and has been recorded; check it in", sourceLocation: sourceLocation)
+        }
         return
     }
     let trimmed = expected.hasSuffix("\n") ? String(expected.dropLast()) : expected

@@ -96,7 +96,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer"]),
+        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer", grdb]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], exclude: ["Snapshots"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "QuireCore", "TerminalUI"], exclude: ["Snapshots"]),
         .testTarget(name: "QuireAppTests", dependencies: ["QuireApp", "QuireUI", "QuireStore", "QuireCore", "TerminalUI"]),

@@ -28,6 +28,12 @@ extension AppRuntime {
             } catch {
                 return [.notice("Cannot read the store: \(error)", isError: true)]
             }
+        case .syncStatus(let request):
+            return performSyncStatus(request)
+        case .loadReview(let id):
+            return [loadReview(id)]
+        case .resolve(let plan):
+            return resolve(plan)
         case .quit:
             return []
         }

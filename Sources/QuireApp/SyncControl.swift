@@ -1,15 +1,42 @@
+import Dispatch
+import Foundation
 import QuireCore
+import QuireStore
+import QuireSync
 import QuireUI
 
-/// What the app asks of sync: the status bar's summary and "sync now".
+/// What the app asks of sync: the status bar's summary, "sync now", and the sync status
+/// screen's report and its retry and discard of dead letters.
 ///
 /// `LocalOnlySync` is used until a sync engine is plugged in: it reports the store's counts and
-/// says that no remote is configured.
+/// says that no remote is configured. `LiveSyncControl` knows the configured remote and, when
+/// the app runs one, the worker and its engine.
 public protocol SyncControl: Sendable {
     /// The summary for the status bar, given the store's counts.
     func summary(counts: StoreCounts) -> SyncSummary
     /// Starts a sync round now; returns what the status bar should say.
     func syncNow() -> (text: String, isError: Bool)
+    /// Everything the sync status screen shows. Called off the UI queue: it reads the store.
+    func statusDetail(store: AppDatabase) throws -> SyncStatusDetail
+    /// Queues a dead letter again under a new op id; false when it is no longer a dead letter.
+    func retryDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool
+    /// Drops a dead letter; false when it is no longer a dead letter.
+    func discardDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool
+}
+
+extension SyncControl {
+    /// Without a remote: the store's own facts, as a device that has never synced sees them.
+    public func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {
+        try SyncStatusReading.detail(store: store, remote: nil, connection: .noRemote)
+    }
+
+    public func retryDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool {
+        try SyncStatusReading.ledger(for: store).retryDeadLetter(letter.opID, item: letter.itemID)
+    }
+
+    public func discardDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool {
+        try SyncStatusReading.ledger(for: store).discardDeadLetter(letter.opID, item: letter.itemID)
+    }
 }
 
 public struct LocalOnlySync: SyncControl {
@@ -23,5 +50,182 @@ public struct LocalOnlySync: SyncControl {
 
     public func syncNow() -> (text: String, isError: Bool) {
         ("Sync is not configured: run quire remote set URL --token TOKEN", false)
+    }
+}
+
+/// Sync as `quire status` sees it: the remote from the settings, the state from the running
+/// worker when there is one (else from the event log), and the engine's own round figures.
+public struct LiveSyncControl: SyncControl {
+    public let settings: SyncSettings
+    public let worker: SyncWorker?
+    public let engine: SyncEngine?
+
+    public init(settings: SyncSettings, worker: SyncWorker? = nil, engine: SyncEngine? = nil) {
+        self.settings = settings
+        self.worker = worker
+        self.engine = engine
+    }
+
+    public func summary(counts: StoreCounts) -> SyncSummary {
+        let status = worker?.status
+        let connection: SyncConnection =
+            settings.remoteURL() == nil ? .noRemote : (status?.connection ?? .idle)
+        return SyncSummary(
+            connection: connection, pending: counts.pending + counts.inFlight, needsReview: counts.needsReview,
+            deadLetters: counts.rejected, lastSuccess: status?.lastSuccess, nextRetry: status?.nextRetry)
+    }
+
+    public func syncNow() -> (text: String, isError: Bool) {
+        guard settings.remoteURL() != nil else { return LocalOnlySync().syncNow() }
+        guard let worker else { return ("Sync does not run in this window: run quire sync", false) }
+        worker.syncNow()
+        return ("Syncing…", false)
+    }
+
+    public func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {
+        let status = worker?.status
+        let report = try SyncStatusReport.read(database: store, settings: settings, worker: status, events: 1)
+        var detail = try SyncStatusReading.detail(
+            store: store, remote: report.remote, connection: report.state, problem: status?.problem,
+            lastSuccess: report.lastSuccess, nextRetry: report.nextRetry)
+        if let rounds = engine?.recentRounds, !rounds.isEmpty {
+            detail.rounds = rounds.map {
+                SyncStatusDetail.Round(duration: $0.duration, bytesSent: $0.bytesSent, bytesReceived: $0.bytesReceived)
+            }
+            detail.roundSource = .thisSession
+        }
+        return detail
+    }
+
+    public func retryDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool {
+        let ledger = try engine?.ledger ?? SyncStatusReading.ledger(for: store)
+        let retried = try ledger.retryDeadLetter(letter.opID, item: letter.itemID)
+        if retried { worker?.nudge() }
+        return retried
+    }
+
+    public func discardDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool {
+        try (engine?.ledger ?? SyncStatusReading.ledger(for: store)).discardDeadLetter(letter.opID, item: letter.itemID)
+    }
+}
+
+/// The reads behind the sync status screen, shared by every `SyncControl`.
+public enum SyncStatusReading {
+    /// How many log events are read to find rounds (the screen shows fewer).
+    public static let eventsRead = 300
+
+    /// The store's facts around what the caller knows of the remote and the connection.
+    public static func detail(
+        store: AppDatabase, remote: String?, connection: SyncConnection, problem: String? = nil,
+        lastSuccess: Date? = nil, nextRetry: Date? = nil
+    ) throws -> SyncStatusDetail {
+        let counts = try store.outboxCounts()
+        let events = try store.recentSyncEvents(limit: eventsRead)
+        let lastSuccess = try lastSuccess ?? store.syncMeta().lastSuccessAt
+        return SyncStatusDetail(
+            remote: remote, connection: connection, problem: problem, lastSuccess: lastSuccess,
+            outbox: counts.pending, inFlight: counts.inFlight, nextRetry: nextRetry,
+            deadLetters: try store.deadLetters().map {
+                SyncStatusDetail.DeadLetter(opID: $0.opID, itemID: $0.itemID, title: $0.title, reason: $0.reason, at: $0.at)
+            },
+            conflicts: try store.conflictTitles().map { SyncStatusDetail.Conflict(itemID: $0.itemID, title: $0.title) },
+            rounds: rounds(fromLog: events), roundSource: .eventLog,
+            events: events.map { SyncStatusDetail.Event(seq: $0.seq, at: $0.at, kind: $0.kind, message: $0.message) })
+    }
+
+    /// The rounds the event log tells of, oldest first.
+    ///
+    /// A round runs from its `SYNC_START` to the last event before the next one; its bytes are
+    /// the `N bytes` the push and pull events report. A round that logged nothing after its
+    /// start (a pull that found nothing) has no known end, so no duration. Events before the
+    /// first start in the window belong to a round whose start was cut off and are skipped.
+    public static func rounds(fromLog events: [SyncEvent]) -> [SyncStatusDetail.Round] {
+        var rounds: [SyncStatusDetail.Round] = []
+        var current: (start: Date, end: Date?, sent: Int, received: Int)?
+        func close() {
+            guard let round = current else { return }
+            rounds.append(SyncStatusDetail.Round(
+                duration: round.end.map { max(0, $0.timeIntervalSince(round.start)) },
+                bytesSent: round.sent, bytesReceived: round.received))
+        }
+        for event in events.sorted(by: { $0.seq < $1.seq }) {
+            if event.kind == SyncEventKind.syncStart.rawValue {
+                close()
+                current = (event.at, nil, 0, 0)
+                continue
+            }
+            guard current != nil else { continue }
+            current!.end = event.at
+            if event.kind == SyncEventKind.pushOK.rawValue { current!.sent += bytes(in: event.message) }
+            if event.kind == SyncEventKind.pullOK.rawValue { current!.received += bytes(in: event.message) }
+        }
+        close()
+        return rounds
+    }
+
+    /// The number before ` bytes` in a push or pull message (`… · 1234 bytes · 56 ms`); 0 if none.
+    static func bytes(in message: String) -> Int {
+        guard let range = message.range(of: " bytes") else { return 0 }
+        let digits = message[..<range.lowerBound].reversed().prefix { $0.isASCII && $0.isNumber }
+        return Int(String(digits.reversed())) ?? 0
+    }
+
+    /// A ledger over the store's file, for the person's decisions about dead letters.
+    static func ledger(for store: AppDatabase) throws -> SyncLedger {
+        let environment = StoreEnvironment.live
+        return SyncLedger(storage: try store.syncStorage(), now: environment.now, newID: environment.newID)
+    }
+}
+
+// MARK: - Running the screen's requests
+
+extension AppRuntime {
+    /// Runs a sync status request on a background queue and answers on the UI queue, so the
+    /// screen never blocks typing while the store is read or written.
+    func performSyncStatus(_ request: SyncStatusRequest) -> [Message] {
+        let sync = environment.sync
+        let items = environment.items
+        let store = (items as? StoreItemSource)?.store
+        activity.begin()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let answer = SyncStatusReading.answer(request, sync: sync, store: store, items: items)
+            queue.async { [self] in
+                defer { activity.end() }
+                guard !isStoppedOnQueue else { return }
+                process([.syncStatus(answer)])
+            }
+        }
+        return []
+    }
+}
+
+extension SyncStatusReading {
+    /// The answer to one request; an app without a store file (in-memory tests) shows its counts.
+    static func answer(_ request: SyncStatusRequest, sync: any SyncControl, store: AppDatabase?, items: any ItemSource)
+        -> SyncStatusEvent
+    {
+        switch request {
+        case .load:
+            do {
+                if let store { return .loaded(try sync.statusDetail(store: store)) }
+                let counts = try items.counts()
+                let summary = sync.summary(counts: counts)
+                return .loaded(SyncStatusDetail(
+                    remote: nil, connection: summary.connection, lastSuccess: summary.lastSuccess,
+                    outbox: counts.pending, inFlight: counts.inFlight, nextRetry: summary.nextRetry))
+            } catch {
+                return .loadFailed(String(describing: error))
+            }
+        case .retry(let letter), .discard(let letter):
+            guard let store else { return .handled(request, .failure(WriteFailure("there is no store file"))) }
+            do {
+                let changed = request == .retry(letter)
+                    ? try sync.retryDeadLetter(letter, store: store)
+                    : try sync.discardDeadLetter(letter, store: store)
+                return .handled(request, .success(changed))
+            } catch {
+                return .handled(request, .failure(WriteFailure(String(describing: error))))
+            }
+        }
     }
 }

@@ -110,13 +110,11 @@ public final class AppDatabase: Sendable {
                         }
                     }
                 }
-                // A one-shot process never closes its connection cleanly, and the next one must
-                // read every frame of the WAL back (recovery) before its first query: keep the WAL
-                // short by checkpointing after every 100 pages instead of SQLite's 1000. A large
-                // page cache keeps a big import from spilling pages into the WAL twice.
+                // SQLite's automatic checkpoint is off: `write` keeps the WAL short itself (see
+                // there). A large page cache keeps a big import from spilling pages twice.
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: """
-                        PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 100; PRAGMA cache_size = -65536
+                        PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -65536
                         """)
                 }
                 writer = queue
@@ -218,21 +216,33 @@ public final class AppDatabase: Sendable {
 
     /// A write transaction on the writer connection, with errors mapped.
     ///
-    /// On a single connection the WAL is then folded back into the file and emptied. A
-    /// one-shot process never closes its connection, so the next process starts with SQLite's
-    /// recovery, which reads the whole WAL and forgets how much of it was already copied into
-    /// the file: left alone, the WAL would never restart, and every later command would read it
-    /// all and copy it all again. Emptying it costs only the pages this write touched.
+    /// On a single connection (a one-shot command), once the WAL has grown past
+    /// `walCheckpointBytes` it is folded back into the file and emptied. Such a process never
+    /// closes its connection, so the next one starts with SQLite's recovery, which reads the
+    /// whole WAL and forgets how much of it was already copied: SQLite's own checkpoint would
+    /// then copy everything again at every command, and the WAL would never restart.
+    /// Checkpointing at every write instead would cost four fsyncs per command; with
+    /// `synchronous = NORMAL` a commit is safe against a crash of the process at once, and
+    /// reaches the disk at the next checkpoint.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         try withStoreErrors {
             let result = try writer.write(body)
-            if isSingleConnection {
+            if isSingleConnection, Self.fileSize(path + "-wal") > Self.walCheckpointBytes {
                 // The change is committed whatever happens here: a checkpoint that cannot finish
-                // (another process reading) is left for later.
+                // (another process reading) is left for a later command.
                 _ = try? writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             }
             return result
         }
+    }
+
+    /// How large a one-shot command lets the WAL grow before emptying it (see `write`).
+    static let walCheckpointBytes: Int64 = 1 << 20
+
+    /// The size of a file in bytes, 0 when it does not exist.
+    static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     /// The current instant at the store's precision.

@@ -13,6 +13,9 @@ import QuireStore
 public struct SyncLedger: Sendable {
     /// How many events the log keeps.
     public static let eventLogLimit = 1_000
+    /// The longest message an event keeps, in characters: with `eventLogLimit` this bounds
+    /// the log's size, whatever a misbehaving server or proxy puts in an error body.
+    public static let eventMessageLimit = 500
 
     public let storage: any SyncStorage
     private let clock: @Sendable () -> Date
@@ -158,9 +161,8 @@ public struct SyncLedger: Sendable {
                 items[item]!.ops[index].lastError = reason
                 reconciler.settleBadge(&items[item]!)
             }
-            try tx.appendEvents([SyncEvent(at: now(), kind: SyncEventKind.deadLetter.rawValue,
-                                           message: "set aside: \(reason)", itemID: item, opID: opID)],
-                                keeping: Self.eventLogLimit)
+            try append([SyncEvent(at: now(), kind: SyncEventKind.deadLetter.rawValue,
+                                  message: "set aside: \(reason)", itemID: item, opID: opID)], in: tx)
         }
     }
 
@@ -174,9 +176,24 @@ public struct SyncLedger: Sendable {
 
     public func log(_ kind: SyncEventKind, _ message: String, item: String? = nil, op: String? = nil) throws {
         try storage.write { tx in
-            try tx.appendEvents([SyncEvent(at: now(), kind: kind.rawValue, message: message, itemID: item, opID: op)],
-                                keeping: Self.eventLogLimit)
+            try append([SyncEvent(at: now(), kind: kind.rawValue, message: message, itemID: item, opID: op)], in: tx)
         }
+    }
+
+    /// Appends to the bounded log: each message one line of at most `eventMessageLimit`.
+    private func append(_ events: [SyncEvent], in tx: any SyncTransaction) throws {
+        try tx.appendEvents(events.map(Self.bounded), keeping: Self.eventLogLimit)
+    }
+
+    static func bounded(_ event: SyncEvent) -> SyncEvent {
+        var event = event
+        var line = event.message.replacingOccurrences(of: "\r\n", with: " ")
+        line = String(line.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        if line.count > eventMessageLimit {
+            line = String(line.prefix(eventMessageLimit - 1)) + "…"
+        }
+        event.message = line
+        return event
     }
 
     // MARK: - The person's decisions
@@ -237,7 +254,7 @@ public struct SyncLedger: Sendable {
             if new != old { try tx.save(new, over: old) }
         }
         if !reconciler.history.isEmpty { try tx.appendHistory(reconciler.history, at: time) }
-        if !reconciler.events.isEmpty { try tx.appendEvents(reconciler.events, keeping: Self.eventLogLimit) }
+        if !reconciler.events.isEmpty { try append(reconciler.events, in: tx) }
         return reconciler.summary
     }
 }

@@ -5,6 +5,19 @@ import QuireCore
 /// Runs one sync round; the worker calls it whenever the machine says so.
 public protocol SyncRoundRunner: Sendable {
     func run(_ kind: SyncMachine.RoundKind) async -> SyncMachine.RoundOutcome
+    /// Begins a round and calls `completion` once with its outcome, from any thread.
+    ///
+    /// The worker starts rounds through this, on its own queue. The default runs `run` in a
+    /// task; a runner that can take the round at once (a scripted one in tests) overrides it,
+    /// so that a round is handed over the moment the worker decides on it, and not whenever
+    /// the shared pool of task threads next has a thread free.
+    func start(_ kind: SyncMachine.RoundKind, completion: @escaping @Sendable (SyncMachine.RoundOutcome) -> Void)
+}
+
+extension SyncRoundRunner {
+    public func start(_ kind: SyncMachine.RoundKind, completion: @escaping @Sendable (SyncMachine.RoundOutcome) -> Void) {
+        Task { completion(await run(kind)) }
+    }
 }
 
 /// The thin shell around `SyncMachine`: it feeds the machine events, turns its timer actions
@@ -87,9 +100,9 @@ public final class SyncWorker: @unchecked Sendable {
         switch action {
         case .startRound(let kind):
             roundsStarted += 1
-            let runner = self.runner
-            Task {
-                let outcome = await runner.run(kind)
+            // The outcome always comes back through the queue, even when the runner answers
+            // at once, so that `handle` never runs inside itself.
+            runner.start(kind) { outcome in
                 self.queue.async { self.handle(.roundFinished(outcome)) }
             }
         case .schedule(let kind, let deadline):

@@ -20,6 +20,8 @@ extension AppState {
             HelpScreen.render(self, scroll: scroll, into: &buffer)
         case .syncStatus:
             SyncStatusScreen.render(self, into: &buffer)
+        case .resolve(let resolve):
+            cursor = ResolveScreen.render(self, resolve: resolve, into: &buffer)
         }
         if let question {
             Dialog.render(question, into: &buffer)

@@ -12,12 +12,14 @@ extension AppState {
     public mutating func update(_ message: Message) -> [Effect] {
         switch message {
         case .key(let key):
-            return handle(key)
+            let wasShowingSyncStatus = screen == .syncStatus
+            let effects = handle(key)
+            return !wasShowingSyncStatus && screen == .syncStatus ? effects + syncStatusOpened() : effects
         case .resized(let newSize):
             size = newSize
             return ensureVisibleRowsLoaded()
         case .storeChanged:
-            return [reload()]
+            return [reload()] + syncStatusStoreChanged()
         case .listLoaded(let page):
             return apply(page)
         case .written(let intent, let result):
@@ -25,6 +27,7 @@ extension AppState {
         case .externalEditFinished(let outcome):
             return finish(outcome)
         case .syncChanged(let summary, let line):
+            recordSyncSummary(summary)
             sync = summary
             syncLine = line
             return []
@@ -32,7 +35,13 @@ extension AppState {
             notice = Notice(text: text, isError: isError)
             return []
         case .reviewTargetFound(let id):
-            return showReviewTarget(id)
+            return openReview(id)
+        case .reviewLoaded(let id, let versions):
+            return showReview(id, versions)
+        case .resolveFinished(let id, let error):
+            return finishResolve(id, error: error)
+        case .syncStatus(let event):
+            return handleSyncStatus(event)
         case .today(let day):
             today = day
             return []
@@ -55,6 +64,7 @@ extension AppState {
         case .prompt:
             return promptKey(key, command)
         case .editor:
+            if case .resolve = screen { return resolveEditorKey(key, command) }
             return editorKey(key, command)
         case .list:
             guard let command else { return [] }
@@ -67,7 +77,10 @@ extension AppState {
             return helpCommand(command)
         case .syncStatus:
             guard let command else { return [] }
-            return syncStatusCommand(command)
+            return syncStatusScreenCommand(command)
+        case .resolve:
+            guard let command else { return [] }
+            return resolveCommand(command)
         }
     }
 
@@ -94,22 +107,17 @@ extension AppState {
         return []
     }
 
-    private mutating func syncStatusCommand(_ command: Command) -> [Effect] {
-        switch command {
-        case .syncNow: return [.syncNow]
-        case .back: screen = .list
-        case .quit: return quit()
-        default: break
-        }
-        return []
-    }
-
     private mutating func answer(_ command: Command?) -> [Effect] {
         switch (question, command) {
         case (.discardChanges?, .confirm?):
             question = nil
             screen = .list
         case (.discardChanges?, .decline?):
+            question = nil
+        case (.discardDeadLetter(let letter)?, .confirm?):
+            question = nil
+            return [.syncStatus(.discard(letter))]
+        case (.discardDeadLetter?, .decline?):
             question = nil
         default:
             break

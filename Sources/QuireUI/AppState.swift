@@ -11,6 +11,8 @@ public struct AppState: Hashable, Sendable {
         case editor(EditorState)
         case help(scroll: Int)
         case syncStatus
+        /// An item that needs review: its conflicts and the person's choices.
+        case resolve(ResolveState)
     }
 
     /// A one-line input over the list.
@@ -29,6 +31,8 @@ public struct AppState: Hashable, Sendable {
     /// A yes/no question over the current screen.
     public enum Question: Hashable, Sendable {
         case discardChanges
+        /// Discard a dead letter for good (asked on the sync status screen).
+        case discardDeadLetter(SyncStatusDetail.DeadLetter)
     }
 
     /// A short message in the status bar until the next key.
@@ -47,6 +51,8 @@ public struct AppState: Hashable, Sendable {
     /// the clock: "retrying in 8s" counts down).
     public var sync: SyncSummary
     public var syncLine: String
+    /// The sync status screen's report, selection and outbox depth history.
+    public var syncStatus: SyncStatusState
     /// Most recent last; `u` takes from the end.
     public var undoStack: [UndoEntry]
     public var today: Day?
@@ -62,6 +68,7 @@ public struct AppState: Hashable, Sendable {
         notice = nil
         sync = SyncSummary(connection: .noRemote)
         syncLine = ""
+        syncStatus = SyncStatusState()
         undoStack = []
         self.today = today
         quitting = false
@@ -83,6 +90,7 @@ public struct AppState: Hashable, Sendable {
         switch screen {
         case .list: return prompt != nil ? .prompt : .list
         case .syncStatus: return .syncStatus
+        case .resolve(let resolve): return resolve.bodyEditor != nil ? .editor : .resolve
         case .detail: return .detail
         case .editor: return .editor
         case .help: return .help

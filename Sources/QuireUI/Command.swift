@@ -8,12 +8,16 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case search, filterKind, filterStatus, filterTag, back
     // Sync
     case nextNeedingReview, syncNow, syncStatus
+    // Sync status
+    case retryDeadLetter, discardDeadLetter
     // App
     case help, quit
     // Editor
     case switchField, save, cancel
     case cursorLeft, cursorRight, cursorUp, cursorDown, cursorHome, cursorEnd, cursorPageUp, cursorPageDown
     case newline, deleteBackward, deleteForward
+    // Resolve
+    case chooseLocal, chooseRemote, chooseBoth, chooseAllLocal, chooseAllRemote, toggleView
     // Prompts and questions
     case accept, confirm, decline
 }
@@ -26,6 +30,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case editor
     case help
     case syncStatus
+    case resolve
     case confirm
 
     /// The heading of this context in help and in the README.
@@ -37,6 +42,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
         case .editor: "Editor"
         case .help: "Help"
         case .syncStatus: "Sync status"
+        case .resolve: "Resolve"
         case .confirm: "Questions"
         }
     }

@@ -10,6 +10,12 @@ public enum Effect: Hashable, Sendable {
     case syncNow
     /// Find the next item that needs review after the given one (in list order).
     case findNextNeedingReview(after: String?)
+    /// Read the sync status screen's report, or retry or discard a dead letter (off the UI queue).
+    case syncStatus(SyncStatusRequest)
+    /// Read the base, local and remote versions of an item that needs review.
+    case loadReview(id: String)
+    /// Write a resolution the person accepted on the resolve screen.
+    case resolve(ResolvePlan)
     case quit
 }
 

@@ -103,9 +103,30 @@ public enum Keymap {
         KeyBinding(.help, [.control("c")], .quit, "quit"),
 
         // MARK: Sync status
+        KeyBinding(.syncStatus, [.character("j"), .down], .moveDown, "select the next rejected change"),
+        KeyBinding(.syncStatus, [.character("k"), .up], .moveUp, "select the previous rejected change"),
+        KeyBinding(.syncStatus, [.character("r")], .retryDeadLetter, "retry the selected rejected change (sent again under a new id)",
+                   hint: "retry"),
+        KeyBinding(.syncStatus, [.character("D"), .character("x")], .discardDeadLetter,
+                   "discard the selected rejected change (asks first)", hint: "discard"),
+        KeyBinding(.syncStatus, [.character("c")], .nextNeedingReview, "resolve the next item needing review", hint: "resolve"),
         KeyBinding(.syncStatus, [.character("s")], .syncNow, "sync now", hint: "sync now"),
         KeyBinding(.syncStatus, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.syncStatus, [.control("c")], .quit, "quit"),
+
+        // MARK: Resolve
+        KeyBinding(.resolve, [.character("j"), .down], .moveDown, "next conflict"),
+        KeyBinding(.resolve, [.character("k"), .up], .moveUp, "previous conflict"),
+        KeyBinding(.resolve, [.character("l")], .chooseLocal, "choose this device's version (local)", hint: "local"),
+        KeyBinding(.resolve, [.character("r")], .chooseRemote, "choose the server's version (remote)", hint: "remote"),
+        KeyBinding(.resolve, [.character("b")], .chooseBoth, "keep both: local lines, then remote (body hunks)", hint: "both"),
+        KeyBinding(.resolve, [.character("v")], .toggleView, "side by side or unified", hint: "view"),
+        KeyBinding(.resolve, [.character("e")], .edit, "edit the merged body", hint: "edit"),
+        KeyBinding(.resolve, [.enter, .control("s")], .accept, "accept: save the resolution as a new change", hint: "accept"),
+        KeyBinding(.resolve, [.escape], .back, "back to the list, changing nothing", hint: "back"),
+        KeyBinding(.resolve, [.character("L")], .chooseAllLocal, "choose local for every conflict", hint: "all local"),
+        KeyBinding(.resolve, [.character("R")], .chooseAllRemote, "choose remote for every conflict", hint: "all remote"),
+        KeyBinding(.resolve, [.control("c")], .quit, "quit"),
 
         // MARK: Questions
         KeyBinding(.confirm, [.character("y")], .confirm, "yes", hint: "yes"),

@@ -17,6 +17,12 @@ public enum Message: Hashable, Sendable {
     case notice(String, isError: Bool)
     /// The answer to "next item needing review": its id, or nil when there is none.
     case reviewTargetFound(String?)
+    /// The sync status screen's read, retry or discard answered.
+    case syncStatus(SyncStatusEvent)
+    /// The versions of an item to review; nil when it no longer needs review.
+    case reviewLoaded(id: String, ReviewVersions?)
+    /// A resolution was written (`error` is nil) or could not be.
+    case resolveFinished(id: String, error: String?)
     case today(Day)
 }
 

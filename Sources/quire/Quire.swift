@@ -25,6 +25,7 @@ struct Quire: AsyncParsableCommand {
             Exit codes: 0 success, 1 bad input (nothing changed), 2 not found, 3 server
             unreachable, 4 authentication refused, 5 items need review, 6 database unusable.
             """,
+        version: QuireVersion.current,
         subcommands: localCommands + syncCommands
     )
 

@@ -24,6 +24,15 @@ import Testing
         #expect(help.stdout.hasPrefix("OVERVIEW: "))
     }
 
+    @Test func versionIsPrintedWithoutTouchingTheStore() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let version = try cli.run("--version")
+        #expect(version.status == 0 && version.stderr.isEmpty)
+        #expect(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(version.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: cli.database))
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScripts(_ shell: String) throws {
         let cli = try QuireCLI()

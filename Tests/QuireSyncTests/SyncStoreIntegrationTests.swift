@@ -12,14 +12,14 @@ final class StoreDevice: @unchecked Sendable {
     let engine: SyncEngine
     let transport: FaultyTransport
 
-    init(server: SyncTestServer, token: String) throws {
+    init(server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits) throws {
         let environment = StoreEnvironment.live
         database = try AppDatabase.temporary(environment: environment)
         let transport = FaultyTransport(base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10))
         self.transport = transport
         engine = SyncEngine(
             ledger: SyncLedger(storage: try database.syncStorage(), now: environment.now, newID: environment.newID),
-            limits: Device.testLimits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path)),
+            limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path)),
             connect: { transport })
     }
 

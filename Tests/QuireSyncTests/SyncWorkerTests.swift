@@ -5,6 +5,10 @@ import Testing
 @testable import QuireSync
 
 /// A round runner whose rounds end only when the test says how.
+///
+/// It takes each round synchronously on the worker's queue (`start`), so what the tests wait
+/// for never depends on when the shared pool of task threads gets to a task: in a full test
+/// run that pool can be busy for seconds with other suites' work.
 final class ScriptedRunner: SyncRoundRunner, @unchecked Sendable {
     private let lock = NSLock()
     private var waiting: [CheckedContinuation<SyncMachine.RoundOutcome, Never>] = []
@@ -22,7 +26,6 @@ final class ScriptedRunner: SyncRoundRunner, @unchecked Sendable {
     var started: [SyncMachine.RoundKind] { lock.withLock { kinds } }
     var running: Int { lock.withLock { waiting.count } }
 
-    /// Ends the oldest running round.
     func finish(_ outcome: SyncMachine.RoundOutcome) {
         let continuation = lock.withLock { waiting.isEmpty ? nil : waiting.removeFirst() }
         continuation?.resume(returning: outcome)

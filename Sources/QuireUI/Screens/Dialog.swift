@@ -6,6 +6,7 @@ enum Dialog {
         let text: String
         switch question {
         case .discardChanges: text = "Discard unsaved changes?"
+        case .discardDeadLetter(let letter): text = "Discard the rejected change to \(letter.title)?"
         }
         let answer = "y yes   n no"
         let width = min(buffer.width, max(text.displayWidth, answer.displayWidth) + 4)

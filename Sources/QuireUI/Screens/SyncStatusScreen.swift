@@ -2,34 +2,245 @@ import Foundation
 import QuireCore
 import TerminalUI
 
-/// What sync is doing. Until a remote is set, it says how to set one.
+/// What sync is doing, all of it: the facts in two columns (one when narrow), a sparkline of
+/// the outbox depth, the dead letters to retry or discard, the items needing review, and the
+/// recent event log filling the rest. Until a remote is set, it says how to set one.
+///
+/// Times are shown in UTC: the screen is a pure function of the state and has no time zone.
 enum SyncStatusScreen {
+    /// Two columns of facts from this width on.
+    static let twoColumnWidth = 72
+    /// Dead letters and conflicts shown before the event log takes the rest.
+    static let maxDeadLetterRows = 5
+    static let maxConflictRows = 3
+
     static func render(_ state: AppState, into buffer: inout Buffer) {
         let area = Rect(size: state.size)
         let showsHints = state.size.height >= 10
         let rows = area.split(.vertical, [.fill, .length(showsHints ? 1 : 0), .length(1)])
-        let sync = state.sync
-        var lines: [Line] = [Line([Span("Sync status", style: Style(.title, bold: true))]), Line([])]
-        func fact(_ name: String, _ value: String, _ role: Role = .normal) {
-            lines.append(Line([Span(name.padded(toWidth: 14), .muted), Span(value, role)]))
+        let content = rows[0].inset(horizontal: 1)
+        var lines: [Line] = []
+        let roomy = content.height >= 16
+        if roomy {
+            lines.append(Line([Span("Sync status", style: Style(.title, bold: true))]))
         }
-        func time(_ date: Date?) -> String {
-            guard let date else { return "never" }
-            return Timestamp.string(from: date).prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
-        }
-        fact("state", sync.connection.rawValue)
-        fact("pending", String(sync.pending), sync.pending > 0 ? .badgePending : .normal)
-        fact("needs review", String(sync.needsReview), sync.needsReview > 0 ? .badgeReview : .normal)
-        fact("rejected", String(sync.deadLetters), sync.deadLetters > 0 ? .badgeError : .normal)
-        fact("last success", time(sync.lastSuccess))
-        if let retry = sync.nextRetry { fact("next retry", time(retry)) }
-        if sync.connection == .noRemote {
-            lines.append(Line([]))
-            lines.append(Line("Everything is saved on this device. To sync with a server, run:", style: Style(.muted)))
+        lines += facts(state, width: content.width)
+        lines.append(sparkline(state.syncStatus.depthHistory, width: content.width))
+        if roomy { lines.append(Line([])) }
+        if let detail = state.syncStatus.detail, detail.connection == .noRemote, detail.remote == nil {
+            let advice = content.width >= 64
+                ? "Everything is saved on this device. To sync with a server, run:" : "Saved on this device only. To sync:"
+            lines.append(Line(advice, style: Style(.muted)))
             lines.append(Line("  quire remote set URL --token TOKEN", style: Style(.accent)))
+            if roomy { lines.append(Line([])) }
         }
-        Paragraph(lines).render(into: &buffer, area: rows[0].inset(horizontal: 1))
+        var y = content.y
+        for line in lines where y < content.maxY {
+            buffer.put(line.truncated(toWidth: content.width), x: content.x, y: y)
+            y += 1
+        }
+        let rest = Rect(x: content.x, y: y, width: content.width, height: max(0, content.maxY - y))
+        lists(state, into: &buffer, area: rest)
         if showsHints { KeyHints(Keymap.hints(in: .syncStatus)).render(into: &buffer, area: rows[1]) }
         StatusBar.render(state, left: Line("Sync status", style: Style(.statusBar)), into: &buffer, area: rows[2])
+    }
+
+    // MARK: - Facts
+
+    private struct Fact {
+        var name: String
+        var value: String
+        var role: Role = .normal
+    }
+
+    /// The facts, paired into two columns when there is room.
+    private static func facts(_ state: AppState, width: Int) -> [Line] {
+        let status = state.syncStatus
+        guard let detail = status.detail else {
+            let text = status.loadError.map { "cannot read the sync status: \($0)" } ?? "reading…"
+            return [Line(text, style: Style(status.loadError == nil ? .muted : .error))]
+        }
+        let remote = Fact(name: "remote", value: detail.remote ?? "none")
+        var stateText = detail.connection.rawValue
+        if let problem = detail.problem, detail.connection != .idle, detail.connection != .syncing {
+            stateText += " · " + problem
+        }
+        let connection = Fact(name: "state", value: stateText, role: role(of: detail.connection))
+        let last = Fact(name: "last sync", value: time(detail.lastSuccess) ?? "never")
+        let retry = Fact(name: "next retry", value: time(detail.nextRetry) ?? "—")
+        let outbox = Fact(name: "outbox", value: "\(detail.outbox) waiting", role: detail.outbox > 0 ? .badgePending : .normal)
+        let inFlight = Fact(name: "in flight", value: String(detail.inFlight), role: detail.inFlight > 0 ? .badgeSyncing : .normal)
+        let sent = Fact(name: "sent", value: bytes(detail.bytesSent))
+        let received = Fact(name: "received", value: bytes(detail.bytesReceived))
+        let durations = Fact(name: "duration", value: percentiles(detail))
+        let rounds = Fact(name: "rounds", value: roundsNote(detail))
+        if width >= twoColumnWidth {
+            let column = (width - 2) / 2
+            let pairs = [(last, retry), (outbox, inFlight), (sent, received), (durations, rounds)]
+            return [factLine(remote, width: width), factLine(connection, width: width)] + pairs.map { left, right in
+                var line = factLine(left, width: column)
+                line.append("  ")
+                line.spans += factLine(right, width: width - column - 2).spans
+                return line
+            }
+        }
+        var outboxLine = outbox
+        outboxLine.value += ", \(detail.inFlight) in flight"
+        var stateLine = connection
+        if let next = time(detail.nextRetry) { stateLine.value += " · retry \(next)" }
+        let traffic = Fact(name: "traffic", value: "↑ \(bytes(detail.bytesSent))  ↓ \(bytes(detail.bytesReceived))")
+        return [remote, stateLine, last, outboxLine, traffic, durations].map { factLine($0, width: width) }
+    }
+
+    private static func factLine(_ fact: Fact, width: Int) -> Line {
+        let nameWidth = min(11, max(0, width / 3))
+        return Line([Span(fact.name.padded(toWidth: nameWidth), .muted), Span(fact.value, fact.role)])
+            .padded(toWidth: width)
+    }
+
+    private static func role(of connection: SyncConnection) -> Role {
+        switch connection {
+        case .idle: .normal
+        case .syncing: .badgeSyncing
+        case .offline, .noRemote: .muted
+        case .authNeeded, .error: .badgeError
+        }
+    }
+
+    private static func roundsNote(_ detail: SyncStatusDetail) -> String {
+        let count = detail.rounds.count
+        let rounds = count == 1 ? "1 round" : "\(count) rounds"
+        switch detail.roundSource {
+        case .thisSession: return "\(rounds) this session"
+        case .eventLog: return "\(rounds) in the event log"
+        }
+    }
+
+    private static func percentiles(_ detail: SyncStatusDetail) -> String {
+        let durations = detail.durations
+        guard let p50 = SyncStatusDetail.percentile(durations, 0.5),
+              let p95 = SyncStatusDetail.percentile(durations, 0.95)
+        else { return "no rounds yet" }
+        return "p50 \(seconds(p50)) · p95 \(seconds(p95))"
+    }
+
+    /// The outbox depth over the last samples, with the largest one for scale.
+    private static func sparkline(_ history: [Int], width: Int) -> Line {
+        let label = "outbox ".padded(toWidth: min(11, max(0, width / 3)))
+        let peak = "  max \(history.suffix(SyncStatusState.historyLimit).max() ?? 0)"
+        let room = max(0, width - label.displayWidth - peak.displayWidth)
+        let bars = Sparkline.bars(history, width: min(room, SyncStatusState.historyLimit))
+        guard !bars.isEmpty else { return Line([Span(label, .muted), Span("no samples yet", .muted)]) }
+        return Line([Span(label, .muted), Span(bars, .accent), Span(peak, .muted)])
+    }
+
+    // MARK: - Lists
+
+    /// Dead letters (selectable), conflicts, then the event log in what room is left.
+    private static func lists(_ state: AppState, into buffer: inout Buffer, area: Rect) {
+        guard let detail = state.syncStatus.detail, !area.isEmpty else { return }
+        let letters = detail.deadLetters
+        let conflicts = detail.conflicts
+        // Each section gets its heading and one row first, then the extra room in this order.
+        var room = area.height
+        func take(_ wanted: Int) -> Int {
+            let given = max(0, min(wanted, room))
+            room -= given
+            return given
+        }
+        var letterRows = letters.isEmpty ? 0 : take(2)
+        var conflictRows = conflicts.isEmpty ? 0 : take(2)
+        var eventRows = take(2)
+        if letterRows == 2 { letterRows += take(min(letters.count, maxDeadLetterRows) - 1) }
+        if conflictRows == 2 { conflictRows += take(min(conflicts.count, maxConflictRows) - 1) }
+        eventRows += take(room)
+
+        var y = area.y
+        if letterRows > 0 {
+            let heading = Line([
+                Span("Rejected changes (\(letters.count))", style: Style(.badgeError, bold: true)),
+                Span("  r retry · D discard", .muted),
+            ])
+            buffer.put(heading.truncated(toWidth: area.width), x: area.x, y: y)
+            let height = letterRows - 1
+            let selected = min(state.syncStatus.selection, letters.count - 1)
+            let rows = letters.map { letter in
+                Line([Span(letter.title), Span(" — \(letter.reason) · \(time(letter.at) ?? "")", .muted)])
+            }
+            ListView(rows: rows, top: ListView.scrolledTop(currentTop: 0, selected: selected, height: height, count: letters.count),
+                     selected: selected)
+                .render(into: &buffer, area: Rect(x: area.x, y: y + 1, width: area.width, height: height))
+            y += letterRows
+        }
+        if conflictRows > 0 {
+            let heading = Line([
+                Span("Needs review (\(conflicts.count))", style: Style(.badgeReview, bold: true)),
+                Span("  press c to resolve", .muted),
+            ])
+            buffer.put(heading.truncated(toWidth: area.width), x: area.x, y: y)
+            let height = conflictRows - 1
+            for (offset, conflict) in conflicts.prefix(height).enumerated() {
+                let more = offset == height - 1 && conflicts.count > height ? " (+\(conflicts.count - height) more)" : ""
+                buffer.put(Line([Span("  ! ", .badgeReview), Span(conflict.title), Span(more, .muted)])
+                    .truncated(toWidth: area.width), x: area.x, y: y + 1 + offset)
+            }
+            y += conflictRows
+        }
+        if eventRows > 0 {
+            buffer.put(Line("Recent events (UTC)", style: Style(.title, bold: true)).truncated(toWidth: area.width),
+                       x: area.x, y: y)
+            if detail.events.isEmpty, eventRows > 1 {
+                buffer.put(Line("  nothing yet", style: Style(.muted)), x: area.x, y: y + 1, maxWidth: area.width)
+            }
+            for (offset, event) in detail.events.prefix(eventRows - 1).enumerated() {
+                let line = Line([
+                    Span(eventTime(event.at) + " ", .muted),
+                    Span(event.kind.padded(toWidth: 11) + " ", role(ofEvent: event.kind)),
+                    Span(event.message),
+                ])
+                buffer.put(line.truncated(toWidth: area.width), x: area.x, y: y + 1 + offset)
+            }
+        }
+    }
+
+    private static func role(ofEvent kind: String) -> Role {
+        switch kind {
+        case "DEAD_LETTER", "AUTH", "RETRY": .badgeError
+        case "CONFLICT": .badgeReview
+        case "MERGED", "RESYNC": .badgeSyncing
+        default: .accent
+        }
+    }
+
+    // MARK: - Formats
+
+    /// `2026-11-22 14:22 UTC`.
+    static func time(_ date: Date?) -> String? {
+        guard let date else { return nil }
+        return Timestamp.string(from: date).prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+
+    /// `11-22 14:22:05`.
+    static func eventTime(_ date: Date) -> String {
+        String(Timestamp.string(from: date).dropFirst(5).prefix(14)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// `512 B`, `12.3 KB`, `4.5 MB` (powers of 1024).
+    static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(count) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: value < 10 ? "%.1f " : "%.0f ", value) + units[unit]
+    }
+
+    /// `340 ms`, `1.2 s`.
+    static func seconds(_ interval: TimeInterval) -> String {
+        if interval < 1 { return "\(Int((interval * 1000).rounded())) ms" }
+        return String(format: interval < 10 ? "%.1f s" : "%.0f s", interval)
     }
 }

@@ -1,0 +1,140 @@
+import QuireCore
+import TerminalUI
+
+/// The resolve screen: opening it for the next item that needs review, the choices, the
+/// merged-body editor, and accepting.
+extension AppState {
+    public var resolve: ResolveState? {
+        if case .resolve(let resolve) = screen { return resolve }
+        return nil
+    }
+
+    /// The answer to `c`: open the item's versions, or say that nothing needs review.
+    mutating func openReview(_ id: String?) -> [Effect] {
+        guard let id else {
+            notice = Notice(text: "Nothing needs review", isError: false)
+            return []
+        }
+        return [.loadReview(id: id)]
+    }
+
+    mutating func showReview(_ id: String, _ versions: ReviewVersions?) -> [Effect] {
+        guard let versions else {
+            notice = Notice(text: "That item no longer needs review", isError: false)
+            return [reload()]
+        }
+        screen = .resolve(ResolveState(versions))
+        // The list waits underneath with the item selected, for when the person comes back.
+        return [reload(anchorID: .some(id))]
+    }
+
+    mutating func finishResolve(_ id: String, error: String?) -> [Effect] {
+        guard var resolve, resolve.itemID == id else { return [] }
+        if let error {
+            resolve.saving = false
+            screen = .resolve(resolve)
+            notice = Notice(text: "Cannot resolve: \(error)", isError: true)
+            return []
+        }
+        screen = .list
+        notice = Notice(text: "Resolved", isError: false)
+        return [reload(anchorID: .some(id))]
+    }
+
+    mutating func resolveCommand(_ command: Command) -> [Effect] {
+        guard var resolve, !resolve.saving else { return [] }
+        defer { if case .resolve = screen { screen = .resolve(resolve) } }
+        switch command {
+        case .moveDown: resolve.moveSelection(by: 1)
+        case .moveUp: resolve.moveSelection(by: -1)
+        case .chooseLocal: choose(.local, in: &resolve)
+        case .chooseRemote: choose(.remote, in: &resolve)
+        case .chooseBoth: choose(.both, in: &resolve)
+        case .chooseAllLocal: resolve.chooseAll(.local)
+        case .chooseAllRemote: resolve.chooseAll(.remote)
+        case .toggleView:
+            resolve.prefersUnified.toggle()
+            if !resolve.prefersUnified && size.width < ResolveScreen.sideBySideWidth {
+                notice = Notice(text: "Side by side needs \(ResolveScreen.sideBySideWidth) columns", isError: false)
+            }
+        case .edit:
+            guard resolve.merge.conflicts.contains(.body) else {
+                notice = Notice(text: "Only a conflicting body can be edited here", isError: false)
+                return []
+            }
+            resolve.bodyEditor = TextArea(resolve.mergedBody)
+        case .accept:
+            guard let plan = resolve.plan else {
+                let left = resolve.unsettled
+                let noun = left.count == 1 ? "conflict still needs" : "conflicts still need"
+                notice = Notice(text: "\(left.count) \(noun) a choice (l local, r remote)", isError: true)
+                if let first = left.first, let index = resolve.rows.firstIndex(of: first) { resolve.select(index) }
+                return []
+            }
+            resolve.saving = true
+            return [.resolve(plan)]
+        case .back:
+            screen = .list
+        case .quit:
+            return quit()
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func choose(_ choice: ResolveState.Choice, in resolve: inout ResolveState) {
+        guard let row = resolve.selectedRow else { return }
+        if case .deletion = row, choice == .both {
+            notice = Notice(text: "Choose l (\(ResolveScreen.deletionLabel(resolve, .local))) or r (\(ResolveScreen.deletionLabel(resolve, .remote)))", isError: false)
+            return
+        }
+        guard resolve.choose(choice, for: row) else {
+            notice = Notice(text: "Both only applies to body hunks: choose l (local) or r (remote)", isError: false)
+            return
+        }
+        resolve.moveSelection(by: 1)
+    }
+
+    /// Keys while the merged body is open in the editor: typing and moving as in the item
+    /// editor; Ctrl-S takes the text, Esc drops it.
+    mutating func resolveEditorKey(_ key: Key, _ command: Command?) -> [Effect] {
+        guard var resolve, var area = resolve.bodyEditor else { return [] }
+        let layout = ResolveScreen.editorLayout(size: size)
+        let width = max(1, layout.body.width - 1)
+        switch command {
+        case .save?:
+            guard !ResolveState.hasMarkers(area.text) else {
+                notice = Notice(text: "Remove the conflict markers (<<<<<<< … >>>>>>>) first", isError: true)
+                return []
+            }
+            resolve.setEditedBody(area.text)
+            resolve.bodyEditor = nil
+            screen = .resolve(resolve)
+            return []
+        case .cancel?:
+            resolve.bodyEditor = nil
+            screen = .resolve(resolve)
+            return []
+        case .newline?: area.newline()
+        case .cursorLeft?: area.moveLeft()
+        case .cursorRight?: area.moveRight()
+        case .cursorUp?: area.moveVertically(by: -1, width: width)
+        case .cursorDown?: area.moveVertically(by: 1, width: width)
+        case .cursorHome?: area.moveToRowStart(width: width)
+        case .cursorEnd?: area.moveToRowEnd(width: width)
+        case .cursorPageUp?: area.moveVertically(by: -max(1, layout.body.height - 1), width: width)
+        case .cursorPageDown?: area.moveVertically(by: max(1, layout.body.height - 1), width: width)
+        case .deleteBackward?: area.backspace()
+        case .deleteForward?: area.deleteForward()
+        case .switchField?: break
+        default:
+            guard case .character(let character) = key else { return [] }
+            area.insert(character)
+        }
+        area.scrollToCursor(width: width, height: layout.body.height)
+        resolve.bodyEditor = area
+        screen = .resolve(resolve)
+        return []
+    }
+}

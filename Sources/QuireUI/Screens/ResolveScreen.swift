@@ -1,0 +1,298 @@
+import QuireCore
+import TerminalUI
+
+/// The resolve (diff) screen: each conflict of an item as base / local / remote, side by side
+/// on wide terminals and as a unified diff otherwise, with the chosen version marked.
+enum ResolveScreen {
+    /// Terminals at least this wide show the three versions side by side.
+    static let sideBySideWidth = 100
+    /// Unchanged body lines shown around a hunk.
+    static let contextLines = 2
+    /// Below this width the unified gutter shrinks to one letter per version.
+    static let compactWidth = 60
+
+    struct EditorLayout {
+        var heading: Rect
+        var body: Rect
+        var hints: Rect?
+        var status: Rect
+    }
+
+    static func editorLayout(size: Size) -> EditorLayout {
+        let showsHints = size.height >= 10
+        let rows = Rect(size: size).split(.vertical, [.length(1), .fill, .length(showsHints ? 1 : 0), .length(1)])
+        return EditorLayout(heading: rows[0], body: rows[1].inset(horizontal: 1), hints: showsHints ? rows[2] : nil,
+                            status: rows[3])
+    }
+
+    /// What choosing a side means for an edit against a delete.
+    static func deletionLabel(_ resolve: ResolveState, _ choice: ResolveState.Choice) -> String {
+        let side = choice == .remote ? resolve.versions.remote : resolve.versions.local
+        return side.deleted ? "accept the delete" : "restore with the edit"
+    }
+
+    static func render(_ state: AppState, resolve: ResolveState, into buffer: inout Buffer) -> Point? {
+        if let area = resolve.bodyEditor { return renderEditor(state, area: area, into: &buffer) }
+        let size = state.size
+        let showsHints = size.height >= 10
+        let rows = Rect(size: size).split(.vertical, [.length(1), .fill, .length(showsHints ? 1 : 0), .length(1)])
+        renderHeader(resolve, into: &buffer, area: rows[0])
+
+        let content = rows[1].inset(horizontal: 1)
+        let sideBySide = !resolve.prefersUnified && size.width >= sideBySideWidth
+        let (lines, blocks) = body(resolve, width: content.width, sideBySide: sideBySide)
+        let selected = blocks.indices.contains(resolve.selection) ? blocks[resolve.selection] : 0..<0
+        let scroll = selected.upperBound <= content.height
+            ? 0 : min(selected.lowerBound, max(0, lines.count - content.height))
+        for (offset, line) in lines.dropFirst(scroll).prefix(content.height).enumerated() {
+            buffer.put(line, x: content.x, y: content.y + offset, maxWidth: content.width)
+        }
+
+        if showsHints { KeyHints(Keymap.hints(in: .resolve)).render(into: &buffer, area: rows[2]) }
+        StatusBar.render(state, left: Line(statusText(resolve), style: Style(.statusBar)), into: &buffer, area: rows[3])
+        return nil
+    }
+
+    // MARK: - Parts
+
+    private static func renderHeader(_ resolve: ResolveState, into buffer: inout Buffer, area: Rect) {
+        let count = resolve.rows.count
+        let right = count == 0 ? "no conflicts" : "\(resolve.selection + 1) of \(count) conflict" + (count == 1 ? "" : "s")
+        let rightWidth = min(right.displayWidth, max(0, area.width - 2))
+        let leftRoom = max(0, area.width - rightWidth - 3)
+        let title = resolve.versions.local.title.isEmpty ? "(untitled)" : resolve.versions.local.title
+        let left = Line([Span(" Resolve ", style: Style(.accent, bold: true)), Span(title, .title)])
+        buffer.put(left.truncated(toWidth: leftRoom), x: area.x, y: area.y, maxWidth: leftRoom)
+        buffer.put(right.truncated(toWidth: rightWidth), x: area.maxX - 1 - rightWidth, y: area.y,
+                   style: Style(.muted), maxWidth: rightWidth)
+    }
+
+    /// Where the person stands: how many choices are left and what the keys do for this row.
+    static func statusText(_ resolve: ResolveState) -> String {
+        let left = resolve.unsettled.count
+        let prefix = left == 0 ? "all chosen · Enter accepts" : "\(left) to choose"
+        guard left > 0, let row = resolve.selectedRow else { return prefix }
+        switch row {
+        case .deletion:
+            return prefix + " · l \(deletionLabel(resolve, .local)) · r \(deletionLabel(resolve, .remote))"
+        case .field(let field):
+            return prefix + " · \(field.rawValue): l local or r remote (both is for body hunks)"
+        case .hunk:
+            return prefix + " · l local · r remote · b both · e edit"
+        }
+    }
+
+    /// The lines of every conflict block, and which lines each block takes.
+    private static func body(_ resolve: ResolveState, width: Int, sideBySide: Bool) -> ([Line], [Range<Int>]) {
+        var lines: [Line] = []
+        var blocks: [Range<Int>] = []
+        let context = hunkContext(resolve)
+        for (index, row) in resolve.rows.enumerated() {
+            let start = lines.count
+            lines.append(heading(resolve, row: row, selected: index == resolve.selection))
+            switch row {
+            case .deletion:
+                for choice in [ResolveState.Choice.local, .remote] {
+                    let side = choice == .local ? resolve.versions.local : resolve.versions.remote
+                    let what = side.deleted ? "deleted" : "edited: " + side.title
+                    let chosen = resolve.choices[row] == choice
+                    var line = Line([
+                        Span(chosen ? "  ✓ " : "    ", .accent),
+                        Span((choice == .local ? "local " : "remote") + "  ", .muted),
+                        Span(what, side.deleted ? .diffRemoved : .diffAdded),
+                    ])
+                    // Narrow terminals leave the keys to the status bar.
+                    if width >= compactWidth {
+                        line.append(Span("  (\(choice == .local ? "l" : "r") \(deletionLabel(resolve, choice)))", .muted))
+                    }
+                    lines.append(line)
+                }
+            case .field(let field):
+                let versions = [
+                    resolve.versions.base.map { describe($0, field) } ?? "(none)",
+                    describe(resolve.versions.local, field), describe(resolve.versions.remote, field),
+                ]
+                lines += threeWay(versions.map { [$0] }, chosen: marks(resolve, row), width: width,
+                                  sideBySide: sideBySide)
+            case .hunk(let hunk):
+                let conflict = resolve.hunks[hunk]
+                let around = context[hunk]
+                lines += around.before.map { contextLine($0, width: width, sideBySide: sideBySide) }
+                lines += threeWay([conflict.base, conflict.local, conflict.remote].map { $0.map(display) },
+                                  chosen: marks(resolve, row), width: width, sideBySide: sideBySide)
+                lines += around.after.map { contextLine($0, width: width, sideBySide: sideBySide) }
+            }
+            lines.append(Line([]))
+            blocks.append(start..<lines.count)
+        }
+        if resolve.rows.isEmpty {
+            lines.append(Line("Nothing conflicts any more: Enter saves the merge.", style: Style(.muted)))
+        }
+        return (lines, blocks)
+    }
+
+    private static func heading(_ resolve: ResolveState, row: ResolveState.Row, selected: Bool) -> Line {
+        let name: String
+        switch row {
+        case .deletion:
+            name = resolve.merge.deleteConflict == .deletedLocally
+                ? "deleted here, edited elsewhere" : "edited here, deleted elsewhere"
+        case .field(let field):
+            name = field.rawValue
+        case .hunk(let index):
+            name = "body, hunk \(index + 1) of \(resolve.hunks.count)"
+        }
+        let choice: String
+        if case .hunk = row, resolve.editedBody != nil {
+            choice = "edited"
+        } else if let chosen = resolve.choices[row] {
+            choice = row == .deletion ? deletionLabel(resolve, chosen) : chosen.rawValue
+        } else {
+            choice = "choose"
+        }
+        let settled = resolve.isSettled(row)
+        return Line([
+            Span(selected ? "▸ " : "  ", .accent),
+            Span(name, style: Style(selected ? .accent : .title, bold: true)),
+            Span(" · ", .muted),
+            Span(choice, settled ? .badgePending : .badgeReview),
+        ])
+    }
+
+    /// Which of base, local, remote the row's choice takes.
+    private static func marks(_ resolve: ResolveState, _ row: ResolveState.Row) -> [Bool] {
+        switch resolve.choices[row] {
+        case .local?: [false, true, false]
+        case .remote?: [false, false, true]
+        case .both?: [false, true, true]
+        case nil: [false, false, false]
+        }
+    }
+
+    private static let labels = ["base", "local", "remote"]
+    private static let roles: [Role] = [.muted, .diffRemoved, .diffAdded]
+
+    /// Three versions of some lines: in columns, or one after another with a gutter label.
+    private static func threeWay(_ versions: [[String]], chosen: [Bool], width: Int, sideBySide: Bool) -> [Line] {
+        if sideBySide {
+            let column = max(1, (width - 2 - 6) / 3)
+            var rows: [Line] = []
+            var header = Line([Span("  ", .normal)])
+            for index in 0..<3 {
+                let label = (chosen[index] ? "✓ " : "") + labels[index]
+                header.append(Span(label.padded(toWidth: column), style: Style(chosen[index] ? .accent : .muted, bold: true)))
+                if index < 2 { header.append(Span(" │ ", .border)) }
+            }
+            rows.append(header)
+            let height = max(1, versions.map(\.count).max() ?? 0)
+            for lineIndex in 0..<height {
+                var line = Line([Span("  ", .normal)])
+                for index in 0..<3 {
+                    let text = lineIndex < versions[index].count ? versions[index][lineIndex] : ""
+                    line.append(Span(text.padded(toWidth: column), index == 0 ? .muted : .normal))
+                    if index < 2 { line.append(Span(" │ ", .border)) }
+                }
+                rows.append(line)
+            }
+            return rows
+        }
+        let compact = width < compactWidth
+        var rows: [Line] = []
+        for index in 0..<3 {
+            let label = compact ? String(labels[index].prefix(1).uppercased()) : labels[index].padded(toWidth: 6)
+            let gutter = [
+                Span(compact ? (chosen[index] ? "✓" : " ") : (chosen[index] ? "  ✓ " : "    "), .accent),
+                Span(label, roles[index]),
+                Span(compact ? "│" : " │ ", .border),
+            ]
+            if versions[index].isEmpty {
+                rows.append(Line(gutter + [Span("(no lines)", .muted)]))
+            }
+            for text in versions[index] {
+                rows.append(Line(gutter + [Span(text, index == 0 ? .muted : .normal)]))
+            }
+        }
+        return rows
+    }
+
+    /// An unchanged line around a hunk, indented like the versions' text.
+    private static func contextLine(_ text: String, width: Int, sideBySide: Bool) -> Line {
+        let indent = sideBySide ? 2 : (width < compactWidth ? 3 : 13)
+        return Line([Span(String(repeating: " ", count: indent) + text, .muted)])
+    }
+
+    /// A few clean lines before and after each conflicting hunk of the body.
+    private static func hunkContext(_ resolve: ResolveState) -> [(before: [String], after: [String])] {
+        guard let chunks = resolve.merge.body?.chunks else { return [] }
+        var result: [(before: [String], after: [String])] = []
+        for (index, chunk) in chunks.enumerated() {
+            guard case .conflict = chunk else { continue }
+            var before: [String] = []
+            var after: [String] = []
+            if index > 0, case .clean(let lines) = chunks[index - 1] { before = lines.suffix(contextLines).map(display) }
+            if index + 1 < chunks.count, case .clean(let lines) = chunks[index + 1] {
+                after = lines.prefix(contextLines).map(display)
+            }
+            result.append((before, after))
+        }
+        return result
+    }
+
+    /// A body line as drawn: without its line break, tabs as spaces.
+    private static func display(_ line: String) -> String {
+        var text = line
+        while let last = text.unicodeScalars.last, last == "\n" || last == "\r" { text.unicodeScalars.removeLast() }
+        return text.replacingTabs
+    }
+
+    /// A field's value in words.
+    static func describe(_ item: Item, _ field: Field) -> String {
+        switch field {
+        case .kind: item.kind.rawValue
+        case .title: item.title.isEmpty ? "(empty)" : item.title
+        case .body: item.body.isEmpty ? "(empty)" : (item.body.split(separator: "\n").first.map(String.init) ?? "")
+        case .tags: item.tags.isEmpty ? "(none)" : item.tags.map { "#" + $0 }.joined(separator: " ")
+        case .done: item.done ? "done" : "open"
+        case .due: item.due?.description ?? "(none)"
+        case .priority: item.priority.rawValue
+        case .pinned: item.pinned ? "pinned" : "not pinned"
+        }
+    }
+
+    // MARK: - The merged-body editor
+
+    private static func renderEditor(_ state: AppState, area: TextArea, into buffer: inout Buffer) -> Point? {
+        let layout = editorLayout(size: state.size)
+        buffer.put(Line([Span(" Edit the merged body", style: Style(.accent)),
+                         Span(" · Ctrl-S keep · Esc drop", .muted)]),
+                   x: layout.heading.x, y: layout.heading.y, maxWidth: layout.heading.width)
+        let width = max(1, layout.body.width - 1)
+        let rows = area.visualRows(width: width)
+        for offset in 0..<layout.body.height {
+            let index = area.scroll + offset
+            guard index < rows.count else { break }
+            let row = rows[index]
+            let text = String(area.lines[row.line][row.range])
+            buffer.put(text, x: layout.body.x, y: layout.body.y + offset, maxWidth: layout.body.width)
+        }
+        if let hints = layout.hints {
+            let shown = Keymap.bindings(in: .editor).filter { $0.hint != nil && $0.command != .switchField }
+            KeyHints(shown.map { ($0.keys[0].name, $0.hint!) }).render(into: &buffer, area: hints)
+        }
+        let position = area.cursorPosition(width: width)
+        StatusBar.render(state, left: Line("Merged body · row \(position.y + 1)", style: Style(.statusBar)),
+                         into: &buffer, area: layout.status)
+        let y = position.y - area.scroll
+        guard y >= 0, y < layout.body.height else { return nil }
+        return Point(x: layout.body.x + position.x, y: layout.body.y + y)
+    }
+}
+
+extension String {
+    fileprivate var replacingTabs: String {
+        guard contains("\t") else { return self }
+        var result = ""
+        for character in self { if character == "\t" { result += "    " } else { result.append(character) } }
+        return result
+    }
+}

@@ -1,0 +1,44 @@
+import QuireCore
+import QuireUI
+import TerminalUI
+import Testing
+
+/// The resolve screen as text at 80x24, 120x40 and 40x12.
+@Suite struct ResolveSnapshotTests {
+    func opened(_ versions: ReviewVersions, size: Size) -> Harness {
+        var harness = Harness(size: size)
+        harness.send(.reviewTargetFound(versions.itemID))
+        harness.send(.reviewLoaded(id: versions.itemID, versions))
+        return harness
+    }
+
+    /// Title chosen local, the selection on the first body hunk (CJK on the remote side).
+    @Test(arguments: Size.all)
+    func fieldsAndHunks(size: Size) {
+        var harness = opened(ResolveFixtures.versions, size: size)
+        harness.press(.character("l"), .character("j"))
+        assertSnapshot(harness.text, named: "resolve-\(size)")
+    }
+
+    /// Every conflict chosen; the status bar says Enter accepts.
+    @Test(arguments: Size.all)
+    func allChosen(size: Size) {
+        var harness = opened(ResolveFixtures.versions, size: size)
+        harness.press(.character("R"), .character("j"), .character("j"), .character("b"))
+        #expect(harness.state.resolve?.unsettled.isEmpty == true)
+        assertSnapshot(harness.text, named: "resolve-chosen-\(size)")
+    }
+
+    @Test(arguments: Size.all)
+    func editAgainstDelete(size: Size) {
+        let harness = opened(ResolveFixtures.deletedRemotely, size: size)
+        assertSnapshot(harness.text, named: "resolve-delete-\(size)")
+    }
+
+    @Test(arguments: Size.all)
+    func mergedBodyEditor(size: Size) {
+        var harness = opened(ResolveFixtures.versions, size: size)
+        harness.press(.character("j"), .character("j"), .character("l"), .character("e"))
+        assertSnapshot(harness.text, named: "resolve-editor-\(size)")
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import QuireCore
+import QuireUI
+import TerminalUI
+import Testing
+
+/// The sync status screen as text, and what its keys ask of the runtime.
+@Suite struct SyncStatusScreenTests {
+    @Test(arguments: Size.all)
+    func withoutARemote(size: Size) {
+        let harness = SyncStatusFixtures.harness(size: size, detail: SyncStatusFixtures.localOnly, depths: [2])
+        assertSnapshot(harness.text, named: "sync-status-local-\(size)")
+        #expect(harness.text.contains("remote"))
+        #expect(!harness.text.contains("Rejected changes"))
+    }
+
+    @Test(arguments: Size.all)
+    func withDeadLettersConflictsAndEvents(size: Size) {
+        var harness = SyncStatusFixtures.harness(size: size, detail: SyncStatusFixtures.busy)
+        harness.press(.character("j"))
+        assertSnapshot(harness.text, named: "sync-status-busy-\(size)")
+        let text = harness.text
+        #expect(text.contains("Rejected changes (2)"))
+        #expect(text.contains("offline"))
+        // The selected dead letter is the second one, and the token never shows.
+        #expect(harness.state.syncStatus.selectedDeadLetter?.opID == Fixtures.id(902))
+        #expect(harness.text.split(separator: "\n").contains { $0.hasPrefix(" > 日本語のメモ") })
+    }
+
+    @Test func theLargeScreenShowsEveryFact() {
+        let harness = SyncStatusFixtures.harness(size: .large, detail: SyncStatusFixtures.busy)
+        let text = harness.text
+        for fact in ["https://sync.example.com/quire", "offline · server unreachable (connection refused)", "7 waiting",
+                     "in flight  2", "2026-11-21 21:26 UTC", "2026-11-21 22:26 UTC", "sent       42 KB", "received   1.2 MB",
+                     "p50 340 ms · p95 1.5 s", "4 rounds in the event log", "press c to resolve",
+                     "Café order: crème brûlée", "Recent events", "event 30:", "▁"]
+        {
+            #expect(text.contains(fact), "\(fact)")
+        }
+        // Newest event first.
+        let newest = text.range(of: "event 30:")!.lowerBound
+        let older = text.range(of: "event 29:")!.lowerBound
+        #expect(newest < older)
+    }
+
+    @Test func everySizeKeepsToItsRows() {
+        for size in Size.all + [Size(width: 20, height: 6), Size(width: 200, height: 60)] {
+            let harness = SyncStatusFixtures.harness(size: size, detail: SyncStatusFixtures.busy)
+            let lines = harness.text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == size.height, "\(size)")
+            #expect(lines.allSatisfy { $0.displayWidth <= size.width }, "\(size)")
+            #expect(lines.last?.contains("Sync status") == true, "\(size): \(lines.last ?? "")")
+        }
+    }
+
+    @Test func openingTheScreenAsksForTheReportAndStoreChangesAskAgainOnlyOnce() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("S"))
+        #expect(harness.effects.last == .syncStatus(.load))
+        #expect(harness.state.syncStatus.loading)
+        let before = harness.effects.count
+        harness.send(.storeChanged)
+        harness.send(.storeChanged)
+        // A read is running: the changes only mark that another is wanted.
+        #expect(harness.effects.dropFirst(before).filter { $0 == .syncStatus(.load) }.isEmpty)
+        harness.send(.syncStatus(.loaded(SyncStatusFixtures.busy)))
+        #expect(harness.effects.last == .syncStatus(.load))
+        harness.send(.syncStatus(.loaded(SyncStatusFixtures.busy)))
+        #expect(!harness.state.syncStatus.loading)
+        harness.press(.escape)
+        #expect(harness.state.screen == .list)
+        let closed = harness.effects.count
+        harness.send(.storeChanged)
+        #expect(!harness.effects.dropFirst(closed).contains(.syncStatus(.load)))
+    }
+
+    @Test func retryAsksAtOnceAndDiscardAsksFirst() {
+        var harness = SyncStatusFixtures.harness(size: .standard, detail: SyncStatusFixtures.busy)
+        let first = SyncStatusFixtures.busy.deadLetters[0]
+        let second = SyncStatusFixtures.busy.deadLetters[1]
+        harness.press(.character("r"))
+        #expect(harness.effects.last == .syncStatus(.retry(first)))
+        harness.press(.character("j"), .character("D"))
+        #expect(harness.state.question == .discardDeadLetter(second))
+        #expect(harness.text.contains("Discard the rejected change to 日本語のメモ?"))
+        harness.press(.character("n"))
+        #expect(harness.state.question == nil)
+        #expect(harness.effects.last != .syncStatus(.discard(second)))
+        harness.press(.character("x"), .character("y"))
+        #expect(harness.effects.last == .syncStatus(.discard(second)))
+        harness.send(.syncStatus(.handled(.discard(second), .success(true))))
+        #expect(harness.text.contains("Discarded the rejected change to 日本語のメモ"))
+        #expect(harness.effects.last == .syncStatus(.load))
+    }
+
+    @Test func theSelectionFollowsItsDeadLetterAcrossReloads() {
+        var harness = SyncStatusFixtures.harness(size: .standard, detail: SyncStatusFixtures.busy)
+        harness.press(.character("j"), .character("j"))
+        #expect(harness.state.syncStatus.selection == 1)
+        var fewer = SyncStatusFixtures.busy
+        fewer.deadLetters.removeFirst()
+        harness.send(.syncStatus(.loaded(fewer)))
+        #expect(harness.state.syncStatus.selectedDeadLetter?.opID == Fixtures.id(902))
+        fewer.deadLetters = []
+        harness.send(.syncStatus(.loaded(fewer)))
+        #expect(harness.state.syncStatus.selectedDeadLetter == nil)
+        harness.press(.character("r"))
+        #expect(harness.text.contains("No rejected change to retry"))
+    }
+
+    @Test func cGoesToTheNextItemNeedingReview() {
+        var harness = SyncStatusFixtures.harness(size: .standard, detail: SyncStatusFixtures.busy)
+        harness.press(.character("c"))
+        #expect(harness.state.screen == .list)
+        #expect(harness.effects.last == .findNextNeedingReview(after: nil))
+    }
+
+    @Test func theOutboxDepthIsSampledWhenTheSummaryChanges() {
+        var state = AppState(size: .standard)
+        let summary = SyncSummary(connection: .idle, pending: 4)
+        _ = state.update(.syncChanged(summary, line: "4 pending"))
+        // The same summary again (the line's clock moved on) is no new sample.
+        _ = state.update(.syncChanged(summary, line: "4 pending · later"))
+        _ = state.update(.syncChanged(SyncSummary(connection: .idle, pending: 0), line: "synced"))
+        #expect(state.syncStatus.depthHistory == [4, 0])
+        for depth in 0..<100 {
+            _ = state.update(.syncChanged(SyncSummary(connection: .idle, pending: depth + 1), line: "\(depth)"))
+        }
+        #expect(state.syncStatus.depthHistory.count == SyncStatusState.historyLimit)
+        #expect(state.syncStatus.depthHistory.last == 100)
+    }
+}

@@ -18,6 +18,9 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 ARGS ?=
 TEST_TIMEOUT ?= 40m
+# Release builds link the Swift runtime statically: one self-contained binary that also starts
+# a few milliseconds sooner (fewer shared libraries to load and relocate).
+RELEASE_FLAGS ?= -c release --static-swift-stdlib
 
 .PHONY: all deps build run test bench install clean
 
@@ -38,14 +41,14 @@ test: deps
 	scripts/with-postgres.sh timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
 
 bench: deps
-	$(SWIFT) build $(SWIFT_FLAGS) -c release
+	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS)
 	scripts/bench.sh
 
 install: deps
-	$(SWIFT) build $(SWIFT_FLAGS) -c release
+	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $$($(SWIFT) build $(SWIFT_FLAGS) -c release --show-bin-path)/quire $(DESTDIR)$(PREFIX)/bin/quire
-	install -m 0755 $$($(SWIFT) build $(SWIFT_FLAGS) -c release --show-bin-path)/quire-server $(DESTDIR)$(PREFIX)/bin/quire-server
+	install -m 0755 $$($(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --show-bin-path)/quire $(DESTDIR)$(PREFIX)/bin/quire
+	install -m 0755 $$($(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --show-bin-path)/quire-server $(DESTDIR)$(PREFIX)/bin/quire-server
 
 clean:
 	rm -rf .build

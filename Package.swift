@@ -99,6 +99,9 @@ let package = Package(
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer", grdb]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], exclude: ["Snapshots"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "QuireCore", "TerminalUI"], exclude: ["Snapshots"]),
-        .testTarget(name: "QuireAppTests", dependencies: ["QuireApp", "QuireUI", "QuireStore", "QuireCore", "TerminalUI"]),
+        .testTarget(
+            name: "QuireAppTests",
+            dependencies: ["QuireApp", "QuireUI", "QuireStore", "QuireSync", "QuireProtocol", "QuireCore", "TerminalUI"]
+        ),
     ]
 )

@@ -66,10 +66,18 @@ public struct LiveSyncControl: SyncControl {
         self.engine = engine
     }
 
+    /// Called whenever the store changed, whoever wrote it: this is also where the worker
+    /// hears of work. Ops waiting to be sent (typed here, or added by `quire add` in another
+    /// terminal) nudge it, and it syncs after a quiet moment; a remote set while the app runs
+    /// wakes it from "no remote".
     public func summary(counts: StoreCounts) -> SyncSummary {
         let status = worker?.status
-        let connection: SyncConnection =
-            settings.remoteURL() == nil ? .noRemote : (status?.connection ?? .idle)
+        let hasRemote = settings.remoteURL() != nil
+        if let worker, let status {
+            if hasRemote && status.connection == .noRemote { worker.credentialsChanged() }
+            if hasRemote && counts.pending > 0 { worker.nudge() }
+        }
+        let connection: SyncConnection = hasRemote ? (status?.connection ?? .idle) : .noRemote
         return SyncSummary(
             connection: connection, pending: counts.pending + counts.inFlight, needsReview: counts.needsReview,
             deadLetters: counts.rejected, lastSuccess: status?.lastSuccess, nextRetry: status?.nextRetry)
@@ -192,7 +200,8 @@ extension AppRuntime {
             queue.async { [self] in
                 defer { activity.end() }
                 guard !isStoppedOnQueue else { return }
-                process([.syncStatus(answer)])
+                // A retry or discard changed the counts: the status bar says so in the same frame.
+                process(request == .load ? [.syncStatus(answer)] : [.syncStatus(answer), currentSync()])
             }
         }
         return []

@@ -31,20 +31,20 @@ public enum FieldValue: Hashable, Sendable {
 extension FieldValue: Codable {
     private enum HashKey: String, CodingKey { case sha256 }
 
+    /// The most common shapes are tried first: every failed attempt costs a thrown error, and
+    /// a large sync decodes hundreds of thousands of values.
     public init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: HashKey.self) {
-            self = .sha256(try keyed.decode(String.self, forKey: .sha256))
-            return
-        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
         } else if let text = try? container.decode(String.self) {
             self = .string(text)
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
         } else if let list = try? container.decode([String].self) {
             self = .strings(list)
+        } else if let keyed = try? decoder.container(keyedBy: HashKey.self) {
+            self = .sha256(try keyed.decode(String.self, forKey: .sha256))
         } else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "expected null, a string, a bool, a list of strings or {\"sha256\": HEX}")

@@ -89,11 +89,6 @@ public enum JSONText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Reads back `fieldChanges(_:)`.
-    public static func parseFieldChanges(_ text: String) throws -> [Field: FieldChange] {
-        try JSONDecoder().decode([Field: FieldChange].self, from: Data(text.utf8))
-    }
-
     /// Reads a JSON array of strings; nil when the text is not one.
     public static func parseStrings(_ text: String) -> [String]? {
         var text = text

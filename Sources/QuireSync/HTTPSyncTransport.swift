@@ -6,10 +6,23 @@ import QuireProtocol
 
 /// `SyncTransport` over HTTP(S) with AsyncHTTPClient.
 ///
-/// Uses the process-wide shared client (nothing to shut down, connections reused across
-/// rounds) with a deadline on every request, so a server that stops answering costs at most
-/// `timeout` and then counts as unreachable.
+/// Uses one process-wide client (nothing to shut down, connections reused across rounds) with
+/// a deadline on every request, so a server that stops answering costs at most `timeout` and
+/// then counts as unreachable.
 public struct HTTPSyncTransport: SyncTransport {
+    /// The client every transport of the process shares.
+    ///
+    /// Unlike `HTTPClient.shared`, it does not keep retrying a connection that cannot be made
+    /// until the request's deadline: a server that is down or refuses connections counts as
+    /// unreachable at once, so `quire sync` exits 3 right away instead of after `timeout`, and
+    /// the worker's own backoff decides when to try again.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     /// The server's base URL, without a trailing slash (`https://sync.example.com`).
     public let baseURL: String
     private let token: String
@@ -57,7 +70,7 @@ public struct HTTPSyncTransport: SyncTransport {
         let retryAfterHeader: String?
         let answer: ByteBuffer
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+            let response = try await Self.client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
             status = Int(response.status.code)
             retryAfterHeader = response.headers.first(name: "Retry-After")
             answer = try await response.body.collect(upTo: maxAnswerBytes)

@@ -212,7 +212,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         case .resyncNeeded:
             try ledger.log(.resync, error.description)
         default:
-            try ledger.log(.retry, error.description)
+            try ledger.log(.retry, error.description + SyncEngine.retryAfterNote(outcome))
         }
         return outcome
     }
@@ -238,6 +238,24 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         var copy = op
         copy.fields = fields
         return copy
+    }
+
+    /// The suffix of a RETRY event that carries the server's `Retry-After`, so that a process
+    /// without a running worker (`quire status`) can still tell when the next attempt may go.
+    static func retryAfterNote(_ outcome: SyncMachine.RoundOutcome) -> String {
+        guard case .serverError(_, let retryAfter?) = outcome else { return "" }
+        return retryAfterMarker + "\(Int(retryAfter.rounded(.up))) s"
+    }
+
+    static let retryAfterMarker = " · retry after "
+
+    /// The wait a RETRY event's message carries (see `retryAfterNote`), if any.
+    static func retryAfter(inRetryMessage message: String) -> TimeInterval? {
+        guard let range = message.range(of: retryAfterMarker, options: .backwards),
+              message.hasSuffix(" s"),
+              let seconds = Int(message[range.upperBound...].dropLast(2))
+        else { return nil }
+        return TimeInterval(seconds)
     }
 
     static func describe(_ summary: ReconcileSummary) -> String {

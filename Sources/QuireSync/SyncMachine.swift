@@ -296,8 +296,10 @@ public struct SyncMachine: Sendable {
         random: inout some RandomNumberGenerator
     ) -> [Action] {
         status.failures += 1
-        let delay = retryAfter.map { max(0, $0) }
-            ?? configuration.backoff.delay(failures: status.failures, using: &random)
+        // The server's `Retry-After` is a floor, never a shortcut: a `Retry-After: 0` on every
+        // answer must not turn the backoff into a tight loop against a struggling server.
+        let backoff = configuration.backoff.delay(failures: status.failures, using: &random)
+        let delay = max(backoff, retryAfter ?? 0)
         let at = now + delay
         phase = .waiting
         status.connection = connection

@@ -79,6 +79,7 @@ public struct SyncStatusReport: Sendable, Encodable {
         let recent = try database.recentSyncEvents(limit: limit)
         let remote = settings.remoteURL()
         let state: SyncConnection
+        var nextRetry = worker?.nextRetry
         if let worker {
             state = remote == nil ? .noRemote : worker.connection
         } else {
@@ -87,10 +88,13 @@ public struct SyncStatusReport: Sendable, Encodable {
             lock.unlock()
             state = connection(hasRemote: remote != nil && settings.hasToken, syncingElsewhere: busy,
                                newestEvent: recent.first?.kind, message: recent.first?.message)
+            if state == .error || state == .offline {
+                nextRetry = serverWait(after: recent.first, now: Date())
+            }
         }
         return SyncStatusReport(
             remote: remote, state: state, lastSuccess: worker?.lastSuccess ?? meta.lastSuccessAt,
-            outbox: counts.pending, inFlight: counts.inFlight, nextRetry: worker?.nextRetry,
+            outbox: counts.pending, inFlight: counts.inFlight, nextRetry: nextRetry,
             deadLetters: counts.rejected, conflicts: try database.conflicts().count,
             events: recent.map { Event(at: $0.at, kind: $0.kind, message: $0.message, item: $0.itemID) })
     }
@@ -107,6 +111,16 @@ public struct SyncStatusReport: Sendable, Encodable {
             return (message ?? "").hasPrefix("server unreachable") ? .offline : .error
         default: return .idle
         }
+    }
+
+    /// When the server allowed the next attempt, from the newest event when it is a RETRY
+    /// that carried `Retry-After`; nil when there is none or that moment has passed.
+    static func serverWait(after event: SyncEvent?, now: Date) -> Date? {
+        guard let event, event.kind == SyncEventKind.retry.rawValue,
+              let wait = SyncEngine.retryAfter(inRetryMessage: event.message)
+        else { return nil }
+        let at = event.at.addingTimeInterval(wait)
+        return at > now ? at : nil
     }
 
     /// The summary the status bar renders.

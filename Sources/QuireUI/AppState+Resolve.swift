@@ -15,17 +15,35 @@ extension AppState {
             notice = Notice(text: "Nothing needs review", isError: false)
             return []
         }
-        return [.loadReview(id: id)]
+        // The list shows the item selected underneath, for when the person comes back.
+        list.query = ListQuery()
+        return [reload(anchorID: .some(id), index: 0), .loadReview(id: id)]
     }
 
     mutating func showReview(_ id: String, _ versions: ReviewVersions?) -> [Effect] {
+        let open = resolve.flatMap { $0.itemID == id ? $0 : nil }
         guard let versions else {
+            if open != nil { screen = .list }
             notice = Notice(text: "That item no longer needs review", isError: false)
             return [reload()]
         }
-        screen = .resolve(ResolveState(versions))
-        // The list waits underneath with the item selected, for when the person comes back.
-        return [reload(anchorID: .some(id))]
+        var fresh = ResolveState(versions)
+        if let open {
+            // The store changed while the screen was open (sync, another process).
+            guard versions != open.versions else { return [] }
+            if !fresh.adoptChoices(of: open) {
+                notice = Notice(text: "The item changed meanwhile: choose again", isError: false)
+            }
+        }
+        screen = .resolve(fresh)
+        return []
+    }
+
+    /// On a store change, read the open item's versions again: another device or process may
+    /// have changed or resolved it.
+    func refreshReview() -> [Effect] {
+        guard let resolve, !resolve.saving else { return [] }
+        return [.loadReview(id: resolve.itemID)]
     }
 
     mutating func finishResolve(_ id: String, error: String?) -> [Effect] {
@@ -38,6 +56,7 @@ extension AppState {
         }
         screen = .list
         notice = Notice(text: "Resolved", isError: false)
+        if let plan = resolve.plan, let undo = resolve.undoEntry(for: plan) { pushUndo(undo) }
         return [reload(anchorID: .some(id))]
     }
 
@@ -47,6 +66,11 @@ extension AppState {
         switch command {
         case .moveDown: resolve.moveSelection(by: 1)
         case .moveUp: resolve.moveSelection(by: -1)
+        case .pageDown, .pageUp:
+            let view = ResolveScreen.view(resolve, size: size)
+            let page = max(1, size.height - 4)
+            let offset = resolve.scrollOffset + (command == .pageDown ? page : -page)
+            resolve.scrollOffset = max(0, min(offset, view.maxOffset))
         case .chooseLocal: choose(.local, in: &resolve)
         case .chooseRemote: choose(.remote, in: &resolve)
         case .chooseBoth: choose(.both, in: &resolve)

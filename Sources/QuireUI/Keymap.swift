@@ -105,8 +105,8 @@ public enum Keymap {
         // MARK: Sync status
         KeyBinding(.syncStatus, [.character("j"), .down], .moveDown, "select the next rejected change"),
         KeyBinding(.syncStatus, [.character("k"), .up], .moveUp, "select the previous rejected change"),
-        KeyBinding(.syncStatus, [.character("r")], .retryDeadLetter, "retry the selected rejected change (sent again under a new id)",
-                   hint: "retry"),
+        KeyBinding(.syncStatus, [.character("r")], .retryDeadLetter,
+                   "retry the selected rejected change (sent again under a new id)", hint: "retry"),
         KeyBinding(.syncStatus, [.character("D"), .character("x")], .discardDeadLetter,
                    "discard the selected rejected change (asks first)", hint: "discard"),
         KeyBinding(.syncStatus, [.character("c")], .nextNeedingReview, "resolve the next item needing review", hint: "resolve"),
@@ -117,6 +117,8 @@ public enum Keymap {
         // MARK: Resolve
         KeyBinding(.resolve, [.character("j"), .down], .moveDown, "next conflict"),
         KeyBinding(.resolve, [.character("k"), .up], .moveUp, "previous conflict"),
+        KeyBinding(.resolve, [.pageDown, .control("f")], .pageDown, "scroll down (a long hunk)"),
+        KeyBinding(.resolve, [.pageUp, .control("b")], .pageUp, "scroll up"),
         KeyBinding(.resolve, [.character("l")], .chooseLocal, "choose this device's version (local)", hint: "local"),
         KeyBinding(.resolve, [.character("r")], .chooseRemote, "choose the server's version (remote)", hint: "remote"),
         KeyBinding(.resolve, [.character("b")], .chooseBoth, "keep both: local lines, then remote (body hunks)", hint: "both"),

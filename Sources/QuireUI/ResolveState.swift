@@ -49,6 +49,8 @@ public struct ResolveState: Hashable, Sendable {
     public private(set) var editedBody: String?
     /// The index in `rows` of the selected conflict.
     public private(set) var selection: Int
+    /// Rows scrolled past where the selected conflict puts the view (PgDn in a long hunk).
+    public var scrollOffset: Int = 0
     /// The person asked for the unified view even where side by side would fit.
     public var prefersUnified: Bool
     /// The merged body open in the built-in editor.
@@ -85,6 +87,7 @@ public struct ResolveState: Hashable, Sendable {
 
     public mutating func select(_ index: Int) {
         selection = max(0, min(index, rows.count - 1))
+        scrollOffset = 0
     }
 
     public mutating func moveSelection(by offset: Int) {
@@ -117,6 +120,19 @@ public struct ResolveState: Hashable, Sendable {
     public mutating func setEditedBody(_ text: String) {
         editedBody = text
         for row in rows { if case .hunk = row { choices[row] = nil } }
+    }
+
+    /// Takes over the choices, selection and view of an earlier state of the same item when its
+    /// conflicts are still the same; false (and nothing taken) when they changed.
+    public mutating func adoptChoices(of earlier: ResolveState) -> Bool {
+        prefersUnified = earlier.prefersUnified
+        guard earlier.rows == rows, earlier.hunks == hunks else { return false }
+        choices = earlier.choices
+        editedBody = earlier.editedBody
+        bodyEditor = earlier.bodyEditor
+        selection = earlier.selection
+        scrollOffset = earlier.scrollOffset
+        return true
     }
 
     /// Whether a row is settled (by a choice, or for hunks by an edited body).
@@ -186,6 +202,18 @@ public struct ResolveState: Hashable, Sendable {
         }
         // Unreachable: the last candidate always keeps the item and writes the target body.
         return nil
+    }
+
+    /// How `u` takes a written resolution back: the values the item showed before it (this
+    /// device's for the conflicting fields), written as an ordinary change.
+    public func undoEntry(for plan: ResolvePlan) -> UndoEntry? {
+        let before = merge.item
+        if plan.expected.deleted && !before.deleted { return .undelete(id: itemID, title: before.title) }
+        var fields: [Field: FieldValue] = [:]
+        for field in Field.allCases where before.value(of: field) != plan.expected.value(of: field) {
+            fields[field] = before.value(of: field)
+        }
+        return fields.isEmpty ? nil : .revert(id: itemID, title: plan.expected.title, fields: fields)
     }
 
     /// The lines an unsettled hunk shows in the editor.

@@ -2,6 +2,7 @@ import Foundation
 import NCursesBackend
 import QuireApp
 import QuireStore
+import QuireSync
 
 /// Opens the full-screen app; `quire` with no subcommand lands here.
 ///
@@ -24,9 +25,18 @@ func openTUI(help: String) throws {
     } catch {
         throw CLIFailure.badInput("\(error)")
     }
-    let runtime = AppRuntime(environment: .live(store: store, environment: environment), backend: terminal)
+    // Sync runs in the background for as long as the app is open: its own serial queue and
+    // timers, rounds off the UI queue, one sync per database across processes (the lock).
+    let settings = SyncCommandSupport.settings()
+    let engine = try? SyncSetup.engine(for: store, settings: settings)
+    let worker = engine.map { SyncWorker(runner: $0, lastSuccess: try? store.syncMeta().lastSuccessAt) }
+    var appEnvironment = AppEnvironment.live(store: store, environment: environment)
+    appEnvironment.sync = LiveSyncControl(settings: settings, worker: worker, engine: engine)
+    let runtime = AppRuntime(environment: appEnvironment, backend: terminal)
     runtime.startupNotice = terminal.notice
+    worker?.start()
     let status = session.run(runtime, backend: terminal)
+    worker?.stop()
     terminal.close()
     if status != 0 { exit(status) }
 }

@@ -51,7 +51,10 @@ import Testing
 
 /// The built `quire` executable, found beside the test bundle.
 enum QuireBinary {
-    static var path: String? {
+    static var path: String? { named("quire") }
+
+    /// An executable of this package, found beside the test bundle.
+    static func named(_ name: String) -> String? {
         var candidates: [URL] = []
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
@@ -59,7 +62,7 @@ enum QuireBinary {
         candidates.append(Bundle.main.bundleURL)
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
         for directory in candidates {
-            let path = directory.appendingPathComponent("quire").path
+            let path = directory.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return nil

@@ -46,6 +46,49 @@ import QuireCore
         #expect(JSONText.parseStrings("[]") == [])
         #expect(JSONText.parseStrings("nope") == nil)
     }
+
+    /// The direct reader and `JSONDecoder` agree on everything the writer makes, and text the
+    /// writer would not make (spaces, other escapes) still reads through the fallback.
+    @Test func theDirectReaderAgreesWithJSONDecoder() throws {
+        var random = SeededRandom(seed: 20261122)
+        let alphabet = Array("ab \"\\\n\r\t\u{01}\u{1f}é日😀/")
+        func text() -> String { String((0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! }) }
+        func value() -> FieldValue {
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: return .null
+            case 1: return .bool(Bool.random(using: &random))
+            case 2: return .string(text())
+            case 3: return .strings((0..<Int.random(in: 0...3, using: &random)).map { _ in text() })
+            default: return .sha256(text())
+            }
+        }
+        for _ in 0..<500 {
+            var changes: [Field: FieldChange] = [:]
+            for field in Field.allCases where Bool.random(using: &random) {
+                changes[field] = FieldChange(from: value(), to: value())
+            }
+            let written = JSONText.fieldChanges(changes)
+            #expect(try JSONText.parseFieldChanges(written) == changes, "\(written)")
+            #expect(try JSONDecoder().decode([Field: FieldChange].self, from: Data(written.utf8)) == changes)
+        }
+        let spaced = #"{ "title" : { "to" : "b\u00e9" , "from" : null } }"#
+        #expect(try JSONText.parseFieldChanges(spaced) == [.title: FieldChange(from: .null, to: .string("bé"))])
+        #expect(throws: (any Error).self) { try JSONText.parseFieldChanges(#"{"title":{"from":null}}"#) }
+        #expect(throws: (any Error).self) { try JSONText.parseFieldChanges(#"{"title":{"from":null,"to":"x"}}x"#) }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing case can be replayed.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
 
 @Suite struct JSONImportTests {

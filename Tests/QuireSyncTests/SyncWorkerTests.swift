@@ -11,24 +11,30 @@ import Testing
 /// run that pool can be busy for seconds with other suites' work.
 final class ScriptedRunner: SyncRoundRunner, @unchecked Sendable {
     private let lock = NSLock()
-    private var waiting: [CheckedContinuation<SyncMachine.RoundOutcome, Never>] = []
+    private var waiting: [@Sendable (SyncMachine.RoundOutcome) -> Void] = []
     private var kinds: [SyncMachine.RoundKind] = []
+
+    func start(_ kind: SyncMachine.RoundKind, completion: @escaping @Sendable (SyncMachine.RoundOutcome) -> Void) {
+        lock.withLock {
+            kinds.append(kind)
+            waiting.append(completion)
+        }
+    }
 
     func run(_ kind: SyncMachine.RoundKind) async -> SyncMachine.RoundOutcome {
         await withCheckedContinuation { continuation in
-            lock.withLock {
-                kinds.append(kind)
-                waiting.append(continuation)
-            }
+            start(kind) { continuation.resume(returning: $0) }
         }
     }
 
     var started: [SyncMachine.RoundKind] { lock.withLock { kinds } }
     var running: Int { lock.withLock { waiting.count } }
 
+    /// Ends the oldest running round.
     func finish(_ outcome: SyncMachine.RoundOutcome) {
-        let continuation = lock.withLock { waiting.isEmpty ? nil : waiting.removeFirst() }
-        continuation?.resume(returning: outcome)
+        let completion = lock.withLock { waiting.isEmpty ? nil : waiting.removeFirst() }
+        #expect(completion != nil, "a round to finish")
+        completion?(outcome)
     }
 }
 
@@ -119,18 +125,24 @@ func eventually(
         #expect(clock.deadlines == [clock.now() + 60])
     }
 
-    @Test func syncNowDuringARoundRunsAnotherRightAfter() async {
+    /// Ordered by the worker's own queue, not by time: `roundCounts` waits for the queue to
+    /// handle everything sent before it, and the scripted runner takes a round the moment the
+    /// queue starts it. So no step waits for a deadline, and a stalled machine cannot reorder it.
+    @Test func syncNowDuringARoundRunsAnotherRightAfter() {
         let worker = makeWorker()
         worker.start()
-        await eventually { runner.running == 1 }
         worker.syncNow()
         worker.syncNow()
-        await eventually { worker.roundCounts.started == 1 }
+        #expect(worker.roundCounts == (started: 1, finished: 0), "one round at a time")
+        #expect(runner.running == 1)
         runner.finish(.caughtUp)
-        await eventually { runner.running == 1 && worker.roundCounts.started == 2 }
+        #expect(worker.roundCounts == (started: 2, finished: 1), "the requests made one more round, at once")
+        #expect(runner.running == 1)
         runner.finish(.caughtUp)
-        await eventually { worker.roundCounts.finished == 2 }
-        #expect(worker.roundCounts.started == 2, "two requests during one round make one more round")
+        #expect(worker.roundCounts == (started: 2, finished: 2), "two requests during one round make one more round")
+        #expect(runner.running == 0)
+        #expect(runner.started == [.normal, .normal])
+        #expect(worker.status.connection == .idle)
     }
 
     @Test func authRefusalPausesUntilTheCredentialsChange() async {

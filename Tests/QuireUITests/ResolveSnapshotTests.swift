@@ -42,3 +42,24 @@ import Testing
         assertSnapshot(harness.text, named: "resolve-editor-\(size)")
     }
 }
+
+@Suite struct ResolveLayoutTests {
+    /// From the smallest terminal up, every row keeps to the width and the status bar stays last.
+    @Test func everySizeKeepsToItsRows() {
+        for width in [20, 33, 40, 59, 60, 80, 99, 100, 140] {
+            for height in [6, 9, 10, 12, 24] {
+                let size = Size(width: width, height: height)
+                var harness = Harness(size: size)
+                harness.send(.reviewTargetFound(ResolveFixtures.id))
+                harness.send(.reviewLoaded(id: ResolveFixtures.id, ResolveFixtures.versions))
+                for key: Key in [.character("j"), .character("j"), .character("b"), .character("j"), .character("e")] {
+                    harness.press(key)
+                    let lines = harness.state.render().buffer.lines
+                    #expect(lines.count == height, "\(size)")
+                    #expect(lines.allSatisfy { $0.displayWidth <= width }, "\(size)")
+                    #expect(lines.last?.contains("pending") == true || width < 30, "\(size): \(lines.last ?? "")")
+                }
+            }
+        }
+    }
+}

@@ -191,6 +191,10 @@ enum ResolveFixtures {
         harness.send(.resolveFinished(id: ResolveFixtures.id, error: nil))
         #expect(harness.state.screen == .list)
         #expect(harness.state.notice?.text == "Resolved")
+        // `u` puts back what the item showed before: this device's priority and body.
+        #expect(harness.state.undoStack.last == .revert(
+            id: ResolveFixtures.id, title: "Groceries for Sunday",
+            fields: [.priority: .string("low"), .body: .string("milk\nrye bread\ncheese\neggs\nflour (whole wheat)\n")]))
     }
 
     @Test func bothOnAFieldSaysSoAndChangesNothing() {
@@ -229,6 +233,50 @@ enum ResolveFixtures {
         #expect(resolve.bodyEditor == nil)
         #expect(resolve.editedBody == "all of it")
         #expect(resolve.unsettled == [.field(.title), .field(.priority)])
+    }
+
+    @Test func aStoreChangeReadsTheVersionsAgainAndKeepsChoicesThatStillApply() {
+        var harness = opened()
+        harness.press(.character("l"), .character("r"))
+        harness.send(.storeChanged)
+        #expect(harness.effects.last == .loadReview(id: ResolveFixtures.id))
+        // Same conflicts, a newer remote title: the choices stay.
+        var newer = ResolveFixtures.versions
+        newer.remote.title = "Groceries (shared)"
+        harness.send(.reviewLoaded(id: ResolveFixtures.id, newer))
+        #expect(harness.state.resolve?.versions == newer)
+        #expect(harness.state.resolve?.choices == [.field(.title): .local, .field(.priority): .remote])
+        #expect(harness.state.resolve?.selection == 2)
+        // The priority no longer conflicts: the rows changed, so the person chooses again.
+        var fewer = newer
+        fewer.remote.priority = fewer.local.priority
+        harness.send(.reviewLoaded(id: ResolveFixtures.id, fewer))
+        #expect(harness.state.resolve?.rows == [.field(.title), .hunk(0), .hunk(1)])
+        #expect(harness.state.resolve?.choices.isEmpty == true)
+        #expect(harness.state.notice?.text == "The item changed meanwhile: choose again")
+        // Resolved elsewhere: back to the list.
+        harness.send(.reviewLoaded(id: ResolveFixtures.id, nil))
+        #expect(harness.state.screen == .list)
+        #expect(harness.state.notice?.text == "That item no longer needs review")
+    }
+
+    @Test func pageDownScrollsThroughAHunkTallerThanTheScreen() {
+        let long = (1...30).map { "line \($0)\n" }.joined()
+        let versions = ReviewVersions(
+            itemID: ResolveFixtures.id, base: ResolveFixtures.item("Long", body: "start\n"),
+            local: ResolveFixtures.item("Long", body: "start\n" + long),
+            remote: ResolveFixtures.item("Long", body: "start\nsomething else\n", rev: 2))
+        var harness = opened(versions)
+        #expect(harness.text.contains("line 1\n") || harness.text.contains("line 1 "))
+        #expect(!harness.text.contains("line 30"))
+        harness.press(.pageDown)
+        #expect(harness.state.resolve?.scrollOffset ?? 0 > 0)
+        #expect(harness.text.contains("line 30"))
+        harness.press(.pageDown, .pageDown)
+        #expect(harness.text.contains("something else"))
+        harness.press(.pageUp, .pageUp, .pageUp)
+        #expect(harness.state.resolve?.scrollOffset == 0)
+        #expect(!harness.text.contains("line 30"))
     }
 
     @Test func vSwitchesBetweenSideBySideAndUnified() throws {

@@ -32,7 +32,7 @@ import Testing
         let text = harness.text
         for fact in ["https://sync.example.com/quire", "offline · server unreachable (connection refused)", "7 waiting",
                      "in flight  2", "2026-11-21 21:26 UTC", "2026-11-21 22:26 UTC", "sent       42 KB", "received   1.2 MB",
-                     "p50 340 ms · p95 1.5 s", "4 rounds in the event log", "press c to resolve",
+                     "p50 340 ms · p95 1.5 s", "rounds     4 in the event log", "press c to resolve",
                      "Café order: crème brûlée", "Recent events", "event 30:", "▁"]
         {
             #expect(text.contains(fact), "\(fact)")
@@ -49,7 +49,7 @@ import Testing
             let lines = harness.text.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.count == size.height, "\(size)")
             #expect(lines.allSatisfy { $0.displayWidth <= size.width }, "\(size)")
-            #expect(lines.last?.contains("Sync status") == true, "\(size): \(lines.last ?? "")")
+            #expect(lines.last?.contains("Syn") == true, "\(size): \(lines.last ?? "")")
         }
     }
 

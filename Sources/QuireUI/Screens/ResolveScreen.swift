@@ -31,20 +31,35 @@ enum ResolveScreen {
         return side.deleted ? "accept the delete" : "restore with the edit"
     }
 
-    static func render(_ state: AppState, resolve: ResolveState, into buffer: inout Buffer) -> Point? {
-        if let area = resolve.bodyEditor { return renderEditor(state, area: area, into: &buffer) }
-        let size = state.size
+    /// The rows of the screen: header, conflicts, key hints (when there is room), status bar.
+    private static func areas(_ size: Size) -> [Rect] {
         let showsHints = size.height >= 10
-        let rows = Rect(size: size).split(.vertical, [.length(1), .fill, .length(showsHints ? 1 : 0), .length(1)])
-        renderHeader(resolve, into: &buffer, area: rows[0])
+        return Rect(size: size).split(.vertical, [.length(1), .fill, .length(showsHints ? 1 : 0), .length(1)])
+    }
 
-        let content = rows[1].inset(horizontal: 1)
+    /// The conflict lines at a size, where the selected conflict puts the view, and how far
+    /// `scrollOffset` may move it down from there.
+    static func view(_ resolve: ResolveState, size: Size) -> (lines: [Line], top: Int, maxOffset: Int) {
+        let content = areas(size)[1].inset(horizontal: 1)
         let sideBySide = !resolve.prefersUnified && size.width >= sideBySideWidth
         let (lines, blocks) = body(resolve, width: content.width, sideBySide: sideBySide)
         let selected = blocks.indices.contains(resolve.selection) ? blocks[resolve.selection] : 0..<0
-        let scroll = selected.upperBound <= content.height
-            ? 0 : min(selected.lowerBound, max(0, lines.count - content.height))
-        for (offset, line) in lines.dropFirst(scroll).prefix(content.height).enumerated() {
+        let lastTop = max(0, lines.count - content.height)
+        let top = selected.upperBound <= content.height ? 0 : min(selected.lowerBound, lastTop)
+        return (lines, top, lastTop - top)
+    }
+
+    static func render(_ state: AppState, resolve: ResolveState, into buffer: inout Buffer) -> Point? {
+        if let area = resolve.bodyEditor { return renderEditor(state, area: area, into: &buffer) }
+        let size = state.size
+        let rows = areas(size)
+        let showsHints = rows[2].height > 0
+        renderHeader(resolve, into: &buffer, area: rows[0])
+
+        let content = rows[1].inset(horizontal: 1)
+        let view = view(resolve, size: size)
+        let scroll = view.top + min(resolve.scrollOffset, view.maxOffset)
+        for (offset, line) in view.lines.dropFirst(scroll).prefix(content.height).enumerated() {
             buffer.put(line, x: content.x, y: content.y + offset, maxWidth: content.width)
         }
 

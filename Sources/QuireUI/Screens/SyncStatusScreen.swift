@@ -27,7 +27,7 @@ enum SyncStatusScreen {
         lines += facts(state, width: content.width)
         lines.append(sparkline(state.syncStatus.depthHistory, width: content.width))
         if roomy { lines.append(Line([])) }
-        if let detail = state.syncStatus.detail, detail.connection == .noRemote, detail.remote == nil {
+        if shown(state).connection == .noRemote, shown(state).remote == nil {
             let advice = content.width >= 64
                 ? "Everything is saved on this device. To sync with a server, run:" : "Saved on this device only. To sync:"
             lines.append(Line(advice, style: Style(.muted)))
@@ -45,6 +45,13 @@ enum SyncStatusScreen {
         StatusBar.render(state, left: Line("Sync status", style: Style(.statusBar)), into: &buffer, area: rows[2])
     }
 
+    /// The report read last; until the first read answers, what the status bar already knows.
+    private static func shown(_ state: AppState) -> SyncStatusDetail {
+        state.syncStatus.detail ?? SyncStatusDetail(
+            remote: nil, connection: state.sync.connection, lastSuccess: state.sync.lastSuccess,
+            outbox: state.sync.pending, nextRetry: state.sync.nextRetry)
+    }
+
     // MARK: - Facts
 
     private struct Fact {
@@ -56,11 +63,13 @@ enum SyncStatusScreen {
     /// The facts, paired into two columns when there is room.
     private static func facts(_ state: AppState, width: Int) -> [Line] {
         let status = state.syncStatus
-        guard let detail = status.detail else {
-            let text = status.loadError.map { "cannot read the sync status: \($0)" } ?? "reading…"
-            return [Line(text, style: Style(status.loadError == nil ? .muted : .error))]
+        let detail = shown(state)
+        var remote = Fact(name: "remote", value: detail.remote ?? "none")
+        if let error = status.loadError {
+            remote = Fact(name: "remote", value: "cannot read the sync status: \(error)", role: .error)
+        } else if status.detail == nil {
+            remote = Fact(name: "remote", value: "reading…", role: .muted)
         }
-        let remote = Fact(name: "remote", value: detail.remote ?? "none")
         var stateText = detail.connection.rawValue
         if let problem = detail.problem, detail.connection != .idle, detail.connection != .syncing {
             stateText += " · " + problem
@@ -68,8 +77,10 @@ enum SyncStatusScreen {
         let connection = Fact(name: "state", value: stateText, role: role(of: detail.connection))
         let last = Fact(name: "last sync", value: time(detail.lastSuccess) ?? "never")
         let retry = Fact(name: "next retry", value: time(detail.nextRetry) ?? "—")
-        let outbox = Fact(name: "outbox", value: "\(detail.outbox) waiting", role: detail.outbox > 0 ? .badgePending : .normal)
-        let inFlight = Fact(name: "in flight", value: String(detail.inFlight), role: detail.inFlight > 0 ? .badgeSyncing : .normal)
+        let outbox = Fact(name: "outbox", value: "\(detail.outbox) waiting",
+                          role: detail.outbox > 0 ? .badgePending : .normal)
+        let inFlight = Fact(name: "in flight", value: String(detail.inFlight),
+                            role: detail.inFlight > 0 ? .badgeSyncing : .normal)
         let sent = Fact(name: "sent", value: bytes(detail.bytesSent))
         let received = Fact(name: "received", value: bytes(detail.bytesReceived))
         let durations = Fact(name: "duration", value: percentiles(detail))
@@ -109,10 +120,9 @@ enum SyncStatusScreen {
 
     private static func roundsNote(_ detail: SyncStatusDetail) -> String {
         let count = detail.rounds.count
-        let rounds = count == 1 ? "1 round" : "\(count) rounds"
         switch detail.roundSource {
-        case .thisSession: return "\(rounds) this session"
-        case .eventLog: return "\(rounds) in the event log"
+        case .thisSession: return "\(count) this session"
+        case .eventLog: return "\(count) in the event log"
         }
     }
 
@@ -165,10 +175,14 @@ enum SyncStatusScreen {
             let height = letterRows - 1
             let selected = min(state.syncStatus.selection, letters.count - 1)
             let rows = letters.map { letter in
-                Line([Span(letter.title), Span(" — \(letter.reason) · \(time(letter.at) ?? "")", .muted)])
+                var row = Line([Span(letter.title), Span(" — \(letter.reason) · \(time(letter.at) ?? "")", .muted)])
+                // The op id only when it fits whole: a cut id helps nobody.
+                let id = Span(" · op \(letter.opID)", .muted)
+                if row.width + id.width <= area.width - 2 { row.append(id) }
+                return row.truncated(toWidth: max(0, area.width - 2))
             }
-            ListView(rows: rows, top: ListView.scrolledTop(currentTop: 0, selected: selected, height: height, count: letters.count),
-                     selected: selected)
+            let top = ListView.scrolledTop(currentTop: 0, selected: selected, height: height, count: letters.count)
+            ListView(rows: rows, top: top, selected: selected)
                 .render(into: &buffer, area: Rect(x: area.x, y: y + 1, width: area.width, height: height))
             y += letterRows
         }

@@ -1,0 +1,71 @@
+import Foundation
+import QuireApp
+import QuireStore
+import QuireUI
+import TerminalUI
+
+/// Keystroke-to-frame latency in the app runtime over a store, with or without a large sync
+/// writing into that same store: the worker must never make typing wait.
+struct SyncBenchTyping {
+    let store: AppDatabase
+
+    /// Moves the selection and pages (`j`, `PgDn`, `PgUp` in turn) until `presses` keys were
+    /// timed and, when `busy` is given, for as long as it keeps running too. Returns the frame
+    /// latencies in milliseconds and how many keys were pressed while `busy` still ran.
+    func measure(presses: Int, while busy: (@Sendable () async throws -> Void)? = nil) async throws
+        -> (stats: TUIBenchStats, duringWork: Int)
+    {
+        let runtime = AppRuntime(
+            environment: AppEnvironment(items: StoreItemSource(store: store)),
+            backend: TestBackend(size: Size(width: 120, height: 40)), label: "quire.bench.typing")
+        let clock = TUIBenchLatency.FrameClock()
+        runtime.onFrame = { clock.record() }
+        runtime.start()
+        runtime.waitUntilIdle()
+        defer {
+            runtime.stop()
+            _ = runtime.waitUntilStopped()
+        }
+        let finished = Flag()
+        let work = busy.map { body in
+            Task.detached {
+                defer { finished.set() }
+                try await body()
+            }
+        }
+        if work == nil { finished.set() }
+        let keys: [Key] = [.character("j"), .pageDown, .pageUp]
+        // Keys are pressed on a thread of their own, as a person's terminal sends them,
+        // while the sync runs on the concurrency pool.
+        let (latencies, duringWork) = await withCheckedContinuation {
+            (done: CheckedContinuation<([Double], Int), Never>) in
+            Thread.detachNewThread {
+                var latencies: [Double] = []
+                var duringWork = 0
+                while latencies.count < presses || !finished.isSet {
+                    let stillWorking = !finished.isSet
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    runtime.send(.key(keys[latencies.count % keys.count]))
+                    runtime.waitUntilIdle()
+                    let end = DispatchTime.now().uptimeNanoseconds
+                    let frame = clock.firstFrame(after: start) ?? end
+                    latencies.append(Double(frame - start) / 1_000_000)
+                    if stillWorking { duringWork += 1 }
+                    // A person types a few keys a second, not thousands: leave the sync room.
+                    usleep(20_000)
+                }
+                done.resume(returning: (latencies, duringWork))
+            }
+        }
+        try await work?.value
+        return (TUIBenchStats(latencies), duringWork)
+    }
+
+    /// A flag set once, read from any thread.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import QuireCore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `quire` on a real terminal syncing in the background with the built
+/// `quire-server` on a loopback port: what is typed reaches another device with no command
+/// run, and `s` brings another device's change in at once.
+@Suite(.serialized) struct TmuxSyncTests {
+    /// `quire-server serve` on a fresh SQLite file and a free loopback port.
+    final class Server {
+        let directory: String
+        let process = Process()
+        let url: String
+        let token: String
+
+        init(binary: String) throws {
+            directory = NSTemporaryDirectory() + "quire-tui-sync-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let database = directory + "/server.db"
+            let added = Spawn.run(binary, ["user", "add", "alice", "--db", database])
+            token = try #require(added.output.split(separator: "\n").last.map(String.init), "user add printed no token")
+            #expect(added.status == 0)
+            let log = directory + "/server.log"
+            FileManager.default.createFile(atPath: log, contents: nil)
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["serve", "--port", "0", "--db", database, "--rate-limit", "0"]
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            var found: String?
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while found == nil, Date() < deadline, process.isRunning {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                found = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) }
+                if found == nil { usleep(20_000) }
+            }
+            url = try #require(found, "quire-server did not say where it listens")
+        }
+
+        deinit {
+            // SIGKILL: the test runner's threads block the signals a graceful stop listens for.
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    @Test func whatIsTypedSyncsInTheBackgroundAndSPullsAtOnce() throws {
+        guard Tmux.executable != nil else { return }
+        let server = try Server(binary: try #require(QuireBinary.named("quire-server")))
+        let a = try TmuxEndToEndTests.Setup()
+        let b = try TmuxEndToEndTests.Setup()
+        defer {
+            try? FileManager.default.removeItem(atPath: a.home)
+            try? FileManager.default.removeItem(atPath: b.home)
+        }
+        for device in [a, b] {
+            #expect(try device.cli("remote", "set", server.url, "--token", server.token).status == 0)
+        }
+        let tmux = try Tmux(script: a.script(), directory: a.home)
+        #expect(tmux.waitFor { $0.contains("Nothing here yet.") })
+
+        // Typed in the app: no `quire sync` anywhere, yet it reaches the server.
+        tmux.keys("a")
+        tmux.type("Written on the train")
+        tmux.keys("C-s")
+        #expect(tmux.waitFor(timeout: 20) { $0.contains("All changes synced") && $0.contains("Written on the train") },
+                "\(tmux.capture())")
+        #expect(try b.cli("sync").status == 0)
+        #expect(try b.titles() == ["Written on the train"])
+
+        // Another device's change comes in when `s` is pressed, without waiting for the minute.
+        #expect(try b.cli("add", "Added on the laptop").status == 0)
+        #expect(try b.cli("sync").status == 0)
+        tmux.keys("s")
+        #expect(tmux.waitFor(timeout: 10) { $0.contains("Added on the laptop") }, "\(tmux.capture())")
+        #expect(try a.titles().sorted() == ["Added on the laptop", "Written on the train"])
+
+        tmux.keys("q")
+        #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+    }
+}

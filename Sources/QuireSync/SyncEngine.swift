@@ -110,6 +110,12 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             if let failure = try await resync(transport: transport, report: &report) { return failure }
         }
         var batchLimit = limits.batchSize
+        // A long pull asks for its next page while it applies the last one, so the server's
+        // work and the download overlap the local transaction. It is used only when the next
+        // exchange pushes nothing and starts from the cursor it was asked with; otherwise it
+        // is dropped (the cursor only ever moves in the transaction that applies a page).
+        var readAhead: ReadAhead?
+        defer { readAhead?.task.cancel() }
         for _ in 0..<limits.maxExchangesPerRound {
             let position = try ledger.position()
             let batch = try ledger.takeBatch(limit: batchLimit)
@@ -118,7 +124,14 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             let began = ledger.now()
             let exchange: SyncExchange<SyncResponse>
             do {
-                exchange = try await transport.sync(request)
+                if let ahead = readAhead, batch.isEmpty, ahead.cursor == position.cursor {
+                    readAhead = nil
+                    exchange = try await ahead.task.value.get()
+                } else {
+                    readAhead?.task.cancel()
+                    readAhead = nil
+                    exchange = try await transport.sync(request)
+                }
                 report.networkTime += ledger.now().timeIntervalSince(began)
             } catch {
                 if case .status(413, let body, _) = error, !batch.isEmpty {
@@ -136,6 +149,16 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             let response = exchange.value
             guard response.results.count == batch.count else {
                 return try failed(.invalidAnswer("\(response.results.count) results for \(batch.count) ops"))
+            }
+            if batch.isEmpty, response.more, try !ledger.hasSendableOps() {
+                let next = SyncRequest(device: position.deviceID, cursor: response.cursor, limit: limits.pageSize, ops: [])
+                readAhead = ReadAhead(cursor: response.cursor, task: Task {
+                    do throws(SyncTransportError) {
+                        return .success(try await transport.sync(next))
+                    } catch {
+                        return .failure(error)
+                    }
+                })
             }
             let pushed = try ledger.applyResults(response.results, sent: batch)
             let pulled = try ledger.applyPage(response)
@@ -159,6 +182,12 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             }
         }
         return .moreToDo
+    }
+
+    /// A pull page asked for ahead of time, and the cursor it was asked from.
+    private struct ReadAhead {
+        let cursor: String
+        let task: Task<Result<SyncExchange<SyncResponse>, SyncTransportError>, Never>
     }
 
     /// Reads the whole snapshot and reconciles with it; nil when done, else the failure.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import QuireCore
 import QuireProtocol
 import QuireStore
@@ -17,12 +18,17 @@ import Testing
         /// For each request: the cursor the store held when it went out.
         private var stored: [String?] = []
         private var before: [Int: @Sendable () -> Void] = [:]
+        private var after: [Int: @Sendable () -> Void] = [:]
         var storedCursor: @Sendable () -> String? = { nil }
 
         init(base: any SyncTransport) { self.base = base }
 
         func beforeRequest(_ number: Int, _ action: @escaping @Sendable () -> Void) {
             lock.withLock { before[number] = action }
+        }
+
+        func afterAnswer(_ number: Int, _ action: @escaping @Sendable () -> Void) {
+            lock.withLock { after[number] = action }
         }
 
         var log: (requests: [SyncRequest], answers: [SyncResponse], stored: [String?]) {
@@ -38,7 +44,11 @@ import Testing
             }
             action?()
             let exchange = try await base.sync(request)
-            lock.withLock { answers.append(exchange.value) }
+            let then = lock.withLock { () -> (@Sendable () -> Void)? in
+                answers.append(exchange.value)
+                return after[answers.count]
+            }
+            then?()
             return exchange
         }
 
@@ -58,8 +68,7 @@ import Testing
         for index in 0..<60 { try writer.database.create(NewItem(title: "Item \(index)")) }
         #expect(await writer.sync() == .caughtUp)
 
-        // A new device pulls them 7 at a time; before its 4th request (one may already be
-        // on its way, asked for ahead), something is typed on it.
+        // A new device pulls them 7 at a time.
         let environment = StoreEnvironment.live
         let database = try AppDatabase.temporary(environment: environment)
         let transport = RecordingTransport(
@@ -70,25 +79,33 @@ import Testing
             ledger: SyncLedger(storage: try database.syncStorage(), now: environment.now, newID: environment.newID),
             limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path)), connect: { transport })
         transport.storedCursor = { try? database.syncMeta().cursor }
+
+        // When the first answer comes back, another connection takes the database's write lock,
+        // so the engine cannot apply that page. Only a request asked ahead can reach the server
+        // meanwhile; it lets the lock go (so does a deadline, when none comes). The first
+        // request is never one asked ahead, so its answer is the one being applied.
+        var unsafe = Configuration()
+        unsafe.allowsUnsafeTransactions = true
+        unsafe.busyMode = .timeout(5)
+        let blocker = WriteBlocker(try DatabaseQueue(path: database.path, configuration: unsafe))
+        transport.afterAnswer(1) { try? blocker.hold(releasingAfter: 5) }
+        transport.beforeRequest(2) { blocker.sawRequestWhileHeld() }
+        // Before the 5th request, something is typed on the device.
         let typed = LockedID()
-        transport.beforeRequest(4) {
+        transport.beforeRequest(5) {
             typed.set(try? database.create(NewItem(title: "Typed during the pull")).id)
         }
         #expect(await engine.runToCompletion() == .caughtUp)
+        #expect(blocker.requestCameWhileHeld, "the next page was asked for while the last one waited to be applied")
 
         let (requests, answers, stored) = transport.log
         #expect(requests.count >= 9, "60 changes in pages of 7")
         // A request starts either from the store's cursor, or (asked ahead) from the cursor of
-        // the answer just received, before that page was applied. Never from anywhere else.
-        var askedAhead = 0
-        for index in 1..<requests.count {
-            if requests[index].cursor != stored[index] {
-                askedAhead += 1
-                #expect(answers.map(\.cursor).contains(requests[index].cursor ?? ""), "request \(index + 1)")
-                #expect(requests[index].ops.isEmpty, "only pulls are asked ahead")
-            }
+        // an answer already received, before that page was applied; and only pulls go ahead.
+        for index in 1..<requests.count where requests[index].cursor != stored[index] {
+            #expect(answers.map(\.cursor).contains(requests[index].cursor ?? ""), "request \(index + 1)")
+            #expect(requests[index].ops.isEmpty, "only pulls are asked ahead")
         }
-        #expect(askedAhead >= 3, "pages were asked for while the last one was applied")
         #expect(try database.syncMeta().cursor == answers.last?.cursor)
         #expect(try database.count(matching: .live) == 61)
         let id = try #require(typed.value)
@@ -96,6 +113,35 @@ import Testing
         #expect(try database.outboxCounts().waiting == 0)
         #expect(await writer.sync() == .caughtUp)
         #expect(try writer.item(id)?.title == "Typed during the pull")
+    }
+
+    /// Holds a database's write lock from a connection of its own.
+    final class WriteBlocker: @unchecked Sendable {
+        private let queue: DatabaseQueue
+        private let lock = NSLock()
+        private var holding = false
+        private(set) var requestCameWhileHeld = false
+
+        init(_ queue: DatabaseQueue) { self.queue = queue }
+
+        func hold(releasingAfter deadline: TimeInterval) throws {
+            try queue.writeWithoutTransaction { try $0.beginTransaction(.immediate) }
+            lock.withLock { holding = true }
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { self.release() }
+        }
+
+        func sawRequestWhileHeld() {
+            lock.withLock { if holding { requestCameWhileHeld = true } }
+            release()
+        }
+
+        private func release() {
+            let wasHolding = lock.withLock { () -> Bool in
+                defer { holding = false }
+                return holding
+            }
+            if wasHolding { try? queue.writeWithoutTransaction { try $0.commit() } }
+        }
     }
 
     final class LockedID: @unchecked Sendable {

@@ -263,7 +263,7 @@ private final class ErrorCollector: @unchecked Sendable {
 
         let review = try await QuireBinary.execute(["sync"], home: second)
         #expect(review.status == 5, "exit code 5: synced, but an item needs review")
-        #expect(review.stderr.contains("need review"), "\(review.stderr)")
+        #expect(review.stderr.contains("1 item needs review"), "\(review.stderr)")
         let state = try await status(second)
         #expect(state["conflicts"] as? Int == 1)
         #expect(state["outbox"] as? Int == 0, "the conflicting change waits in the conflict record, not the outbox")

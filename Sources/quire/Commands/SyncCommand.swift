@@ -48,7 +48,8 @@ struct SyncCommand: AsyncParsableCommand {
         let waiting = try store.outboxCounts()
         var failure = SyncCommandSupport.failure(for: outcome)
         if failure == nil && conflicts > 0 {
-            failure = CLIFailure(.needsReview, "\(conflicts) item\(conflicts == 1 ? "" : "s") need review: see 'quire conflicts'")
+            failure = CLIFailure(
+                .needsReview, conflicts == 1 ? "1 item needs review: see 'quire conflicts'" : "\(conflicts) items need review: see 'quire conflicts'")
         }
         var out = Output()
         if json {

@@ -93,13 +93,4 @@ extension AppDatabase {
             }
         }
     }
-
-    /// Appends an event to the sync log (its `seq` is assigned by the store).
-    public func appendSyncEvent(_ event: SyncEvent) throws(StoreError) {
-        try write { db in
-            try db.execute(
-                sql: "INSERT INTO syncEvent (at, kind, message, itemId, opId) VALUES (?, ?, ?, ?, ?)",
-                arguments: [StoreTime.string(from: event.at), event.kind, event.message, event.itemID, event.opID])
-        }
-    }
 }

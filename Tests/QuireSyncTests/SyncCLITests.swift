@@ -216,6 +216,10 @@ private final class ErrorCollector: @unchecked Sendable {
         let newest = try #require((status["events"] as? [[String: Any]])?.first)
         #expect(newest["kind"] as? String == "RETRY")
         #expect((newest["message"] as? String)?.contains("429") == true)
+        let human = try await QuireBinary.execute(["status"], home: home)
+        #expect(human.status == 0)
+        #expect(human.stdout.range(of: #"next retry .* \(in (9\d|100|[6-8]\d)s\)"#, options: .regularExpression) != nil,
+                "\(human.stdout)")
     }
 
     @Test func syncExitsFourWhenTheTokenIsRefused() async throws {

@@ -44,10 +44,12 @@ import Testing
         #expect(try b.item(rolledBack.id)?.rev == 2)
 
         // Behind the store's back: one row gone, one back at its first version (an older
-        // revision), one with other text under the same revision.
+        // revision), one with other text under the same revision, one with a revision the
+        // server never gave.
         try tamper(b, "DELETE FROM item WHERE id = ?", [removed.id])
         try tamper(b, "UPDATE item SET title = 'Rolled back', rev = 1 WHERE id = ?", [rolledBack.id])
         try tamper(b, "UPDATE item SET body = 'not what the server has' WHERE id = ?", [rewritten.id])
+        try tamper(b, "UPDATE item SET rev = 7 WHERE id = ?", [untouched.id])
         #expect(try b.item(removed.id) == nil)
         #expect(try contents(b) != contents(a))
 
@@ -59,6 +61,7 @@ import Testing
         #expect(try b.item(rolledBack.id)?.rev == 2)
         #expect(try b.item(rewritten.id)?.body == "as written\n")
         #expect(try b.item(untouched.id)?.title == "Untouched")
+        #expect(try b.item(untouched.id)?.rev == 1, "a revision the server never gave is taken back")
         #expect(try b.database.outboxCounts().waiting == 0, "re-downloading sends nothing back")
         #expect(try b.database.items().allSatisfy { $0.syncState == .synced })
         let events = try b.database.recentSyncEvents(limit: 50)

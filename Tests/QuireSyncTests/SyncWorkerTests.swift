@@ -38,6 +38,15 @@ final class ScriptedRunner: SyncRoundRunner, @unchecked Sendable {
     }
 }
 
+extension SyncWorker {
+    /// Reads `value` once the worker's queue has handled every event sent before the call (a
+    /// barrier), so that a check never races the queue, however late it gets to run.
+    func settled<T>(_ value: () -> T) -> T {
+        _ = roundCounts
+        return value()
+    }
+}
+
 /// Waits for a condition, checking every few milliseconds, up to a deadline.
 func eventually(
     timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
@@ -63,7 +72,7 @@ func eventually(
     /// Starts the worker and lets its first round succeed.
     func started(_ worker: SyncWorker) async {
         worker.start()
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         runner.finish(.caughtUp)
         await eventually { worker.roundCounts.finished == 1 }
     }
@@ -72,7 +81,7 @@ func eventually(
         let statuses = StatusLog()
         let worker = SyncWorker(runner: runner, scheduler: clock, onStatus: statuses.append)
         worker.start()
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         #expect(worker.status.connection == .syncing)
         runner.finish(.caughtUp)
         await eventually { worker.status.connection == .idle }
@@ -89,7 +98,7 @@ func eventually(
         clock.advance(by: 1.9)
         #expect(runner.started.count == 1, "still quiet: no round yet")
         clock.advance(by: 0.2)
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         #expect(runner.started == [.normal, .normal])
     }
 
@@ -97,18 +106,18 @@ func eventually(
         let worker = makeWorker()
         await started(worker)
         worker.syncNow()
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         runner.finish(.networkError("connection refused"))
         await eventually { worker.status.connection == .offline }
         #expect(worker.status.nextRetry.map { $0.timeIntervalSince(clock.now()).rounded() } == 1)
         clock.advance(by: 1)
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         runner.finish(.serverError(status: 503, retryAfter: nil))
         await eventually { worker.status.failures == 2 }
         clock.advance(by: 1.5)
         #expect(runner.running == 0, "the second wait is up to 2 s")
         clock.advance(by: 0.5)
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         runner.finish(.caughtUp)
         await eventually { worker.status.connection == .idle && worker.status.failures == 0 }
     }
@@ -119,7 +128,7 @@ func eventually(
         clock.advance(by: 59)
         #expect(runner.running == 0)
         clock.advance(by: 1)
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         runner.finish(.caughtUp)
         await eventually { worker.roundCounts.finished == 2 }
         #expect(clock.deadlines == [clock.now() + 60])
@@ -148,7 +157,7 @@ func eventually(
     @Test func authRefusalPausesUntilTheCredentialsChange() async {
         let worker = makeWorker()
         worker.start()
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         runner.finish(.authRefused(status: 401))
         await eventually { worker.status.connection == .authNeeded }
         worker.nudge()
@@ -156,7 +165,7 @@ func eventually(
         await eventually { worker.roundCounts.finished == 1 }
         #expect(runner.started.count == 1, "no rounds while paused")
         worker.credentialsChanged()
-        await eventually { runner.running == 1 }
+        await eventually { worker.settled { runner.running } == 1 }
         runner.finish(.caughtUp)
         await eventually { worker.status.connection == .idle }
     }
@@ -168,7 +177,7 @@ func eventually(
         _ = worker.status
         #expect(clock.deadlines.count == 2)
         worker.stop()
-        await eventually { clock.deadlines.isEmpty }
+        await eventually { worker.settled { clock.deadlines.isEmpty } }
         clock.advance(by: 3_600)
         #expect(runner.started.count == 1)
     }

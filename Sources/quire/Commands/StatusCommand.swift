@@ -28,6 +28,10 @@ struct StatusCommand: StoreCommand {
             ("last sync", report.lastSuccess.map(LocalTime.string) ?? "never"),
             ("outbox", "\(report.outbox) waiting, \(report.inFlight) in flight"),
         ]
+        if let retry = report.nextRetry {
+            let seconds = max(0, Int(retry.timeIntervalSince(now).rounded(.up)))
+            rows.append(("next retry", LocalTime.string(retry) + " (in \(seconds)s)"))
+        }
         if report.deadLetters > 0 { rows.append(("rejected", "\(report.deadLetters) (the server cannot apply them as they are)")) }
         rows.append(("conflicts", report.conflicts == 0 ? "none" : "\(report.conflicts) (quire conflicts)"))
         for (name, value) in rows {

@@ -23,6 +23,9 @@ struct SyncBench: AsyncParsableCommand {
     @Option(help: "Items of the first pull.")
     var pullItems = 100_000
 
+    @Option(help: "Changes per pulled page (default: the engine's own).")
+    var pageSize: Int?
+
     @Option(help: "Incremental rounds to time.")
     var rounds = 50
 
@@ -93,8 +96,9 @@ struct SyncBench: AsyncParsableCommand {
             connect: connector(pullServer))
         try expect(await seedEngine.runToCompletion())
         let puller = try AppDatabase.temporary(environment: live)
+        // The page size the app and `quire sync` use, unless told otherwise.
         var pullLimits = SyncEngine.Limits()
-        pullLimits.pageSize = 5000
+        if let pageSize { pullLimits.pageSize = pageSize }
         let pullEngine = try SyncSetup.engine(
             for: puller, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"), limits: pullLimits)
         let pullDirect = SyncEngine(
@@ -105,7 +109,7 @@ struct SyncBench: AsyncParsableCommand {
         progress("first pull done")
         let pulled = try puller.count(matching: .live)
         let pullNetwork = pullDirect.recentRounds.reduce(0) { $0 + $1.networkTime }
-        lines.append("| first pull of \(pulled) items by a new device (waiting for the server: \(seconds(pullNetwork))) | \(seconds(pullTime)) | under 5 s |")
+        lines.append("| first pull of \(pulled) items by a new device, pages of \(pullLimits.pageSize) (waiting for the server: \(seconds(pullNetwork))) | \(seconds(pullTime)) | under 5 s |")
 
         // 5. Typing while a large sync writes into the same store: a new device pulls every
         //    item while keys move the selection and page; then the same keys with sync idle.

@@ -171,7 +171,7 @@ public struct ResolveState: Hashable, Sendable {
                 let side = choices[row] == .remote ? versions.remote : versions.local
                 result.deleted = side.deleted
             case .field(let field):
-                result.take(field, from: choices[row] == .remote ? versions.remote : versions.local)
+                result.copy(field, from: choices[row] == .remote ? versions.remote : versions.local)
             case .hunk:
                 break
             }
@@ -252,23 +252,5 @@ public struct ResolvePlan: Hashable, Sendable {
         self.step = step
         self.fields = fields
         self.expected = expected
-    }
-}
-
-extension Item {
-    /// Takes one field (and `doneAt` with `done`) from another version of the item.
-    fileprivate mutating func take(_ field: Field, from other: Item) {
-        switch field {
-        case .kind: kind = other.kind
-        case .title: title = other.title
-        case .body: body = other.body
-        case .tags: tags = other.tags
-        case .done:
-            done = other.done
-            doneAt = other.doneAt
-        case .due: due = other.due
-        case .priority: priority = other.priority
-        case .pinned: pinned = other.pinned
-        }
     }
 }

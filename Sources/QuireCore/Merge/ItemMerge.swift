@@ -170,7 +170,7 @@ public struct ItemMerge: Hashable, Sendable {
 
 extension Item {
     /// Copies one editable field (and `doneAt` with `done`) from another version.
-    mutating func copy(_ field: Field, from other: Item) {
+    public mutating func copy(_ field: Field, from other: Item) {
         switch field {
         case .kind: kind = other.kind
         case .title: title = other.title

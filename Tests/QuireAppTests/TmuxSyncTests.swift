@@ -82,4 +82,49 @@ import Glibc
         tmux.keys("q")
         #expect(tmux.waitFor { $0.contains("quire-exited-0") })
     }
+
+    /// A real conflict, settled on the resolve screen per field and per hunk; the resolution
+    /// syncs by itself and the other device gets exactly what was chosen.
+    @Test func aConflictIsResolvedOnTheDiffScreenAndSyncs() throws {
+        guard Tmux.executable != nil else { return }
+        let server = try Server(binary: try #require(QuireBinary.named("quire-server")))
+        let a = try TmuxEndToEndTests.Setup()
+        let b = try TmuxEndToEndTests.Setup()
+        defer {
+            try? FileManager.default.removeItem(atPath: a.home)
+            try? FileManager.default.removeItem(atPath: b.home)
+        }
+        for device in [a, b] {
+            #expect(try device.cli("remote", "set", server.url, "--token", server.token).status == 0)
+        }
+        #expect(try a.cli("add", "Shopping", "--body", "milk\nbread\neggs\n").status == 0)
+        #expect(try a.cli("sync").status == 0)
+        #expect(try b.cli("sync").status == 0)
+        let listed = try a.cli("list", "--json")
+        let id = try #require(try JSONDecoder().decode([Item].self, from: Data(listed.output.utf8)).first?.id)
+        #expect(try a.cli("edit", id, "--title", "Shopping for Sunday", "--body", "milk\nrye bread\neggs\n").status == 0)
+        #expect(try b.cli("edit", id, "--title", "Shopping list", "--body", "milk\nwhite bread\neggs\n").status == 0)
+        #expect(try b.cli("sync").status == 0)
+        #expect(try a.cli("sync").status == 5, "the same title and the same body line changed on both")
+
+        let tmux = try Tmux(script: a.script(), directory: a.home)
+        #expect(tmux.waitFor { $0.contains("1 needs review · press c") }, "\(tmux.capture())")
+        tmux.keys("c")
+        #expect(tmux.waitFor { $0.contains("Resolve Shopping for Sunday") && $0.contains("white bread") }, "\(tmux.capture())")
+        tmux.keys("r")  // the title: the other device's
+        tmux.keys("b")  // the body hunk: both lines
+        #expect(tmux.waitFor { $0.contains("✓ remote") }, "\(tmux.capture())")
+        tmux.keys("Enter")
+        #expect(tmux.waitFor(timeout: 20) { $0.contains("All changes synced") && $0.contains("Shopping list") },
+                "\(tmux.capture())")
+        tmux.keys("q")
+        #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+
+        #expect(try b.cli("sync").status == 0)
+        let shown = try b.cli("show", id, "--json")
+        let item = try JSONDecoder().decode(Item.self, from: Data(shown.output.utf8))
+        #expect(item.title == "Shopping list")
+        #expect(item.body == "milk\nrye bread\nwhite bread\neggs\n")
+        #expect(try a.cli("conflicts").output.contains("No items need review"))
+    }
 }

@@ -13,17 +13,25 @@ final class AppHarness: @unchecked Sendable {
     let runtime: AppRuntime
     let directory: String
 
+    /// - Parameters:
+    ///   - prepare: writes to the store (and files beside it) before the app starts.
+    ///   - sync: the app's sync control, given the data directory (default: no remote).
     init(
         size: Size = Size(width: 80, height: 24), items: [ImportEntry] = [], editor: String = "false",
-        source: ((AppDatabase) -> any ItemSource)? = nil
+        storeEnvironment: StoreEnvironment = .deterministic(),
+        source: ((AppDatabase) -> any ItemSource)? = nil,
+        prepare: ((AppDatabase, String) throws -> Void)? = nil,
+        sync: ((String) throws -> any SyncControl)? = nil
     ) throws {
         directory = NSTemporaryDirectory() + "quire-app-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try AppDatabase.open(path: directory + "/quire.db", environment: .deterministic())
+        store = try AppDatabase.open(path: directory + "/quire.db", environment: storeEnvironment)
         if !items.isEmpty { _ = try store.importItems(items) }
+        try prepare?(store, directory)
         backend = TestBackend(size: size)
         let environment = AppEnvironment(
-            items: source?(store) ?? StoreItemSource(store: store), editorCommand: editor,
+            items: source?(store) ?? StoreItemSource(store: store), sync: try sync?(directory) ?? LocalOnlySync(),
+            editorCommand: editor,
             processEnvironment: ProcessInfo.processInfo.environment, temporaryDirectory: directory,
             today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
         runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")

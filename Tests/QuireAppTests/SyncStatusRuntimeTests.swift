@@ -13,69 +13,54 @@ import Testing
 @Suite struct SyncStatusRuntimeTests {
     /// A store with two items whose create ops the server refused, and a remote configured.
     final class Setup: @unchecked Sendable {
-        let directory: String
-        let store: AppDatabase
+        let app: AppHarness
         let ledger: SyncLedger
-        let settings: SyncSettings
-        let backend: TestBackend
-        let runtime: AppRuntime
         let milk: Item
         let memo: Item
 
-        init(size: Size = Size(width: 80, height: 24)) throws {
-            directory = NSTemporaryDirectory() + "quire-sync-status-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let environment = StoreEnvironment.deterministic()
-            store = try AppDatabase.open(path: directory + "/quire.db", environment: environment)
-            ledger = SyncLedger(storage: try store.syncStorage(), now: environment.now, newID: environment.newID)
-            milk = try store.create(NewItem(kind: .task, title: "Buy milk"))
-            memo = try store.create(NewItem(title: "日本語のメモ"))
-            _ = try store.create(NewItem(title: "Fine as it is"))
-            for item in [milk, memo] {
-                let op = try #require(try store.outbox(for: item.id).first)
-                try ledger.deadLetter(opID: op.op.op, item: item.id, reason: "the server refused it as too large")
-            }
-            // An item from the server that both sides then changed: it needs review.
-            let shared = "0193a9d2-0000-7000-8000-00000000c0de"
-            let pulledAt = Date(timeIntervalSince1970: 1_799_000_000)
-            func page(rev: Int, title: String, cursor: String) -> SyncResponse {
-                SyncResponse(results: [], changes: [ChangeItem(id: shared, rev: rev, title: title, createdAt: pulledAt,
-                                                               updatedAt: pulledAt.addingTimeInterval(Double(rev)))],
-                             cursor: cursor, more: false, epoch: "e1", stateHash: "")
-            }
-            _ = try ledger.applyPage(page(rev: 1, title: "Team offsite plan", cursor: "c1"))
-            _ = try store.update(shared, fields: [.title: .string("Team offsite plan (Lisbon)")])
-            _ = try ledger.applyPage(page(rev: 2, title: "Team offsite plan (Porto)", cursor: "c2"))
-            settings = SyncSettings(configPath: directory + "/config.toml", credentialsPath: directory + "/credentials")
-            try settings.setRemote(SyncRemote(url: "http://127.0.0.1:9/quire", token: "very-secret-token"))
-            backend = TestBackend(size: size)
-            let app = AppEnvironment(
-                items: StoreItemSource(store: store), sync: LiveSyncControl(settings: settings), editorCommand: "false",
-                temporaryDirectory: directory, today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20))
-            runtime = AppRuntime(environment: app, backend: backend, label: "quire.ui.sync-status-test")
-            runtime.start()
-            runtime.waitUntilIdle()
-        }
+        var store: AppDatabase { app.store }
+        var backend: TestBackend { app.backend }
+        var runtime: AppRuntime { app.runtime }
 
-        deinit {
-            runtime.stop()
-            _ = runtime.waitUntilStopped()
-            try? FileManager.default.removeItem(atPath: directory)
+        init(size: Size = Size(width: 80, height: 24)) throws {
+            let environment = StoreEnvironment.deterministic()
+            var made: (ledger: SyncLedger, milk: Item, memo: Item)?
+            app = try AppHarness(size: size, storeEnvironment: environment, prepare: { store, _ in
+                let ledger = SyncLedger(storage: try store.syncStorage(), now: environment.now, newID: environment.newID)
+                let milk = try store.create(NewItem(kind: .task, title: "Buy milk"))
+                let memo = try store.create(NewItem(title: "日本語のメモ"))
+                _ = try store.create(NewItem(title: "Fine as it is"))
+                for item in [milk, memo] {
+                    let op = try #require(try store.outbox(for: item.id).first)
+                    try ledger.deadLetter(opID: op.op.op, item: item.id, reason: "the server refused it as too large")
+                }
+                // An item from the server that both sides then changed: it needs review.
+                let shared = "0193a9d2-0000-7000-8000-00000000c0de"
+                let pulledAt = Date(timeIntervalSince1970: 1_799_000_000)
+                func page(rev: Int, title: String, cursor: String) -> SyncResponse {
+                    SyncResponse(results: [], changes: [ChangeItem(id: shared, rev: rev, title: title, createdAt: pulledAt,
+                                                                   updatedAt: pulledAt.addingTimeInterval(Double(rev)))],
+                                 cursor: cursor, more: false, epoch: "e1", stateHash: "")
+                }
+                _ = try ledger.applyPage(page(rev: 1, title: "Team offsite plan", cursor: "c1"))
+                _ = try store.update(shared, fields: [.title: .string("Team offsite plan (Lisbon)")])
+                _ = try ledger.applyPage(page(rev: 2, title: "Team offsite plan (Porto)", cursor: "c2"))
+                made = (ledger, milk, memo)
+            }, sync: { directory in
+                let settings = SyncSettings(configPath: directory + "/config.toml", credentialsPath: directory + "/credentials")
+                try settings.setRemote(SyncRemote(url: "http://127.0.0.1:9/quire", token: "very-secret-token"))
+                return LiveSyncControl(settings: settings)
+            })
+            let prepared = try #require(made)
+            (ledger, milk, memo) = (prepared.ledger, prepared.milk, prepared.memo)
         }
 
         func press(_ keys: Key...) {
-            for key in keys { runtime.send(.key(key)) }
-            #expect(runtime.waitUntilIdle(), "the app did not become idle")
+            for key in keys { app.press(key) }
         }
 
-        /// Polls a condition every few milliseconds until it holds or the deadline passes.
         func waitFor(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            while Date() < deadline {
-                if try condition() { return true }
-                usleep(5_000)
-            }
-            return try condition()
+            try app.waitFor(timeout: timeout, condition)
         }
 
         func rejected(_ item: Item) throws -> [OutboxEntry] {

@@ -48,17 +48,23 @@ import Glibc
         }
     }
 
+    /// A server and two devices (separate homes) signed in to it as one user.
+    func twoDevices() throws -> (Server, TmuxEndToEndTests.Setup, TmuxEndToEndTests.Setup) {
+        let server = try Server(binary: try #require(QuireBinary.named("quire-server")))
+        let devices = [try TmuxEndToEndTests.Setup(), try TmuxEndToEndTests.Setup()]
+        for device in devices {
+            #expect(try device.cli("remote", "set", server.url, "--token", server.token).status == 0)
+        }
+        return (server, devices[0], devices[1])
+    }
+
     @Test func whatIsTypedSyncsInTheBackgroundAndSPullsAtOnce() throws {
         guard Tmux.executable != nil else { return }
-        let server = try Server(binary: try #require(QuireBinary.named("quire-server")))
-        let a = try TmuxEndToEndTests.Setup()
-        let b = try TmuxEndToEndTests.Setup()
+        let (server, a, b) = try twoDevices()
         defer {
-            try? FileManager.default.removeItem(atPath: a.home)
-            try? FileManager.default.removeItem(atPath: b.home)
-        }
-        for device in [a, b] {
-            #expect(try device.cli("remote", "set", server.url, "--token", server.token).status == 0)
+            // The server must outlive the devices' last sync: it stops when released.
+            withExtendedLifetime(server) {}
+            for device in [a, b] { try? FileManager.default.removeItem(atPath: device.home) }
         }
         let tmux = try Tmux(script: a.script(), directory: a.home)
         #expect(tmux.waitFor { $0.contains("Nothing here yet.") })
@@ -87,15 +93,11 @@ import Glibc
     /// syncs by itself and the other device gets exactly what was chosen.
     @Test func aConflictIsResolvedOnTheDiffScreenAndSyncs() throws {
         guard Tmux.executable != nil else { return }
-        let server = try Server(binary: try #require(QuireBinary.named("quire-server")))
-        let a = try TmuxEndToEndTests.Setup()
-        let b = try TmuxEndToEndTests.Setup()
+        let (server, a, b) = try twoDevices()
         defer {
-            try? FileManager.default.removeItem(atPath: a.home)
-            try? FileManager.default.removeItem(atPath: b.home)
-        }
-        for device in [a, b] {
-            #expect(try device.cli("remote", "set", server.url, "--token", server.token).status == 0)
+            // The server must outlive the devices' last sync: it stops when released.
+            withExtendedLifetime(server) {}
+            for device in [a, b] { try? FileManager.default.removeItem(atPath: device.home) }
         }
         #expect(try a.cli("add", "Shopping", "--body", "milk\nbread\neggs\n").status == 0)
         #expect(try a.cli("sync").status == 0)

@@ -249,10 +249,11 @@ public struct SyncLedger: Sendable {
         }
         var reconciler = SyncReconciler(now: time, newID: newID)
         body(&after, &reconciler)
-        for (id, new) in after.sorted(by: { $0.key < $1.key }) {
+        let changes = after.sorted(by: { $0.key < $1.key }).compactMap { id, new -> LocalChange? in
             let old = before[id] ?? LocalItem(id: id)
-            if new != old { try tx.save(new, over: old) }
+            return new == old ? nil : LocalChange(new: new, old: old)
         }
+        try tx.save(changes)
         if !reconciler.history.isEmpty { try tx.appendHistory(reconciler.history, at: time) }
         if !reconciler.events.isEmpty { try append(reconciler.events, in: tx) }
         return reconciler.summary

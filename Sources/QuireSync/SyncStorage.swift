@@ -21,6 +21,9 @@ public protocol SyncTransaction {
     /// Writes an item's new local state (row, ops, conflict record) over the state it had.
     /// Ops with `seq == 0` are new and go to the end of the outbox.
     func save(_ new: LocalItem, over old: LocalItem) throws
+    /// Saves many items at once (each as `save(_:over:)` would), so a store can write a page of
+    /// new items in a few statements instead of one statement per item.
+    func save(_ changes: [LocalChange]) throws
     func appendHistory(_ entries: [HistoryEntry], at time: Date) throws
     /// Appends to the event log and drops the oldest entries beyond `keeping`.
     func appendEvents(_ events: [SyncEvent], keeping: Int) throws
@@ -28,6 +31,23 @@ public protocol SyncTransaction {
     func liveVersions() throws -> [(id: String, rev: Int)]
     /// True while any op is pending or in flight, or an item needs review.
     func hasOutstandingChanges() throws -> Bool
+}
+
+/// An item's new local state and the state it replaces, for `SyncTransaction.save(_:)`.
+public struct LocalChange: Sendable {
+    public var new: LocalItem
+    public var old: LocalItem
+
+    public init(new: LocalItem, old: LocalItem) {
+        self.new = new
+        self.old = old
+    }
+}
+
+extension SyncTransaction {
+    public func save(_ changes: [LocalChange]) throws {
+        for change in changes { try save(change.new, over: change.old) }
+    }
 }
 
 /// A local store sync can run transactions on.

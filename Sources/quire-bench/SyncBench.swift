@@ -29,12 +29,30 @@ struct SyncBench: AsyncParsableCommand {
     @Option(help: "Incremental rounds to time.")
     var rounds = 50
 
+    @Option(help: "Run only these parts (push, pull, typing); all when not given. The push part includes the incremental round and bytes per op.")
+    var only: [Part] = []
+
+    enum Part: String, ExpressibleByArgument, CaseIterable {
+        case push, pull, typing
+    }
+
+    private func runs(_ part: Part) -> Bool { only.isEmpty || only.contains(part) }
+
     func run() async throws {
-        let live = StoreEnvironment.live
         var lines: [String] = ["## Sync", "",
                                "The sync engine against `quire-server` (SQLite) on loopback; the local store is SQLite.", "",
                                "| measure | result | target |", "| --- | --- | --- |"]
 
+        if runs(.push) { lines += try await pushParts() }
+        if runs(.pull) || runs(.typing) { lines += try await pullParts() }
+        lines.append("")
+        print(lines.joined(separator: "\n"))
+    }
+
+    /// First push, incremental rounds and bytes per op: one server, one pushing device.
+    private func pushParts() async throws -> [String] {
+        var lines: [String] = []
+        let live = StoreEnvironment.live
         // 1. First sync of many local items to an empty server.
         let pushServer = try BenchServer(binary: server)
         defer { pushServer.stop() }
@@ -43,7 +61,9 @@ struct SyncBench: AsyncParsableCommand {
             ImportEntry(title: "Item \(index)", body: "Line one of item \(index)\nLine two\n", tags: index % 3 == 0 ? ["work"] : [])
         })
         let pushEngine = try engine(for: pusher, server: pushServer)
+        progress("first push of \(pushItems) items")
         let pushTime = try await timed { try expect(await pushEngine.runToCompletion()) }
+        progress("first push done")
         let pushNetwork = pushEngine.recentRounds.reduce(0) { $0 + $1.networkTime }
         lines.append("| first sync of \(pushItems) local items to an empty server (waiting for the server: \(seconds(pushNetwork))) | \(seconds(pushTime)) | under 2 s |")
 
@@ -78,6 +98,13 @@ struct SyncBench: AsyncParsableCommand {
         let overhead = Double(report.sent - valueBytes) / Double(max(1, outbox.count))
         lines.append("| request bytes per op beyond the field values (\(outbox.count) one-field updates) | \(Int(overhead.rounded())) B | under 150 B |")
         lines.append("| answer bytes per op (result and the change coming back) | \(Int((Double(report.received) / Double(max(1, outbox.count))).rounded())) B | — |")
+        return lines
+    }
+
+    /// First pull by a new device, then typing in the app while another new device pulls.
+    private func pullParts() async throws -> [String] {
+        var lines: [String] = []
+        let live = StoreEnvironment.live
 
         // 4. First pull of many items by a new device.
         let pullServer = try BenchServer(binary: server)
@@ -95,21 +122,24 @@ struct SyncBench: AsyncParsableCommand {
             ledger: SyncLedger(storage: seeder, now: live.now, newID: live.newID), limits: seedLimits, lock: nil,
             connect: connector(pullServer))
         try expect(await seedEngine.runToCompletion())
-        let puller = try AppDatabase.temporary(environment: live)
         // The page size the app and `quire sync` use, unless told otherwise.
         var pullLimits = SyncEngine.Limits()
         if let pageSize { pullLimits.pageSize = pageSize }
-        let pullEngine = try SyncSetup.engine(
-            for: puller, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"), limits: pullLimits)
-        let pullDirect = SyncEngine(
-            ledger: pullEngine.ledger, limits: pullLimits, lock: nil,
-            connect: connector(pullServer))
-        progress("first pull of \(pullItems) items")
-        let pullTime = try await timed { try expect(await pullDirect.runToCompletion()) }
-        progress("first pull done")
-        let pulled = try puller.count(matching: .live)
-        let pullNetwork = pullDirect.recentRounds.reduce(0) { $0 + $1.networkTime }
-        lines.append("| first pull of \(pulled) items by a new device, pages of \(pullLimits.pageSize) (waiting for the server: \(seconds(pullNetwork))) | \(seconds(pullTime)) | under 5 s |")
+        if runs(.pull) {
+            let puller = try AppDatabase.temporary(environment: live)
+            let pullEngine = try SyncSetup.engine(
+                for: puller, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"), limits: pullLimits)
+            let pullDirect = SyncEngine(
+                ledger: pullEngine.ledger, limits: pullLimits, lock: nil,
+                connect: connector(pullServer))
+            progress("first pull of \(pullItems) items")
+            let pullTime = try await timed { try expect(await pullDirect.runToCompletion()) }
+            progress("first pull done")
+            let pulled = try puller.count(matching: .live)
+            let pullNetwork = pullDirect.recentRounds.reduce(0) { $0 + $1.networkTime }
+            lines.append("| first pull of \(pulled) items by a new device, pages of \(pullLimits.pageSize) (waiting for the server: \(seconds(pullNetwork))) | \(seconds(pullTime)) | under 5 s |")
+        }
+        guard runs(.typing) else { return lines }
 
         // 5. Typing while a large sync writes into the same store: a new device pulls every
         //    item while keys move the selection and page; then the same keys with sync idle.
@@ -126,12 +156,11 @@ struct SyncBench: AsyncParsableCommand {
         let idle = try await typing.measure(presses: busy.stats.sorted.count)
         func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
         lines.append(
-            "| keystroke to frame in the app while a new device pulls \(pulled) items (\(busy.duringWork) keys during the sync), p50 / p99 "
+            "| keystroke to frame in the app while a new device pulls \(pullItems) items (\(busy.duringWork) keys during the sync), p50 / p99 "
                 + "| \(ms(busy.stats.median)) / \(ms(busy.stats.p99)) | unchanged within noise |")
         lines.append(
             "| the same keys with sync idle, p50 / p99 | \(ms(idle.stats.median)) / \(ms(idle.stats.p99)) | — |")
-        lines.append("")
-        print(lines.joined(separator: "\n"))
+        return lines
     }
 
     private func engine(for database: AppDatabase, server: BenchServer) throws -> SyncEngine {

@@ -24,7 +24,7 @@ import Glibc
             token = try #require(added.output.split(separator: "\n").last.map(String.init), "user add printed no token")
             #expect(added.status == 0)
             let log = directory + "/server.log"
-            FileManager.default.createFile(atPath: log, contents: nil)
+            try #require(FileManager.default.createFile(atPath: log, contents: nil), "cannot create \(log)")
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = ["serve", "--port", "0", "--db", database, "--rate-limit", "0"]
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))

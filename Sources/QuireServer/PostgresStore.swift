@@ -282,7 +282,7 @@ final class PostgresStore: SyncStore {
             }
             if !plan.records.isEmpty {
                 let ops = plan.records.map(\.op)
-                let results = try plan.records.map { String(decoding: try WireJSON.encode($0.result), as: UTF8.self) }
+                let results = plan.records.map { $0.result.compactJSON() }
                 let created = Int64(planner.now.timeIntervalSince1970)
                 try await connection.query("""
                     INSERT INTO op_results (user_id, op, result, created_at)

@@ -204,8 +204,7 @@ final class SQLiteStore: SyncStore {
                 """)
             let created = Int64(planner.now.timeIntervalSince1970)
             for record in plan.records {
-                let text = String(decoding: try WireJSON.encode(record.result), as: UTF8.self)
-                try writeRecord.execute(arguments: [user.rawValue, record.op, text, created])
+                try writeRecord.execute(arguments: [user.rawValue, record.op, record.result.compactJSON(), created])
             }
             if plan.head != head {
                 try db.execute(

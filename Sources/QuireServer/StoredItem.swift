@@ -14,7 +14,7 @@ struct StoredItem: Sendable, Hashable {
 
     /// The wire JSON of `item`.
     func doc() throws -> String {
-        String(decoding: try WireJSON.encode(item), as: UTF8.self)
+        item.compactJSON()
     }
 
     /// Rebuilds a row read from a store.

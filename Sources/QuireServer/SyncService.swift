@@ -59,7 +59,13 @@ struct SyncService: Sendable {
 
         var out = ByteBuffer()
         out.writeString(#"{"results":"#)
-        out.writeBytes(try WireJSON.encode(results))
+        var resultBytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, result) in results.enumerated() {
+            if index > 0 { resultBytes.append(UInt8(ascii: ",")) }
+            result.appendCompactJSON(to: &resultBytes)
+        }
+        resultBytes.append(UInt8(ascii: "]"))
+        out.writeBytes(resultBytes)
         out.writeString(#","changes":["#)
         for (index, doc) in page.docs.enumerated() {
             if index > 0 { out.writeString(",") }
@@ -169,6 +175,8 @@ struct SyncService: Sendable {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw APIError.badRequest("the body is not valid UTF-8")
         }
+        // Quire's own clients write the compact shape, read here without JSONDecoder.
+        if let fast = bytes.withUnsafeBufferPointer(SyncRequest.readCompact) { return fast }
         let data = Data(bytes)
         let decoder = WireJSON.decoder()
         do {

@@ -29,7 +29,7 @@ struct ImportBatch {
         // One JSON array per row; texts as JSON strings (tags as the JSON text the column
         // stores), booleans as 0 and 1.
         func text(_ value: String?, _ bytes: inout [UInt8]) {
-            if let value { JSONText.appendString(value, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
+            if let value { CompactJSON.appendString(value, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
             bytes.append(44)
         }
         func flag(_ value: Bool, _ bytes: inout [UInt8]) {
@@ -66,7 +66,7 @@ struct ImportBatch {
         rows.append(91)
         text(item.id, &rows)
         itemFields(&rows)
-        JSONText.appendString(item.syncState.rawValue, to: &rows)
+        CompactJSON.appendString(item.syncState.rawValue, to: &rows)
         rows.append(93)
         // itemVersion: itemId, recordedAt, origin, opId, kind … rev
         versions.append(count == 0 ? 91 : 44)
@@ -87,7 +87,7 @@ struct ImportBatch {
             text(OpKind.create.rawValue, &ops)
             number(item.rev, &ops)
             text(JSONText.fieldChanges(createFields), &ops)
-            JSONText.appendString(recorded, to: &ops)
+            CompactJSON.appendString(recorded, to: &ops)
             ops.append(93)
         }
         count += 1

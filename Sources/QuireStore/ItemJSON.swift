@@ -24,22 +24,22 @@ public enum ItemJSON {
             bytes.append(34)
         }
         bytes.append(123)
-        key("id", first: true); JSONText.appendString(item.id, to: &bytes)
-        key("kind"); JSONText.appendString(item.kind.rawValue, to: &bytes)
-        key("title"); JSONText.appendString(item.title, to: &bytes)
-        key("body"); JSONText.appendString(item.body, to: &bytes)
-        key("tags"); JSONText.appendStrings(item.tags, to: &bytes)
+        key("id", first: true); CompactJSON.appendString(item.id, to: &bytes)
+        key("kind"); CompactJSON.appendString(item.kind.rawValue, to: &bytes)
+        key("title"); CompactJSON.appendString(item.title, to: &bytes)
+        key("body"); CompactJSON.appendString(item.body, to: &bytes)
+        key("tags"); CompactJSON.appendStrings(item.tags, to: &bytes)
         key("done"); bool(item.done)
         key("doneAt"); time(item.doneAt)
         key("due")
-        if let due = item.due { JSONText.appendString(due.description, to: &bytes) } else { literal("null") }
-        key("priority"); JSONText.appendString(item.priority.rawValue, to: &bytes)
+        if let due = item.due { CompactJSON.appendString(due.description, to: &bytes) } else { literal("null") }
+        key("priority"); CompactJSON.appendString(item.priority.rawValue, to: &bytes)
         key("pinned"); bool(item.pinned)
         key("createdAt"); time(item.createdAt)
         key("updatedAt"); time(item.updatedAt)
         key("deleted"); bool(item.deleted)
         key("rev"); literal(""); bytes.append(contentsOf: Array(String(item.rev).utf8))
-        key("syncState"); JSONText.appendString(item.syncState.rawValue, to: &bytes)
+        key("syncState"); CompactJSON.appendString(item.syncState.rawValue, to: &bytes)
         bytes.append(125)
     }
 

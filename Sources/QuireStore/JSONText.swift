@@ -1,70 +1,13 @@
 import Foundation
 import QuireCore
 
-/// Hand-written JSON for the hot paths: tags and outbox fields in every row, and items by the
-/// ten thousand in `quire list --json` and `quire export`.
-///
-/// The output is plain RFC 8259 JSON that `JSONDecoder` reads back; the reader side only
-/// handles the shapes this writer makes and falls back to `JSONDecoder` for anything else.
+/// The store's JSON columns as text: tags and outbox fields in every row, written with
+/// `CompactJSON` and read back quickly, falling back to `JSONDecoder` for anything else.
 public enum JSONText {
-    /// Appends a JSON string literal (quotes included). Runs of bytes that need no escape are
-    /// copied at once: bodies are long and mostly plain.
-    public static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(34)
-        var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 32 || byte == 34 || byte == 92 else { continue }
-                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                runStart = index + 1
-                switch byte {
-                case 34: bytes.append(92); bytes.append(34)
-                case 92: bytes.append(92); bytes.append(92)
-                case 10: bytes.append(92); bytes.append(110)
-                case 13: bytes.append(92); bytes.append(114)
-                case 9: bytes.append(92); bytes.append(116)
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    hex.withUTF8Buffer { digits in
-                        bytes.append(contentsOf: [92, 117, 48, 48, digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-                    }
-                }
-            }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
-        }
-        bytes.append(34)
-    }
-
-    /// Appends a JSON array of strings.
-    public static func appendStrings(_ list: [String], to bytes: inout [UInt8]) {
-        bytes.append(91)
-        for (index, text) in list.enumerated() {
-            if index > 0 { bytes.append(44) }
-            appendString(text, to: &bytes)
-        }
-        bytes.append(93)
-    }
-
-    /// Appends one field value as operations carry it.
-    public static func appendValue(_ value: FieldValue, to bytes: inout [UInt8]) {
-        switch value {
-        case .null: bytes.append(contentsOf: Array("null".utf8))
-        case .bool(let flag): bytes.append(contentsOf: Array((flag ? "true" : "false").utf8))
-        case .string(let text): appendString(text, to: &bytes)
-        case .strings(let list): appendStrings(list, to: &bytes)
-        case .sha256(let hex):
-            bytes.append(contentsOf: Array("{\"sha256\":".utf8))
-            appendString(hex, to: &bytes)
-            bytes.append(125)
-        }
-    }
-
     /// A JSON array of strings as text.
     public static func strings(_ list: [String]) -> String {
         var bytes = [UInt8]()
-        appendStrings(list, to: &bytes)
+        CompactJSON.appendStrings(list, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -72,20 +15,7 @@ public enum JSONText {
     /// `Field` order so equal changes give equal text.
     public static func fieldChanges(_ changes: [Field: FieldChange]) -> String {
         var bytes = [UInt8]()
-        bytes.append(123)
-        var first = true
-        for field in Field.allCases {
-            guard let change = changes[field] else { continue }
-            if !first { bytes.append(44) }
-            first = false
-            appendString(field.rawValue, to: &bytes)
-            bytes.append(contentsOf: Array(":{\"from\":".utf8))
-            appendValue(change.from, to: &bytes)
-            bytes.append(contentsOf: Array(",\"to\":".utf8))
-            appendValue(change.to, to: &bytes)
-            bytes.append(125)
-        }
-        bytes.append(125)
+        CompactJSON.appendFieldChanges(changes, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -40,13 +40,7 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     public func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
-        let body: Data
-        do {
-            body = try JSONEncoder().encode(request)
-        } catch {
-            throw .invalidAnswer("cannot encode the request: \(error)")
-        }
-        return try await exchange(method: .POST, path: SyncProtocol.syncPath, body: body)
+        try await exchange(method: .POST, path: SyncProtocol.syncPath, body: Data(request.compactJSON()))
     }
 
     public func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {

@@ -47,9 +47,9 @@ enum CLIBenchData {
         for index in 0..<count {
             bytes.append(contentsOf: Array((index == 0 ? "\n" : ",\n").utf8))
             bytes.append(contentsOf: Array("{\"title\":".utf8))
-            JSONText.appendString("Imported " + words(4, &random), to: &bytes)
+            CompactJSON.appendString("Imported " + words(4, &random), to: &bytes)
             bytes.append(contentsOf: Array(",\"kind\":\"task\",\"body\":".utf8))
-            JSONText.appendString(words(30, &random), to: &bytes)
+            CompactJSON.appendString(words(30, &random), to: &bytes)
             bytes.append(contentsOf: Array(",\"tags\":[\"imported\"],\"priority\":\"low\"}".utf8))
         }
         bytes.append(contentsOf: Array("\n]\n".utf8))

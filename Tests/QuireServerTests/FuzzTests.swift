@@ -7,17 +7,6 @@ import Testing
 /// Thousands of random and mutated request bodies: never a 5xx, never a crash, and a request
 /// that is refused leaves the store exactly as it was.
 @Suite struct FuzzTests {
-    /// A reproducible generator (SplitMix64), so a failure can be replayed from its seed.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Valid requests to start mutating from.
     static func seeds(items: [String]) -> [[UInt8]] {
@@ -89,8 +78,8 @@ import Testing
             let items = [Make.id(), Make.id()]
             _ = try await server.sync(token, SyncRequest(device: Make.id(), cursor: nil, ops: items.map { Make.create($0, title: "base") }))
             let seeds = Self.seeds(items: items)
-            var random = SeededRandom(state: UInt64.random(in: 0...UInt64.max))
-            let seed = random.state
+            let seed = UInt64.random(in: 0...UInt64.max)
+            var random = SeededRandom(seed: seed)
             var statuses: [Int: Int] = [:]
             var stats = try await server.store.stats(user: user)
             for round in 0..<rounds {

@@ -26,8 +26,9 @@ import Testing
             #expect(item.id == "0193a9d2-7fff-7000-8000-00000000abcd")
             #expect((item.rev, item.deleted, item.kind, item.title, item.body) == (1, false, .task, "Buy milk", ""))
             #expect((item.tags, item.done, item.due, item.priority, item.pinned) == (["home"], false, nil, .none, false))
-            // createdAt is the instant written in the UUIDv7 id, so both sides agree without sending it.
-            #expect(Timestamp.string(from: item.createdAt) == "2024-12-09T05:09:25.118Z")
+            // createdAt is the instant written in the UUIDv7 id (0x0193a9d27fff = 1733720965119 ms),
+            // so both sides agree without sending it.
+            #expect(Timestamp.string(from: item.createdAt) == "2024-12-09T05:09:25.119Z")
             #expect(item.updatedAt == server.clock.now())
             #expect(!answer.more)
             #expect(answer.epoch.count == 16)

@@ -121,7 +121,7 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         #expect(machine.status.problem?.contains("429") == true)
     }
 
-    @Test func aRetryAfterOfZeroStillBacksOff() {
+    @Test func aRetryAfterOfZeroStillBacksOff() throws {
         var machine = runningIdle()
         var random = ConstantRandom(value: .max)
         _ = machine.handle(.syncRequested, now: t0, random: &random)
@@ -129,9 +129,10 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         var waits: [TimeInterval] = []
         for _ in 0..<6 {
             let actions = machine.handle(.roundFinished(.serverError(status: 503, retryAfter: 0)), now: now, random: &random)
-            let at = try? #require(schedules(actions)[.retry])
-            waits.append((at ?? now).timeIntervalSince(now))
-            now = at ?? now
+            let retry: Date? = schedules(actions)[.retry]
+            let at = try #require(retry, "a failed round schedules a retry")
+            waits.append(at.timeIntervalSince(now))
+            now = at
             _ = machine.handle(.timerFired(.retry), now: now, random: &random)
         }
         #expect(waits.map { $0.rounded() } == [1, 2, 4, 8, 16, 32], "the backoff grows as if no Retry-After came")

@@ -203,7 +203,7 @@ public enum MarkdownItem {
             && !text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 })
         if plain { return text }
         var bytes = [UInt8]()
-        JSONText.appendString(text, to: &bytes)
+        CompactJSON.appendString(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -99,7 +99,7 @@ public enum TaskwarriorImport {
                let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
             {
-                let days = StoreTime.daysFromCivil(year: year, month: month, day: day)
+                let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
                 return Date(timeIntervalSince1970: Double(((days * 24 + hour) * 60 + minute) * 60 + second))
             }
         }

@@ -24,7 +24,7 @@ struct HistoryCommand: StoreCommand {
                 out.append { bytes in
                     bytes.append(contentsOf: Array((index == 0 ? "\n" : ",\n").utf8))
                     bytes.append(contentsOf: Array("{\"seq\":\(version.seq),\"recordedAt\":\"\(StoreTime.string(from: version.recordedAt))\",\"origin\":\"\(version.origin.rawValue)\",\"op\":".utf8))
-                    if let op = version.opID { JSONText.appendString(op, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
+                    if let op = version.opID { CompactJSON.appendString(op, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
                     bytes.append(contentsOf: Array(",\"item\":".utf8))
                     ItemJSON.append(version.item, to: &bytes)
                     bytes.append(125)

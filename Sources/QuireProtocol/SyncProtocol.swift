@@ -14,6 +14,15 @@ public enum SyncProtocol {
     public static let healthPath = "/healthz"
     /// `GET`: Prometheus text.
     public static let metricsPath = "/metrics"
+
+    /// The one request content coding a server may accept besides none. A server that takes
+    /// gzip-compressed request bodies says so in every answer with `Accept-Encoding: gzip`
+    /// (RFC 7694); a client compresses only for a server that said so, so a server without it
+    /// never receives a body it cannot read.
+    public static let requestCoding = "gzip"
+    /// Bodies smaller than this go uncompressed: gzip's own header and trailer cost more than
+    /// it saves on a lone small op.
+    public static let compressionThreshold = 1024
 }
 
 /// The default bounds a server enforces; a server may be configured with other values and

@@ -24,6 +24,12 @@ struct APIError: Error, Sendable {
     static func tooLarge(_ message: String) -> APIError {
         APIError(status: .contentTooLarge, body: ErrorBody(.tooLarge, message))
     }
+    static func unsupportedCoding(_ coding: String) -> APIError {
+        APIError(
+            status: .unsupportedMediaType,
+            body: ErrorBody(.badRequest, "the body's Content-Encoding '\(coding)' is not supported; send it as is or gzip-compressed"),
+            headers: [.acceptEncoding: SyncProtocol.requestCoding])
+    }
     static func rateLimited(retryAfter seconds: Int) -> APIError {
         APIError(
             status: .tooManyRequests,

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import QuireProtocol
 
 /// The outermost layer: turns every error into SPEC's JSON error body and records each
 /// request's route, status and latency.
@@ -15,7 +16,7 @@ struct EdgeMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now
-        let response: Response
+        var response: Response
         do {
             response = try await next(request, context)
         } catch let error as APIError {
@@ -26,6 +27,8 @@ struct EdgeMiddleware: RouterMiddleware {
             logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             response = APIError.internal("the server failed unexpectedly").response
         }
+        // RFC 7694: request bodies may come gzip-compressed (see `BodyCoding`).
+        response.headers[.acceptEncoding] = SyncProtocol.requestCoding
         let route = context.endpointPath ?? "unmatched"
         metrics.request(
             route: route, method: request.method.rawValue, status: response.status.code,

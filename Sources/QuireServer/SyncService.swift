@@ -155,18 +155,23 @@ struct SyncService: Sendable {
         return owner
     }
 
-    /// The body as bytes, bounded; 413 past the limit.
+    /// The body as bytes, bounded; 413 past the limit. A gzip-compressed body (see
+    /// `SyncProtocol.requestCoding`) is bounded both as sent and once decompressed.
     func readBody(_ request: Request) async throws -> [UInt8] {
         let limit = limits.maxRequestBytes
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw APIError.tooLarge("the request is \(declared) bytes; the limit is \(limit) bytes")
         }
+        let coding = BodyCoding(header: request.headers[.contentEncoding])
+        if case .unsupported(let name) = coding { throw APIError.unsupportedCoding(name) }
+        var buffer: ByteBuffer
         do {
-            var buffer = try await request.body.collect(upTo: limit)
-            return buffer.readBytes(length: buffer.readableBytes) ?? []
+            buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw APIError.tooLarge("the request is larger than the limit of \(limit) bytes")
         }
+        if coding == .gzip { buffer = try BodyCoding.gunzip(&buffer, limit: limit) }
+        return buffer.readBytes(length: buffer.readableBytes) ?? []
     }
 
     /// The request, checked for UTF-8, JSON shape and protocol version, in that order.

@@ -1,8 +1,10 @@
 import AsyncHTTPClient
+import CompressNIO
 import Foundation
 import NIOCore
 import NIOHTTP1
 import QuireProtocol
+import Synchronization
 
 /// `SyncTransport` over HTTP(S) with AsyncHTTPClient.
 ///
@@ -22,6 +24,10 @@ public struct HTTPSyncTransport: SyncTransport {
         configuration.timeout.connect = .seconds(10)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
+
+    /// Base URLs of the servers that said they take gzip-compressed requests
+    /// (`Accept-Encoding: gzip` in an answer), for the life of the process.
+    static let serversTakingGzip = Mutex<Set<String>>([])
 
     /// The server's base URL, without a trailing slash (`https://sync.example.com`).
     public let baseURL: String
@@ -56,9 +62,20 @@ public struct HTTPSyncTransport: SyncTransport {
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Accept", value: "application/json")
+        var sentBytes = 0
+        var compressed = false
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: body))
+            var buffer = ByteBuffer(bytes: body)
+            if body.count >= SyncProtocol.compressionThreshold,
+               Self.serversTakingGzip.withLock({ $0.contains(baseURL) }),
+               let packed = try? buffer.compress(with: .gzip()) {
+                request.headers.add(name: "Content-Encoding", value: SyncProtocol.requestCoding)
+                buffer = packed
+                compressed = true
+            }
+            sentBytes = buffer.readableBytes
+            request.body = .bytes(buffer)
         }
         let status: Int
         let retryAfterHeader: String?
@@ -67,18 +84,27 @@ public struct HTTPSyncTransport: SyncTransport {
             let response = try await Self.client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
             status = Int(response.status.code)
             retryAfterHeader = response.headers.first(name: "Retry-After")
+            let takesGzip = response.headers[canonicalForm: "Accept-Encoding"].contains { $0.lowercased() == SyncProtocol.requestCoding }
+            Self.serversTakingGzip.withLock { servers in
+                if takesGzip { servers.insert(baseURL) } else { servers.remove(baseURL) }
+            }
             answer = try await response.body.collect(upTo: maxAnswerBytes)
         } catch {
             throw .unreachable(Self.describe(error))
         }
         let bytes = Data(answer.readableBytesView)
+        if compressed, status == 415 {
+            // Something between here and the server does not take what the server said it
+            // takes: send uncompressed from now on (this round fails and is retried).
+            _ = Self.serversTakingGzip.withLock { $0.remove(baseURL) }
+        }
         guard status == 200 else {
             let errorBody = try? JSONDecoder().decode(ErrorBody.self, from: bytes)
             throw .status(status, error: errorBody, retryAfter: RetryAfter.seconds(from: retryAfterHeader, now: Date()))
         }
         do {
             let value = try JSONDecoder().decode(Answer.self, from: bytes)
-            return SyncExchange(value: value, bytesSent: body?.count ?? 0, bytesReceived: bytes.count)
+            return SyncExchange(value: value, bytesSent: sentBytes, bytesReceived: bytes.count)
         } catch {
             throw .invalidAnswer(String(describing: error))
         }

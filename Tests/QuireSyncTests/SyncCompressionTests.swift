@@ -1,0 +1,54 @@
+import Foundation
+import QuireCore
+import QuireProtocol
+import Testing
+@testable import QuireSync
+
+/// A large push goes gzip-compressed, but only to a server that said it takes that.
+@Suite struct SyncCompressionTests {
+    static func creates(_ count: Int) -> [Op] {
+        var generator = UUIDv7Generator()
+        var random = SystemRandomNumberGenerator()
+        return (0..<count).map { index in
+            Op(op: generator.next(now: Date(), using: &random), item: generator.next(now: Date(), using: &random),
+               kind: .create, baseRev: 0,
+               fields: [.title: FieldChange(from: .null, to: .string("Item \(index)")),
+                        .body: FieldChange(from: .null, to: .string("Line one of item \(index)\nLine two\n"))])
+        }
+    }
+
+    @Test func aLargePushIsCompressedOnceTheServerHasSaidItTakesGzip() async throws {
+        let server = try SyncTestServer()
+        let token = try await server.addUser("ann")
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let transport = HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10)
+        let device = UUID().uuidString.lowercased()
+
+        // The first request goes as plain JSON: nothing has been heard from this server yet.
+        let first = SyncRequest(device: device, cursor: nil, limit: 1, ops: Self.creates(100))
+        let plain = try await transport.sync(first)
+        #expect(plain.bytesSent == first.compactJSON().count)
+        #expect(plain.value.results.allSatisfy { $0.status == .applied })
+
+        // Its answer said `Accept-Encoding: gzip`: the next large push is compressed, and applies.
+        let second = SyncRequest(device: device, cursor: plain.value.cursor, limit: 1, ops: Self.creates(100))
+        let packed = try await transport.sync(second)
+        #expect(packed.bytesSent * 3 < second.compactJSON().count, "\(packed.bytesSent) bytes for \(second.compactJSON().count)")
+        #expect(packed.value.results.map(\.status) == Array(repeating: .applied, count: 100))
+
+        // A small request stays plain: gzip's framing would cost more than it saves.
+        let small = SyncRequest(device: device, cursor: packed.value.cursor, limit: 1, ops: [])
+        #expect(try await transport.sync(small).bytesSent == small.compactJSON().count)
+
+        // Every item of both pushes is on the server.
+        var cursor: String?
+        var seen = 0
+        repeat {
+            let page = try await transport.sync(SyncRequest(device: device, cursor: cursor, limit: 500, ops: []))
+            seen += page.value.changes.count
+            cursor = page.value.more ? page.value.cursor : nil
+        } while cursor != nil
+        #expect(seen == 200)
+    }
+}

@@ -11,7 +11,9 @@ extension AppRuntime {
             // Paging within the same list is quick: answer now, so the frame never shows
             // unloaded rows. A new query (a search key, a filter) may take longer: it runs off
             // the UI queue, so the key's own frame is drawn at once and the results follow.
-            if request.query == lastLoadedQuery { return [load(request)] }
+            // A refresh after a store change also runs off the UI queue: a sync writing page
+            // after page must never make a key wait for a re-read of the list.
+            if request.query == lastLoadedQuery, !request.isRefresh { return [load(request)] }
             lastLoadedQuery = request.query
             loadInBackground(request)
             return []
@@ -52,18 +54,18 @@ extension AppRuntime {
                 anchorFound = true
             }
             var offset = request.offset(selection: selection, total: Int.max / 2)
-            var window = try items.page(request.query, offset: offset, limit: request.limit)
+            var window = try items.page(request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
             if selection >= window.total, window.total > 0 {
                 selection = window.total - 1
                 let clamped = request.offset(selection: selection, total: window.total)
                 if clamped != offset {
                     offset = clamped
-                    window = try items.page(request.query, offset: offset, limit: request.limit)
+                    window = try items.page(request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
                 }
             }
             return .listLoaded(ListPage(
                 query: request.query, total: window.total, offset: offset, items: window.items,
-                selection: selection, anchorFound: anchorFound))
+                selection: selection, anchorFound: anchorFound, refresh: request.isRefresh ? request : nil))
         } catch {
             return .notice("Cannot read the store: \(error)", isError: true)
         }

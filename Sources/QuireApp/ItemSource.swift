@@ -8,6 +8,10 @@ import QuireUI
 public protocol ItemSource: Sendable {
     /// One page of the list: `limit` items from list index `offset`, and how many there are.
     func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow
+    /// As `page(_:offset:limit:)`, but the total may be the one counted before the last few
+    /// commits (`ListRequest.isRefresh` explains who counts again). Paging with a key must not
+    /// wait for a recount of 100,000 items each time a sync commits a page.
+    func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow
     /// Where an item is in the list now; `near` is where it was, a hint for a cheap search.
     /// Nil when the item is no longer in the list.
     func index(of id: String, in query: ListQuery, near: Int) throws -> Int?
@@ -22,6 +26,12 @@ public protocol ItemSource: Sendable {
     func counts() throws -> StoreCounts
     /// A number that changes whenever anyone commits to the store (any process).
     func dataVersion() throws -> Int
+}
+
+extension ItemSource {
+    public func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
+        try page(query, offset: offset, limit: limit)
+    }
 }
 
 /// A window of the list as the store answered.

@@ -35,13 +35,17 @@ public struct StoreItemSource: ItemSource {
     }
 
     public func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {
+        try page(query, offset: offset, limit: limit, totalMayBeStale: false)
+    }
+
+    public func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
         let filter = Self.filter(query)
         if let text = Self.searchText(query) {
             let matches = try store.search(text, matching: filter, limit: Self.searchLimit)
             return ItemWindow(items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count)
         }
         let version = try store.dataVersion()
-        if let total = totals.total(for: query, version: version) {
+        if let total = totals.total(for: query, version: totalMayBeStale ? nil : version) {
             return ItemWindow(items: try store.items(matching: filter, limit: limit, offset: max(0, offset)), total: total)
         }
         let page = try store.page(matching: filter, limit: limit, offset: max(0, offset))
@@ -108,9 +112,10 @@ private final class TotalCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entry: (query: ListQuery, version: Int, total: Int)?
 
-    func total(for query: ListQuery, version: Int) -> Int? {
+    /// The total for `query` at `version`, or at any version when `version` is nil.
+    func total(for query: ListQuery, version: Int?) -> Int? {
         lock.withLock {
-            guard let entry, entry.query == query, entry.version == version else { return nil }
+            guard let entry, entry.query == query, version == nil || entry.version == version else { return nil }
             return entry.total
         }
     }

@@ -6,14 +6,19 @@ extension AppState {
     // MARK: - Loading
 
     /// A request for the current query that keeps the selection on the selected item.
-    func reload(anchorID: String?? = nil, index: Int? = nil) -> Effect {
+    func reload(anchorID: String?? = nil, index: Int? = nil, isRefresh: Bool = false) -> Effect {
         .load(ListRequest(
             query: list.query, anchorID: anchorID ?? list.selectedID, index: index ?? list.selection,
-            visibleRows: visibleRows))
+            visibleRows: visibleRows, isRefresh: isRefresh))
     }
 
     mutating func apply(_ page: ListPage) -> [Effect] {
         guard page.query == list.query else { return [] }  // an answer to an older query
+        if let refresh = page.refresh, refresh.anchorID != list.selectedID || refresh.index != list.selection {
+            // Keys moved the selection while the store was read: this answer would move it
+            // back. Read again from where it is now.
+            return [reload(isRefresh: true)]
+        }
         let previousSelection = list.selection
         list.total = page.total
         list.offset = page.offset
@@ -46,7 +51,8 @@ extension AppState {
         list.top = ListView.scrolledTop(
             currentTop: list.top, selected: list.selection, height: visibleRows, count: list.total)
         if list.covers(list.top..<(list.top + visibleRows)) { return [] }
-        return [.load(ListRequest(query: list.query, anchorID: nil, index: list.selection, visibleRows: visibleRows))]
+        return [.load(ListRequest(
+            query: list.query, anchorID: nil, index: list.selection, visibleRows: visibleRows, isPaging: true))]
     }
 
     /// Applies a new query, keeping the selected item if it is still in the list.

@@ -19,7 +19,7 @@ extension AppState {
             size = newSize
             return ensureVisibleRowsLoaded()
         case .storeChanged:
-            return [reload()] + syncStatusStoreChanged() + refreshReview()
+            return [reload(isRefresh: true)] + syncStatusStoreChanged() + refreshReview()
         case .listLoaded(let page):
             return apply(page)
         case .written(let intent, let result):

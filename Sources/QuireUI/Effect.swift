@@ -28,12 +28,22 @@ public struct ListRequest: Hashable, Sendable {
     public var index: Int
     /// How many rows the list shows; a page is a few screens around the selection.
     public var visibleRows: Int
+    /// Asked for because the store changed, not by a key: it never makes a key wait, so it is
+    /// read off the UI queue, and its answer is dropped if the selection moved meanwhile.
+    public var isRefresh: Bool
+    /// Asked for by a key that scrolled past the loaded rows. Its total may be the last one
+    /// counted: when the store has changed since, a refresh is on its way and counts again.
+    public var isPaging: Bool
 
-    public init(query: ListQuery, anchorID: String?, index: Int, visibleRows: Int) {
+    public init(
+        query: ListQuery, anchorID: String?, index: Int, visibleRows: Int, isRefresh: Bool = false, isPaging: Bool = false
+    ) {
         self.query = query
         self.anchorID = anchorID
         self.index = index
         self.visibleRows = visibleRows
+        self.isRefresh = isRefresh
+        self.isPaging = isPaging
     }
 
     /// How many rows to load: three screens, so paging one screen either way needs no query.

@@ -39,14 +39,21 @@ public struct ListPage: Hashable, Sendable {
     public var selection: Int
     /// Whether the anchor item was found (its index moved with it).
     public var anchorFound: Bool
+    /// The request this answers, when it was a refresh after a store change (see
+    /// `ListRequest.isRefresh`); nil for a load a key asked for.
+    public var refresh: ListRequest?
 
-    public init(query: ListQuery, total: Int, offset: Int, items: [Item], selection: Int, anchorFound: Bool) {
+    public init(
+        query: ListQuery, total: Int, offset: Int, items: [Item], selection: Int, anchorFound: Bool,
+        refresh: ListRequest? = nil
+    ) {
         self.query = query
         self.total = total
         self.offset = offset
         self.items = items
         self.selection = selection
         self.anchorFound = anchorFound
+        self.refresh = refresh
     }
 }
 

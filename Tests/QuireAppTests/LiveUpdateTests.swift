@@ -16,6 +16,19 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 0.5)
     }
 
+    @Test func pagingMayReuseTheLastCountButARefreshCountsAgain() throws {
+        let store = try AppDatabase.temporary(environment: .live)
+        _ = try store.importItems((0..<3).map { ImportEntry(title: "Item \($0)") })
+        let source = StoreItemSource(store: store)
+        #expect(try source.page(ListQuery(), offset: 0, limit: 10).total == 3)
+        try store.create(NewItem(title: "One more"))
+        // A key paging through the list does not wait for a recount after every commit ...
+        #expect(try source.page(ListQuery(), offset: 0, limit: 10, totalMayBeStale: true).total == 3)
+        // ... the refresh that follows the commit counts again, and paging sees that count.
+        #expect(try source.page(ListQuery(), offset: 0, limit: 10, totalMayBeStale: false).total == 4)
+        #expect(try source.page(ListQuery(), offset: 0, limit: 10, totalMayBeStale: true).total == 4)
+    }
+
     @Test func theSelectionStaysOnItsItemWhenRowsArrive() throws {
         let app = try AppHarness(items: AppHarness.entries(10))
         app.press(.character("j"), .character("j"))

@@ -93,7 +93,7 @@ struct Harness {
         let offset = request.offset(selection: selection, total: matching.count)
         let slice = Array(matching.dropFirst(offset).prefix(request.limit))
         return ListPage(query: request.query, total: matching.count, offset: offset, items: slice,
-                        selection: selection, anchorFound: anchor != nil)
+                        selection: selection, anchorFound: anchor != nil, refresh: request.isRefresh ? request : nil)
     }
 
     mutating func perform(_ intent: WriteIntent) -> Result<String, WriteFailure> {

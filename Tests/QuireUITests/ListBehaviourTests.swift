@@ -22,6 +22,50 @@ import Testing
         #expect(harness.frame.buffer.lines.contains { $0.hasPrefix(">") && $0.hasSuffix("Item 1") })
     }
 
+    @Test func aStoreChangeRefreshesAndKeysPageWithoutARecount() throws {
+        var harness = Harness(size: .standard, items: Self.many(500))
+        harness.effects = []
+        harness.send(.storeChanged)
+        guard case .load(let refresh) = try #require(harness.effects.first) else {
+            Issue.record("a store change loads the list again")
+            return
+        }
+        #expect(refresh.isRefresh && !refresh.isPaging)
+        harness.effects = []
+        for _ in 0..<10 { harness.press(.pageDown) }
+        let loads = harness.effects.compactMap { effect -> ListRequest? in
+            if case .load(let request) = effect { return request }
+            return nil
+        }
+        #expect(!loads.isEmpty && loads.allSatisfy { $0.isPaging && !$0.isRefresh })
+    }
+
+    @Test func aRefreshThatAnswersAfterKeysMovedTheSelectionIsReadAgain() throws {
+        var harness = Harness(size: .standard, items: Self.many(500))
+        // The store changed: the refresh is asked for, but its answer is not in yet.
+        guard case .load(let request) = try #require(harness.state.update(.storeChanged).first) else {
+            Issue.record("a store change loads the list again")
+            return
+        }
+        let stale = harness.page(for: request)
+        harness.press(.character("j"), .character("j"))
+        let selected = harness.state.list.selectedID
+        #expect(harness.state.list.selection == 2)
+        // The refresh asked for before the keys arrives now: it must not pull the selection back.
+        let effects = harness.state.update(.listLoaded(stale))
+        #expect(harness.state.list.selection == 2)
+        #expect(harness.state.list.selectedID == selected)
+        guard case .load(let again) = try #require(effects.first) else {
+            Issue.record("the list is read again from the new selection")
+            return
+        }
+        #expect(again.isRefresh && again.anchorID == selected && again.index == 2)
+        // Answered from where the selection is now, it applies.
+        harness.run(effects)
+        #expect(harness.state.list.selection == 2)
+        #expect(harness.state.list.selectedID == selected)
+    }
+
     @Test func movingWithinTheLoadedWindowNeedsNoQuery() {
         var harness = Harness(size: .standard, items: Self.many(500))
         let loadsBefore = harness.effects.count

@@ -61,6 +61,24 @@ struct SyncBenchTyping {
         return (TUIBenchStats(latencies), duringWork)
     }
 
+    /// Spins `threads` threads for `seconds`, as a stand-in for other work on the machine.
+    static func keepBusy(threads: Int, seconds: Double) async {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let group = DispatchGroup()
+            for _ in 0..<threads {
+                group.enter()
+                Thread.detachNewThread {
+                    var spins: UInt64 = 0
+                    while DispatchTime.now().uptimeNanoseconds < deadline { spins &+= 1 }
+                    if spins == .max { print("") }  // keeps the loop from being optimized away
+                    group.leave()
+                }
+            }
+            group.notify(queue: .global()) { done.resume() }
+        }
+    }
+
     /// A flag set once, read from any thread.
     final class Flag: @unchecked Sendable {
         private let lock = NSLock()

@@ -35,6 +35,23 @@ import Testing
         assertSnapshot(harness.text, named: "resolve-delete-\(size)")
     }
 
+    /// A long paragraph changed on both sides wraps in its column instead of being cut.
+    @Test(arguments: Size.all)
+    func longLinesWrap(size: Size) {
+        let paragraph = "The plan is to leave early on Saturday, drive along the coast road, stop for lunch in the harbour town"
+        let versions = ReviewVersions(
+            itemID: ResolveFixtures.id,
+            base: ResolveFixtures.item("Trip", body: paragraph + ".\n"),
+            local: ResolveFixtures.item("Trip", body: paragraph + " and be at the cabin before dark.\n"),
+            remote: ResolveFixtures.item("Trip", body: paragraph + " and take the ferry across after three.\n", rev: 2))
+        let harness = opened(versions, size: size)
+        assertSnapshot(harness.text, named: "resolve-long-\(size)")
+        // Every word of both sides is on the screen (at the smallest size, the first side at least).
+        let words = harness.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "│" })
+        #expect(words.contains("cabin") || size == .small)
+        #expect(words.contains("ferry") || size == .small)
+    }
+
     @Test(arguments: Size.all)
     func mergedBodyEditor(size: Size) {
         var harness = opened(ResolveFixtures.versions, size: size)

@@ -132,10 +132,10 @@ enum ResolveScreen {
             case .hunk(let hunk):
                 let conflict = resolve.hunks[hunk]
                 let around = context[hunk]
-                lines += around.before.map { contextLine($0, width: width, sideBySide: sideBySide) }
+                lines += around.before.flatMap { wrappedContext($0, width: width, sideBySide: sideBySide) }
                 lines += threeWay([conflict.base, conflict.local, conflict.remote].map { $0.map(display) },
                                   chosen: marks(resolve, row), width: width, sideBySide: sideBySide)
-                lines += around.after.map { contextLine($0, width: width, sideBySide: sideBySide) }
+                lines += around.after.flatMap { wrappedContext($0, width: width, sideBySide: sideBySide) }
             }
             lines.append(Line([]))
             blocks.append(start..<lines.count)
@@ -199,11 +199,13 @@ enum ResolveScreen {
                 if index < 2 { header.append(Span(" │ ", .border)) }
             }
             rows.append(header)
-            let height = max(1, versions.map(\.count).max() ?? 0)
+            // Long lines wrap inside their column: a paragraph in conflict must be readable whole.
+            let wrapped = versions.map { lines in lines.flatMap { WordWrap.lines($0, width: column) } }
+            let height = max(1, wrapped.map(\.count).max() ?? 0)
             for lineIndex in 0..<height {
                 var line = Line([Span("  ", .normal)])
                 for index in 0..<3 {
-                    let text = lineIndex < versions[index].count ? versions[index][lineIndex] : ""
+                    let text = lineIndex < wrapped[index].count ? wrapped[index][lineIndex] : ""
                     line.append(Span(text.padded(toWidth: column), index == 0 ? .muted : .normal))
                     if index < 2 { line.append(Span(" │ ", .border)) }
                 }
@@ -212,6 +214,7 @@ enum ResolveScreen {
             return rows
         }
         let compact = width < compactWidth
+        let textWidth = max(1, width - unifiedIndent(width: width))
         var rows: [Line] = []
         for index in 0..<3 {
             let label = compact ? String(labels[index].prefix(1).uppercased()) : labels[index].padded(toWidth: 6)
@@ -220,20 +223,31 @@ enum ResolveScreen {
                 Span(label, roles[index]),
                 Span(compact ? "│" : " │ ", .border),
             ]
+            // Wrapped rows keep the border but not the label, so each line still reads as one.
+            let continuation = [
+                Span(String(repeating: " ", count: compact ? 2 : 10), .normal), Span(compact ? "│" : " │ ", .border),
+            ]
             if versions[index].isEmpty {
                 rows.append(Line(gutter + [Span("(no lines)", .muted)]))
             }
             for text in versions[index] {
-                rows.append(Line(gutter + [Span(text, index == 0 ? .muted : .normal)]))
+                for (part, piece) in WordWrap.lines(text, width: textWidth).enumerated() {
+                    rows.append(Line((part == 0 ? gutter : continuation) + [Span(piece, index == 0 ? .muted : .normal)]))
+                }
             }
         }
         return rows
     }
 
-    /// An unchanged line around a hunk, indented like the versions' text.
-    private static func contextLine(_ text: String, width: Int, sideBySide: Bool) -> Line {
-        let indent = sideBySide ? 2 : (width < compactWidth ? 3 : 13)
-        return Line([Span(String(repeating: " ", count: indent) + text, .muted)])
+    /// Cells before a version's text in the unified layout: the mark, the label and the border.
+    private static func unifiedIndent(width: Int) -> Int { width < compactWidth ? 3 : 13 }
+
+    /// An unchanged line around a hunk, indented like the versions' text and wrapped to fit.
+    private static func wrappedContext(_ text: String, width: Int, sideBySide: Bool) -> [Line] {
+        let indent = sideBySide ? 2 : unifiedIndent(width: width)
+        return WordWrap.lines(text, width: max(1, width - indent)).map { piece in
+            Line([Span(String(repeating: " ", count: indent) + piece, .muted)])
+        }
     }
 
     /// A few clean lines before and after each conflicting hunk of the body.

@@ -29,23 +29,8 @@ public struct StoreEnvironment: Sendable {
         start: Date = Date(timeIntervalSince1970: 1_800_000_000), step: TimeInterval = 1, seed: UInt64 = 42
     ) -> StoreEnvironment {
         let clock = SteppingClock(start: start, step: step)
-        let ids = IDSource(random: SplitMix64(seed: seed))
+        let ids = IDSource(random: SeededRandom(seed: seed))
         return StoreEnvironment(now: { clock.next() }, newID: { ids.next(at: $0) })
-    }
-}
-
-/// A small, fast, seedable random number generator (SplitMix64) for reproducible ids.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }
 
@@ -54,10 +39,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 private final class IDSource: @unchecked Sendable {
     private let lock = NSLock()
     private var generator = UUIDv7Generator()
-    private var seeded: SplitMix64?
+    private var seeded: SeededRandom?
     private var system = SystemRandomNumberGenerator()
 
-    init(random: SplitMix64?) { seeded = random }
+    init(random: SeededRandom?) { seeded = random }
 
     func next(at date: Date) -> String {
         lock.lock()

@@ -10,14 +10,14 @@ enum CLIBenchData {
         "project", "client", "weekly", "notes", "idea", "recipe", "travel", "doctor", "bike", "music",
     ]
 
-    static func words(_ count: Int, _ random: inout SplitMix64) -> String {
+    static func words(_ count: Int, _ random: inout SeededRandom) -> String {
         (0..<count).map { _ in vocabulary[Int(random.next() % UInt64(vocabulary.count))] }.joined(separator: " ")
     }
 
     /// `count` items: every tenth open (alternating notes and tasks), the rest done tasks; one
     /// in a thousand carries the search word. Returns the entries and the open tasks' ids.
     static func seedEntries(count: Int) -> ([ImportEntry], [String]) {
-        var random = SplitMix64(seed: 2026)
+        var random = SeededRandom(seed: 2026)
         var ids = UUIDv7Generator()
         let start = Date().addingTimeInterval(-Double(count) * 60)
         var entries: [ImportEntry] = []
@@ -42,7 +42,7 @@ enum CLIBenchData {
 
     /// A JSON import file of `count` new items (no ids: every run creates them afresh).
     static func importFile(count: Int, seed: UInt64) -> Data {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var bytes: [UInt8] = Array("[".utf8)
         for index in 0..<count {
             bytes.append(contentsOf: Array((index == 0 ? "\n" : ",\n").utf8))

@@ -12,7 +12,7 @@ enum TUIBenchData {
 
     static func seed(path: String, count: Int) throws {
         let store = try AppDatabase.open(path: path)
-        var random = SplitMix64(seed: 7)
+        var random = SeededRandom(seed: 7)
         func words(_ n: Int) -> String {
             (0..<n).map { _ in vocabulary[Int(random.next() % UInt64(vocabulary.count))] }.joined(separator: " ")
         }

@@ -40,7 +40,7 @@ import Testing
     /// longest common subsequence allows.
     @Test func scriptsAreCorrectAndShortestOnRandomInput() {
         for seed in propertySeeds(count: 600) {
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let alphabet = Int.random(in: 1...4, using: &random)
             let old = (0..<Int.random(in: 0...24, using: &random)).map { _ in Int.random(in: 0..<alphabet, using: &random) }
             let new = (0..<Int.random(in: 0...24, using: &random)).map { _ in Int.random(in: 0..<alphabet, using: &random) }
@@ -73,7 +73,7 @@ import Testing
     /// A text rewritten from top to bottom exceeds the search's cost cap; the script must
     /// still be correct.
     @Test func completeRewritesBeyondTheCostCapStayCorrect() {
-        var random = SeededGenerator(seed: 7)
+        var random = SeededRandom(seed: 7)
         let old = (0..<6_000).map { _ in Int.random(in: 0..<1_000_000, using: &random) }
         let new = (0..<6_000).map { _ in Int.random(in: 0..<1_000_000, using: &random) }
         let hunks = LineDiff.hunks(from: old, to: new)

@@ -6,7 +6,7 @@ import Testing
 /// seed; `QUIRE_MERGE_SEED=N swift test --filter MergePropertyTests` replays just that case.
 @Suite struct MergePropertyTests {
     /// Texts over a tiny alphabet, so that lines repeat and the diffs have choices to make.
-    func randomText(using random: inout SeededGenerator) -> String {
+    func randomText(using random: inout SeededRandom) -> String {
         let lines = (0..<Int.random(in: 0...12, using: &random)).map { _ in
             ["x", "y", "z", ""].randomElement(using: &random)!
         }
@@ -17,7 +17,7 @@ import Testing
 
     @Test func mergingAVersionWithItselfOrWithTheBaseGivesThatVersion() {
         for seed in propertySeeds(count: 500) {
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let base = randomText(using: &random)
             let version = randomText(using: &random)
             #expect(Diff3(base: base, local: version, remote: version).mergedText == version, "seed \(seed)")
@@ -34,7 +34,7 @@ import Testing
         var sawConflict = false
         var sawCleanTwoSided = false
         for seed in propertySeeds(count: 800) {
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let base = (0..<Int.random(in: 0...14, using: &random)).map { "base\($0)" }
             let localEdits = randomEdits(baseCount: base.count, tag: "L", maxEdits: 3, using: &random)
             let remoteEdits = randomEdits(baseCount: base.count, tag: "R", maxEdits: 3, using: &random)
@@ -69,7 +69,7 @@ import Testing
 
     @Test func itemMergeOfAVersionWithItselfOrWithTheBaseGivesThatVersion() {
         for seed in propertySeeds(count: 400) {
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let base = randomItem(using: &random)
             let version = randomEdit(of: base, using: &random)
             for merge in [ItemMerge(base: base, local: version, remote: version),
@@ -85,7 +85,7 @@ import Testing
     @Test func itemMergeTakesOneSidedChangesAndConflictsOnlyOnFieldsBothSetDifferently() {
         var conflictsSeen = Set<Field>()
         for seed in propertySeeds(count: 600) {
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let base = randomItem(using: &random)
             let local = randomEdit(of: base, using: &random)
             let remote = randomEdit(of: base, using: &random)
@@ -112,7 +112,7 @@ import Testing
 
     // MARK: - Random items
 
-    func randomItem(using random: inout SeededGenerator) -> Item {
+    func randomItem(using random: inout SeededRandom) -> Item {
         Item(
             id: "0193a9d2-7fff-7000-8000-00000000abcd",
             kind: Bool.random(using: &random) ? .note : .task,
@@ -130,7 +130,7 @@ import Testing
 
     /// A copy with a random subset of fields set to random values (often the same ones two
     /// sides would pick, so that equal two-sided changes are covered too).
-    func randomEdit(of item: Item, using random: inout SeededGenerator) -> Item {
+    func randomEdit(of item: Item, using random: inout SeededRandom) -> Item {
         var copy = item
         let now = Date(timeIntervalSince1970: 1_790_000_100)
         for field in Field.allCases where Int.random(in: 0..<3, using: &random) == 0 {

@@ -1,24 +1,6 @@
 import Foundation
 @testable import QuireCore
 
-/// A small, fast, seedable random generator (SplitMix64), so that every property-test case can
-/// be replayed from the seed printed with its failure.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The seeds property tests run: `QUIRE_MERGE_SEED=N` replays one case, else a fixed range.
 func propertySeeds(count: Int) -> [UInt64] {
     if let text = ProcessInfo.processInfo.environment["QUIRE_MERGE_SEED"], let seed = UInt64(text) {
@@ -83,7 +65,7 @@ struct RegionEdit: Hashable, CustomStringConvertible {
 }
 
 /// Random, non-touching edits of a base of `count` lines; fresh lines are named with `tag`.
-func randomEdits(baseCount: Int, tag: String, maxEdits: Int, using random: inout SeededGenerator) -> [RegionEdit] {
+func randomEdits(baseCount: Int, tag: String, maxEdits: Int, using random: inout SeededRandom) -> [RegionEdit] {
     var edits: [RegionEdit] = []
     var position = 0
     var serial = 0

@@ -14,6 +14,9 @@ public struct StoreItemSource: ItemSource {
     private let totals = TotalCache()
     /// A live search shows at most this many matches, best first.
     public static let searchLimit = 500
+    /// ... ranked among the newest this many matches, so that ranking keeps up with typing
+    /// in a large store (see `AppDatabase.search`).
+    public static let searchRankingWindow = 5000
     /// How far around its old place `index(of:)` looks for a moved item before giving up.
     static let anchorWindow = 300
 
@@ -41,7 +44,7 @@ public struct StoreItemSource: ItemSource {
     public func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
         let filter = Self.filter(query)
         if let text = Self.searchText(query) {
-            let matches = try store.search(text, matching: filter, limit: Self.searchLimit)
+            let matches = try store.search(text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow)
             return ItemWindow(items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count)
         }
         let version = try store.dataVersion()
@@ -57,7 +60,8 @@ public struct StoreItemSource: ItemSource {
     public func index(of id: String, in query: ListQuery, near: Int) throws -> Int? {
         let filter = Self.filter(query)
         if let text = Self.searchText(query) {
-            return try store.search(text, matching: filter, limit: Self.searchLimit).firstIndex { $0.id == id }
+            return try store.search(text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow)
+                .firstIndex { $0.id == id }
         }
         // The list order is pinned first, then newest first; an item moves only when others
         // arrive, leave or get pinned, so it is almost always near where it was.

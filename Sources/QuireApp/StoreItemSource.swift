@@ -67,7 +67,9 @@ public struct StoreItemSource: ItemSource {
         // arrive, leave or get pinned, so it is almost always near where it was.
         let start = max(0, near - Self.anchorWindow)
         let window = try store.items(matching: filter, limit: 2 * Self.anchorWindow, offset: start)
-        return window.firstIndex { $0.id == id }.map { start + $0 }
+        if let found = window.firstIndex(where: { $0.id == id }) { return start + found }
+        // Moved farther (a sync brought a page of 500 newer items since the last look): count.
+        return try store.position(of: id, matching: filter)
     }
 
     public func item(_ id: String) throws -> Item? {

@@ -84,6 +84,28 @@ extension AppDatabase {
         try read { db in try Self.countItems(filter, in: db) }
     }
 
+    /// Where an item stands in the list of `filter` (pinned first, then newest first): how
+    /// many matching items come before it. Nil when the item is not in that list. Counted on
+    /// the list's index, so it costs about as much as counting the rows above the item.
+    public func position(of id: String, matching filter: ItemFilter = .live) throws(StoreError) -> Int? {
+        try read { db in
+            let (condition, arguments) = filter.whereClause()
+            var lookup: StatementArguments = [id]
+            lookup += arguments
+            guard let pinned = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT item.pinned FROM item WHERE item.id = ? AND \(condition)"), arguments: lookup)
+            else { return nil }
+            var before: StatementArguments = arguments
+            before += [pinned, pinned, id]
+            return try Int.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT count(*) FROM item
+                    WHERE \(condition) AND (item.pinned > ? OR (item.pinned = ? AND item.id > ?))
+                    """),
+                arguments: before) ?? 0
+        }
+    }
+
     /// A page and its total from one snapshot.
     public func page(matching filter: ItemFilter = .live, limit: Int, offset: Int = 0) throws(StoreError) -> ItemPage {
         try read { db in

@@ -45,6 +45,22 @@ import Testing
         #expect(app.selectedRow?.contains("Item 8") == true)
     }
 
+    @Test func theSelectionStaysOnItsItemWhenAWholeSyncPageArrivesAboveIt() throws {
+        let app = try AppHarness(items: AppHarness.entries(10))
+        app.press(.character("j"), .character("j"))
+        let selected = try #require(app.state.list.selectedID)
+        // As a pull commits a page: 1,000 newer items in one transaction, far beyond the
+        // neighbourhood the app looks in first.
+        let other = try AppDatabase.open(
+            path: app.store.path, environment: .deterministic(start: Date(timeIntervalSince1970: 1_900_000_000)))
+        _ = try other.importItems((0..<1000).map { ImportEntry(title: "Pulled \($0)") })
+        #expect(app.waitFor { app.state.list.total == 1010 })
+        app.runtime.waitUntilIdle()
+        #expect(app.state.list.selectedID == selected)
+        #expect(app.state.list.selection == 1002)
+        #expect(app.selectedRow?.contains("Item 8") == true)
+    }
+
     @Test func aCommandInAnotherProcessShowsUp() throws {
         let quire = try #require(QuireBinary.path, "the quire executable is not built next to the tests")
         let app = try AppHarness(items: AppHarness.entries(2))

@@ -61,6 +61,25 @@ import QuireCore
     }
 }
 
+@Suite struct PositionTests {
+    @Test func anItemsPositionIsWhereTheListingPutsIt() throws {
+        let store = try StoreFixture.make()
+        _ = try store.importItems((0..<30).map { ImportEntry(kind: $0 % 3 == 0 ? .task : .note, title: "Item \($0)") })
+        let all = try store.items()
+        try store.setPinned([all[20].id], true)
+        for filter in [ItemFilter.live, ItemFilter(kind: .task), ItemFilter(kind: .note)] {
+            let listed = try store.items(matching: filter)
+            for (index, item) in listed.enumerated() {
+                #expect(try store.position(of: item.id, matching: filter) == index)
+            }
+        }
+        let note = try #require(all.first { $0.kind == .note })
+        #expect(try store.position(of: note.id, matching: ItemFilter(kind: .task)) == nil, "not in that list")
+        try store.delete([note.id])
+        #expect(try store.position(of: note.id) == nil)
+    }
+}
+
 @Suite struct SearchTests {
     @Test func findsPrefixesOfWordsInTitleBodyAndTags() throws {
         let store = try StoreFixture.make()

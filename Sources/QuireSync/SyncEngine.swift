@@ -165,11 +165,11 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             let milliseconds = Int((ledger.now().timeIntervalSince(began) * 1000).rounded())
             report.record(pushed: batch.count, pulled: response.changes.count, exchange: exchange, summary: pushed + pulled)
             if !batch.isEmpty {
-                try ledger.log(.pushOK, "pushed \(batch.count) ops: \(pushed.applied) applied"
+                try ledger.log(.pushOK, "pushed \(SyncEngine.counted(batch.count, "op")): \(pushed.applied) applied"
                     + SyncEngine.describe(pushed) + " · \(exchange.bytesSent) bytes · \(milliseconds) ms")
             }
             if !response.changes.isEmpty {
-                try ledger.log(.pullOK, "pulled \(response.changes.count) changes" + SyncEngine.describe(pulled)
+                try ledger.log(.pullOK, "pulled \(SyncEngine.counted(response.changes.count, "change"))" + SyncEngine.describe(pulled)
                     + " · \(exchange.bytesReceived) bytes · \(milliseconds) ms")
             }
             if !response.more, try !ledger.hasSendableOps() {
@@ -287,10 +287,15 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         return TimeInterval(seconds)
     }
 
+    /// "1 op", "3 ops".
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)" + (count == 1 ? "" : "s")
+    }
+
     static func describe(_ summary: ReconcileSummary) -> String {
         var parts: [String] = []
         if summary.merged > 0 { parts.append("\(summary.merged) merged") }
-        if summary.needsReview > 0 { parts.append("\(summary.needsReview) need review") }
+        if summary.needsReview > 0 { parts.append("\(summary.needsReview) " + (summary.needsReview == 1 ? "needs" : "need") + " review") }
         if summary.deadLetters > 0 { parts.append("\(summary.deadLetters) set aside") }
         if summary.resent > 0 { parts.append("\(summary.resent) re-sent") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")

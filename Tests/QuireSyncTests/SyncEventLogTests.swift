@@ -115,4 +115,17 @@ import Testing
         #expect(pulled.bytes == pullRound.bytesReceived)
         #expect(pullRound.duration.map { $0 >= 0 } == true)
     }
+
+    @Test func messagesCountInEnglish() {
+        #expect(SyncEngine.counted(1, "op") == "1 op")
+        #expect(SyncEngine.counted(0, "op") == "0 ops")
+        #expect(SyncEngine.counted(500, "change") == "500 changes")
+        var one = ReconcileSummary()
+        one.needsReview = 1
+        #expect(SyncEngine.describe(one) == ", 1 needs review")
+        var two = ReconcileSummary()
+        two.merged = 2
+        two.needsReview = 2
+        #expect(SyncEngine.describe(two) == ", 2 merged, 2 need review")
+    }
 }

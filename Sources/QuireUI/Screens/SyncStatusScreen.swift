@@ -76,7 +76,7 @@ enum SyncStatusScreen {
         }
         let connection = Fact(name: "state", value: stateText, role: role(of: detail.connection))
         let last = Fact(name: "last sync", value: time(detail.lastSuccess) ?? "never")
-        let retry = Fact(name: "next retry", value: time(detail.nextRetry) ?? "—")
+        let retry = Fact(name: "next retry", value: time(detail.nextRetry, seconds: true) ?? "—")
         let outbox = Fact(name: "outbox", value: "\(detail.outbox) waiting",
                           role: detail.outbox > 0 ? .badgePending : .normal)
         let inFlight = Fact(name: "in flight", value: String(detail.inFlight),
@@ -98,7 +98,7 @@ enum SyncStatusScreen {
         var outboxLine = outbox
         outboxLine.value += ", \(detail.inFlight) in flight"
         var stateLine = connection
-        if let next = time(detail.nextRetry) { stateLine.value += " · retry \(next)" }
+        if let next = time(detail.nextRetry, seconds: true) { stateLine.value += " · retry \(next)" }
         let traffic = Fact(name: "traffic", value: "↑ \(bytes(detail.bytesSent))  ↓ \(bytes(detail.bytesReceived))")
         return [remote, stateLine, last, outboxLine, traffic, durations].map { factLine($0, width: width) }
     }
@@ -229,9 +229,11 @@ enum SyncStatusScreen {
     // MARK: - Formats
 
     /// `2026-11-22 14:22 UTC`.
-    static func time(_ date: Date?) -> String? {
+    /// `2026-11-22 14:22 UTC`; with `seconds`, `2026-11-22 14:22:05 UTC` (a retry is seconds
+    /// away, and the minute alone does not say when).
+    static func time(_ date: Date?, seconds: Bool = false) -> String? {
         guard let date else { return nil }
-        return Timestamp.string(from: date).prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
+        return Timestamp.string(from: date).prefix(seconds ? 19 : 16).replacingOccurrences(of: "T", with: " ") + " UTC"
     }
 
     /// `11-22 14:22:05`.

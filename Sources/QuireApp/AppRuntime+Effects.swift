@@ -22,6 +22,8 @@ extension AppRuntime {
         case .editExternally(let item):
             return [editExternally(item)]
         case .syncNow:
+            // The round this asks for is the next to start, even when one is running now.
+            syncNowTarget = environment.sync.roundCounts().map { $0.started + 1 }
             let answer = environment.sync.syncNow()
             return [.notice(answer.text, isError: answer.isError)]
         case .findNextNeedingReview(let after):

@@ -24,6 +24,10 @@ public final class AppRuntime: @unchecked Sendable {
     private var pollTimer: DispatchSourceTimer?
     /// When the sync line was last worded; it mentions clock times, so it is refreshed now and then.
     private var lastSyncLineTime: Date?
+    /// The worker's connection state at the last poll (see `SyncControl.workerConnection`).
+    private var lastWorkerConnection: SyncConnection?
+    /// After `s`: the worker's finished-round count that means the asked-for round is over.
+    var syncNowTarget: Int?
     private var started = false
     private var stopped = false
     private var exitStatus: Int32 = 0
@@ -208,11 +212,24 @@ public final class AppRuntime: @unchecked Sendable {
     /// ("retrying in 8s") current.
     func checkForChanges() {
         guard !stopped else { return }
+        if let target = syncNowTarget, let counts = environment.sync.roundCounts(), counts.finished >= target {
+            syncNowTarget = nil
+            activity.begin()
+            defer { activity.end() }
+            process([.syncRoundEnded, currentSync()])
+        }
         if let version = try? environment.items.dataVersion(), version != lastVersion {
             activity.begin()
             defer { activity.end() }
             lastVersion = version
             process([.storeChanged, currentSync()])
+        } else if let connection = environment.sync.workerConnection(), connection != lastWorkerConnection {
+            // A round started or ended without a commit we saw (a failed round, or its last
+            // commit came before the worker settled): the status bar must not keep saying "syncing".
+            lastWorkerConnection = connection
+            activity.begin()
+            defer { activity.end() }
+            process([currentSync()])
         } else if state.sync.nextRetry != nil || lastSyncLineTime.map({ Date().timeIntervalSince($0) >= 30 }) ?? true {
             let message = syncMessage(state.sync)
             if case .syncChanged(_, let line) = message, line != state.syncLine {

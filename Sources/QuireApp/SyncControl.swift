@@ -16,6 +16,11 @@ public protocol SyncControl: Sendable {
     func summary(counts: StoreCounts) -> SyncSummary
     /// Starts a sync round now; returns what the status bar should say.
     func syncNow() -> (text: String, isError: Bool)
+    /// The running worker's connection state, read cheaply and often: a round that ends
+    /// without writing to the store must still show on the status bar. Nil without a worker.
+    func workerConnection() -> SyncConnection?
+    /// How many rounds the running worker has started and finished; nil without a worker.
+    func roundCounts() -> (started: Int, finished: Int)?
     /// Everything the sync status screen shows. Called off the UI queue: it reads the store.
     func statusDetail(store: AppDatabase) throws -> SyncStatusDetail
     /// Queues a dead letter again under a new op id; false when it is no longer a dead letter.
@@ -25,6 +30,9 @@ public protocol SyncControl: Sendable {
 }
 
 extension SyncControl {
+    public func workerConnection() -> SyncConnection? { nil }
+    public func roundCounts() -> (started: Int, finished: Int)? { nil }
+
     /// Without a remote: the store's own facts, as a device that has never synced sees them.
     public func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {
         try SyncStatusReading.detail(store: store, remote: nil, connection: .noRemote)
@@ -87,7 +95,15 @@ public struct LiveSyncControl: SyncControl {
         guard settings.remoteURL() != nil else { return LocalOnlySync().syncNow() }
         guard let worker else { return ("Sync does not run in this window: run quire sync", false) }
         worker.syncNow()
-        return ("Syncing…", false)
+        return (AppState.syncStartedNotice, false)
+    }
+
+    public func workerConnection() -> SyncConnection? {
+        worker?.status.connection
+    }
+
+    public func roundCounts() -> (started: Int, finished: Int)? {
+        worker?.roundCounts
     }
 
     public func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {

@@ -34,6 +34,10 @@ extension AppState {
         case .notice(let text, let isError):
             notice = Notice(text: text, isError: isError)
             return []
+        case .syncRoundEnded:
+            // "Syncing…" from `s` goes; the sync line beside it says how the round went.
+            if notice?.text == AppState.syncStartedNotice { notice = nil }
+            return []
         case .reviewTargetFound(let id):
             return openReview(id)
         case .reviewLoaded(let id, let versions):

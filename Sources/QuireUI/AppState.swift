@@ -36,6 +36,9 @@ public struct AppState: Hashable, Sendable {
     }
 
     /// A short message in the status bar until the next key.
+    /// What the status bar says after `s` started a round; it goes once the round is over.
+    public static let syncStartedNotice = "Syncing…"
+
     public struct Notice: Hashable, Sendable {
         public var text: String
         public var isError: Bool

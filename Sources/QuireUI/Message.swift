@@ -15,6 +15,8 @@ public enum Message: Hashable, Sendable {
     case syncChanged(SyncSummary, line: String)
     /// A short notice for the status bar (e.g. the answer to "sync now").
     case notice(String, isError: Bool)
+    /// The round that `s` asked for is over (whatever came of it: the sync line says).
+    case syncRoundEnded
     /// The answer to "next item needing review": its id, or nil when there is none.
     case reviewTargetFound(String?)
     /// The sync status screen's read, retry or discard answered.

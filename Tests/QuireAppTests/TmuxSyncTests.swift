@@ -84,6 +84,15 @@ import Glibc
         tmux.keys("s")
         #expect(tmux.waitFor(timeout: 10) { $0.contains("Added on the laptop") }, "\(tmux.capture())")
         #expect(try a.titles().sorted() == ["Added on the laptop", "Written on the train"])
+        // "Syncing…" goes once the round is over; the sync line says how it went.
+        #expect(tmux.waitFor { !$0.contains("Syncing…") && $0.contains("All changes synced") }, "\(tmux.capture())")
+
+        // The server goes away: `s` tries, and the bar says offline instead of "Syncing…".
+        kill(server.process.processIdentifier, SIGKILL)
+        server.process.waitUntilExit()
+        tmux.keys("s")
+        #expect(tmux.waitFor(timeout: 10) { !$0.contains("Syncing…") && $0.contains("offline, retrying in") },
+                "\(tmux.capture())")
 
         tmux.keys("q")
         #expect(tmux.waitFor { $0.contains("quire-exited-0") })

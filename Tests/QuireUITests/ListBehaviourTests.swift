@@ -256,6 +256,22 @@ import Testing
         #expect(harness.state.screen == .list)
     }
 
+    @Test func syncingFromSGoesOnceTheRoundIsOver() {
+        var harness = Harness(size: .standard)
+        harness.send(.notice(AppState.syncStartedNotice, isError: false))
+        harness.send(.syncChanged(SyncSummary(connection: .syncing, pending: 1), line: "syncing…"))
+        #expect(harness.frame.buffer.lines.last!.contains(AppState.syncStartedNotice), "still going")
+        harness.send(.syncChanged(SyncSummary(connection: .offline, pending: 1), line: "1 pending · offline, retrying in 2s"))
+        harness.send(.syncRoundEnded)
+        let last = harness.frame.buffer.lines.last!
+        #expect(!last.contains(AppState.syncStartedNotice))
+        #expect(last.hasSuffix("1 pending · offline, retrying in 2s"))
+        // Other notices are left alone.
+        harness.send(.notice("Created note", isError: false))
+        harness.send(.syncRoundEnded)
+        #expect(harness.frame.buffer.lines.last!.contains("Created note"))
+    }
+
     @Test func theStatusBarShowsTheSyncLine() {
         var harness = Harness(size: .standard)
         let offline = SyncSummary(connection: .offline, pending: 3)

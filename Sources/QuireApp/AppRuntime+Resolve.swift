@@ -33,16 +33,13 @@ extension StoreItemSource: ReviewSource {
     public func resolve(_ plan: ResolvePlan) throws -> Item? {
         let live = StoreEnvironment.live
         let ledger = SyncLedger(storage: try store.syncStorage(), now: live.now, newID: live.newID)
-        let settled: Item?
+        // One side (or the merged body), then the fields chosen one by one: one transaction.
         switch plan.step {
-        case .keep(let resolution): settled = try ledger.resolve(plan.itemID, keeping: resolution)
-        case .body(let body): settled = try ledger.resolve(plan.itemID, body: body)
+        case .keep(let resolution):
+            return try ledger.resolve(plan.itemID, keeping: resolution, setting: plan.fields)
+        case .body(let body):
+            return try ledger.resolve(plan.itemID, keeping: .local, body: body, setting: plan.fields)
         }
-        guard let settled else { return nil }
-        // The ledger offers whole-side resolutions; fields the person chose differently are
-        // then written as an ordinary local change, which syncs like any edit.
-        guard !plan.fields.isEmpty, !settled.deleted else { return settled }
-        return try store.update(plan.itemID, fields: plan.fields)
     }
 }
 

@@ -204,6 +204,24 @@ public struct SyncLedger: Sendable {
         try settle(itemID) { reconciler, local in reconciler.resolve(&local, keeping: choice) }
     }
 
+    /// Settles an item that needs review with one side (or a body the person wrote) and the
+    /// fields chosen one by one, in one transaction: a crash can never keep half the choices.
+    public func resolve(
+        _ itemID: String, keeping choice: ItemMerge.Resolution, body: String? = nil, setting fields: [Field: FieldValue]
+    ) throws -> Item? {
+        var refusal: (any Error)?
+        let settled = try settle(itemID) { reconciler, local in
+            do {
+                return try reconciler.resolve(&local, keeping: choice, body: body, setting: fields)
+            } catch {
+                refusal = error
+                return false
+            }
+        }
+        if let refusal { throw refusal }
+        return settled
+    }
+
     /// Settles an item that needs review with a body the person wrote.
     public func resolve(_ itemID: String, body: String) throws -> Item? {
         try settle(itemID) { reconciler, local in reconciler.resolve(&local, body: body) }

@@ -229,6 +229,18 @@ public struct SyncReconciler {
         resolve(&local) { $0.resolved(choice) }
     }
 
+    /// Settles an item with one side (or a body the person wrote), then the fields the person
+    /// chose one by one: the whole resolution as one change, one op and one history version.
+    public mutating func resolve(
+        _ local: inout LocalItem, keeping choice: ItemMerge.Resolution, body: String? = nil, setting fields: [Field: FieldValue]
+    ) throws(ValidationError) -> Bool {
+        // Validate first: a refused value must leave the conflict as it was.
+        guard let conflict = local.conflict, let current = local.item else { return false }
+        let merge = ItemMerge(base: conflict.base, local: current, remote: conflict.remote)
+        let chosen = try (body.map { merge.resolved(body: $0) } ?? merge.resolved(choice)).applying(fields, now: now)
+        return resolve(&local) { _ in chosen }
+    }
+
     /// Settles an item that needs review with a body the person wrote.
     @discardableResult
     public mutating func resolve(_ local: inout LocalItem, body: String) -> Bool {

@@ -231,20 +231,20 @@ public struct ResolveState: Hashable, Sendable {
     }
 }
 
-/// What accepting a resolution writes: one of the ledger's resolutions (`step`), then an
-/// ordinary edit of `fields` (the fields where the person chose differently from that step).
+/// What accepting a resolution writes, in one change: one of the ledger's resolutions (`step`)
+/// with `fields` set on top (the fields where the person chose differently from that step).
 public struct ResolvePlan: Hashable, Sendable {
     public enum Step: Hashable, Sendable {
-        /// `SyncLedger.resolve(_:keeping:)`.
+        /// One side, or both (`SyncLedger.resolve(_:keeping:body:setting:)`).
         case keep(ItemMerge.Resolution)
-        /// `SyncLedger.resolve(_:body:)`.
+        /// The merged body the person wrote, the local side for the rest.
         case body(String)
     }
 
     public var itemID: String
     public var step: Step
     public var fields: [Field: FieldValue]
-    /// The item the two writes leave in the store.
+    /// The item the write leaves in the store.
     public var expected: Item
 
     public init(itemID: String, step: Step, fields: [Field: FieldValue], expected: Item) {

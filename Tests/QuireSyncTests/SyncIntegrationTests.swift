@@ -91,6 +91,39 @@ import Testing
         #expect(b.storage.conflicts.isEmpty)
     }
 
+    @Test func sidesAndSingleFieldsChosenTogetherAreOneChange() async throws {
+        let (server, devices, _) = try await setUp(devices: 2)
+        defer { Task { await server.stop() } }
+        let (a, b) = (devices[0], devices[1])
+        let id = a.create("Plan", body: "one\n")
+        await syncAll(devices)
+        try a.update(id, [.title: .string("Plan A"), .priority: .string("high")])
+        try b.update(id, [.title: .string("Plan B"), .priority: .string("low")])
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        #expect(b.storage.conflicts.first?.fields == [.title, .priority])
+        let opsBefore = b.storage.outbox.count
+        let historyBefore = b.storage.history.count
+
+        // A value that makes no valid item is refused and the conflict stays as it was.
+        #expect(throws: ValidationError.self) {
+            try b.engine.ledger.resolve(id, keeping: .remote, setting: [.title: .string("")])
+        }
+        #expect(b.storage.conflicts.count == 1)
+        #expect(b.storage.outbox.count == opsBefore)
+
+        // Remote as a whole, but the local title: one op, one history version.
+        let resolved = try #require(try b.engine.ledger.resolve(id, keeping: .remote, setting: [.title: .string("Plan B")]))
+        #expect((resolved.title, resolved.priority) == ("Plan B", .high))
+        #expect(b.storage.conflicts.isEmpty)
+        #expect(b.storage.outbox.filter { $0.op.item == id && $0.isActive }.count == 1)
+        #expect(b.storage.history.count == historyBefore + 1)
+        await syncAll(devices)
+        #expect(a.item(id)?.title == "Plan B")
+        #expect(a.item(id)?.priority == .high)
+        #expect(a.snapshot == b.snapshot)
+    }
+
     @Test func anEditAgainstADeleteKeepsTheEditUntilThePersonDecides() async throws {
         let (server, devices, _) = try await setUp(devices: 2)
         defer { Task { await server.stop() } }

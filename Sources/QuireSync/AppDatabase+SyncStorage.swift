@@ -170,14 +170,27 @@ private struct Transaction: SyncTransaction {
     /// New items go in with multi-row INSERTs. One statement per item would cost far more than
     /// the row: the system SQLite (3.40) flushes the full-text index to a new segment at every
     /// statement that writes it inside a transaction, and a first pull writes 100k items.
+    /// Items whose content changed (a pulled edit) go the same way, as one upsert per batch.
     func save(_ changes: [LocalChange]) throws {
         let fresh = changes.compactMap { $0.old.item == nil ? $0.new.item : nil }
         try insertRows(table: "item", columns: SyncRows.itemColumnList, count: fresh.count) { index, arguments in
             arguments += SyncRows.itemArguments(fresh[index])
         }
+        let rewritten = changes.compactMap { change -> Item? in
+            guard let old = change.old.item, let new = change.new.item, new != old,
+                  !SyncRows.onlyBookkeepingDiffers(old, new) else { return nil }
+            return new
+        }
+        let rewrittenIDs = Set(rewritten.map(\.id))
+        try insertRows(
+            table: "item", columns: SyncRows.itemColumnList, count: rewritten.count, then: SyncRows.upsertClause
+        ) { index, arguments in
+            arguments += SyncRows.itemArguments(rewritten[index])
+        }
         for change in changes {
+            // The row is written already; what is left is its ops and conflict record.
             var old = change.old
-            if old.item == nil { old.item = change.new.item }
+            if old.item == nil || rewrittenIDs.contains(change.new.id) { old.item = change.new.item }
             try save(change.new, over: old)
         }
     }
@@ -195,7 +208,7 @@ private struct Transaction: SyncTransaction {
     /// Inserts `count` rows in statements of up to `SyncRows.rowsPerInsert` rows each;
     /// `values` appends row `index`'s values, one per column.
     private func insertRows(
-        table: String, columns: [String], count: Int,
+        table: String, columns: [String], count: Int, then clause: String = "",
         values: (Int, inout [(any DatabaseValueConvertible)?]) -> Void
     ) throws {
         var start = 0
@@ -203,7 +216,7 @@ private struct Transaction: SyncTransaction {
             let end = min(count, start + SyncRows.rowsPerInsert)
             let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
             let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-                + Array(repeating: row, count: end - start).joined(separator: ", ")
+                + Array(repeating: row, count: end - start).joined(separator: ", ") + clause
             var arguments: [(any DatabaseValueConvertible)?] = []
             arguments.reserveCapacity((end - start) * columns.count)
             for index in start..<end { values(index, &arguments) }
@@ -252,6 +265,10 @@ enum SyncRows {
     /// parameters, and a full page of 500 takes three statements.
     static let rowsPerInsert = 200
     static let insertItemSQL = "INSERT INTO item (\(itemColumns)) VALUES (\(itemColumnList.map { _ in "?" }.joined(separator: ", ")))"
+    /// Turns a multi-row INSERT of items into an update of the rows with those ids (the row
+    /// keeps its `rowNumber`, which the search index points at).
+    static let upsertClause = " ON CONFLICT (id) DO UPDATE SET "
+        + itemColumnList.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
     static let updateItemSQL = "UPDATE item SET " + itemColumnList.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")
         + " WHERE id = ?"
     static let outboxColumns = "seq, opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError"

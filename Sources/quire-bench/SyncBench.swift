@@ -145,6 +145,19 @@ struct SyncBench: AsyncParsableCommand {
             let pulled = try puller.count(matching: .live)
             let pullNetwork = pullDirect.recentRounds.reduce(0) { $0 + $1.networkTime }
             lines.append("| first pull of \(pulled) items by a new device, pages of \(pullLimits.pageSize) (waiting for the server: \(seconds(pullNetwork))) | \(seconds(pullTime)) | under 5 s |")
+
+            // Edits of items the device already has: another device retitles 10,000 of them.
+            let edited = min(10_000, pullItems)
+            let editIDs = seeder.allItems.prefix(edited).map(\.id)
+            for (index, id) in editIDs.enumerated() {
+                try seeder.update(id, [.title: .string("Edited item \(index)")], opID: live.newID(Date()), now: Date())
+            }
+            try expect(await seedEngine.runToCompletion())
+            progress("pull of \(edited) edits")
+            let editTime = try await timed { try expect(await pullDirect.runToCompletion()) }
+            let editedTitles = try puller.items(limit: nil).filter { $0.title.hasPrefix("Edited item") }.count
+            guard editedTitles == edited else { throw BenchFailure("\(editedTitles) of \(edited) edits arrived") }
+            lines.append("| pull of \(edited) edited items the device already has | \(seconds(editTime)) | — |")
         }
         guard runs(.typing) else { return lines }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import QuireCore
 import QuireProtocol
 import QuireStore
@@ -70,6 +71,38 @@ final class StoreDevice: @unchecked Sendable {
         let history = try b.database.history(of: note.id)
         #expect(history.contains { $0.origin == .merge } || history.contains { $0.origin == .remote })
         #expect(try a.database.recentSyncEvents(limit: 50).contains { $0.kind == "PUSH_OK" })
+    }
+
+    @Test func pulledItemsAndEditsAreWrittenInBatchesAndTheSearchIndexFollows() async throws {
+        let (server, devices) = try await setUp(devices: 2)
+        defer { Task { await server.stop() } }
+        let (a, b) = (devices[0], devices[1])
+        // More than one multi-row statement's worth, with text that needs escaping.
+        let made = try a.database.importItems((0..<450).map {
+            ImportEntry(title: "Seedling \($0)", body: "bed \"\($0 % 7)\"\nrow\t\($0)\n", tags: ["garden"])
+        })
+        #expect(made.created == 450)
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        #expect(try b.database.count(matching: .live) == 450)
+        #expect(try b.database.search("seedling", limit: 1000).count == 450)
+
+        // Edits of items b already has: the rows are rewritten in place, the index follows.
+        let renamed = try a.database.items(limit: 300)
+        for item in renamed { try a.database.update(item.id, fields: [.title: .string("Sapling " + item.title.dropFirst(9))]) }
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        #expect(try b.database.search("sapling", limit: 1000).count == 300)
+        #expect(try b.database.search("seedling", limit: 1000).count == 150)
+        for item in renamed.prefix(20) {
+            let copy = try #require(try b.item(item.id))
+            #expect(copy.title == "Sapling " + item.title.dropFirst(9))
+            #expect(copy.body == item.body)
+            #expect(copy.syncState == .synced)
+        }
+        let queue = try DatabaseQueue(path: b.database.path)
+        try await queue.write { db in try db.execute(sql: "INSERT INTO itemSearch(itemSearch, rank) VALUES ('integrity-check', 1)") }
+        #expect(try b.database.history(of: renamed[0].id).count == 2, "pulled, then pulled again edited")
     }
 
     @Test func aConflictIsKeptInTheStoreWithAllThreeVersionsAndResolves() async throws {

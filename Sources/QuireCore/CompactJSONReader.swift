@@ -102,6 +102,13 @@ public struct CompactJSONReader {
         return nil
     }
 
+    /// `true` or `false`; nil for anything else.
+    public mutating func bool() -> Bool? {
+        if literal("true") { return true }
+        if literal("false") { return false }
+        return nil
+    }
+
     /// True when every byte has been read.
     public var isAtEnd: Bool { index == bytes.count }
 

@@ -1,13 +1,15 @@
 import QuireCore
 
-/// The sync request, result and item written by hand, and the request read back by hand.
+/// The sync request, result and item written by hand, and read back by hand.
 ///
 /// A push of 10,000 ops spent more time in `JSONEncoder` and `JSONDecoder` than in SQLite, on
 /// both ends. The writers below make the same JSON the `Codable` conformances make, without
 /// whitespace and keys in a fixed order. The server reads a request in exactly that shape
 /// with `readCompact(_:)`; a request in any other shape (spaces, other key order, escapes the
 /// writer does not use, unknown keys) returns nil there and goes through `JSONDecoder`, which
-/// also gives the precise error for a malformed one.
+/// also gives the precise error for a malformed one. The client reads answers the same way:
+/// `SyncResponse.readCompact(_:)` takes what a Quire server writes and leaves anything else
+/// to `JSONDecoder`.
 extension SyncRequest {
     /// The request as compact JSON: `{"protocol":1,"device":…,"cursor":…,"limit":…,"ops":[…]}`.
     public func compactJSON() -> [UInt8] {
@@ -168,5 +170,94 @@ extension OpResult {
         var bytes: [UInt8] = []
         appendCompactJSON(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension SyncResponse {
+    /// Reads an answer in the shape a Quire server writes (keys in `SyncResponse`'s order,
+    /// items and results as `appendCompactJSON` writes them); nil for anything else.
+    public static func readCompact(_ bytes: UnsafeBufferPointer<UInt8>) -> SyncResponse? {
+        var reader = CompactJSONReader(bytes)
+        guard reader.take(UInt8(ascii: "{")), reader.key("results"), reader.take(UInt8(ascii: "[")) else { return nil }
+        var results: [OpResult] = []
+        if !reader.take(UInt8(ascii: "]")) {
+            repeat {
+                guard let result = OpResult.readCompact(&reader) else { return nil }
+                results.append(result)
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "]")) else { return nil }
+        }
+        guard reader.take(UInt8(ascii: ",")), reader.key("changes"), reader.take(UInt8(ascii: "[")) else { return nil }
+        var changes: [ChangeItem] = []
+        if !reader.take(UInt8(ascii: "]")) {
+            repeat {
+                guard let item = ChangeItem.readCompact(&reader) else { return nil }
+                changes.append(item)
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "]")) else { return nil }
+        }
+        guard reader.take(UInt8(ascii: ",")), reader.key("cursor"), let cursor = reader.string(),
+              reader.take(UInt8(ascii: ",")), reader.key("more"), let more = reader.bool(),
+              reader.take(UInt8(ascii: ",")), reader.key("epoch"), let epoch = reader.string(),
+              reader.take(UInt8(ascii: ",")), reader.key("stateHash"), let stateHash = reader.string(),
+              reader.take(UInt8(ascii: "}")), reader.isAtEnd
+        else { return nil }
+        return SyncResponse(results: results, changes: changes, cursor: cursor, more: more, epoch: epoch, stateHash: stateHash)
+    }
+}
+
+extension OpResult {
+    fileprivate static func readCompact(_ reader: inout CompactJSONReader) -> OpResult? {
+        guard reader.take(UInt8(ascii: "{")), reader.key("op"), let op = reader.string(),
+              reader.take(UInt8(ascii: ",")), reader.key("status"), let statusText = reader.string(),
+              let status = OpStatus(rawValue: statusText)
+        else { return nil }
+        var result = OpResult(op: op, status: status)
+        while reader.take(UInt8(ascii: ",")) {
+            if reader.key("rev") {
+                guard let rev = reader.integer() else { return nil }
+                result.rev = rev
+            } else if reader.key("current") {
+                guard let current = ChangeItem.readCompact(&reader) else { return nil }
+                result.current = current
+            } else if reader.key("reason") {
+                guard let reason = reader.string() else { return nil }
+                result.reason = reason
+            } else {
+                return nil
+            }
+        }
+        return reader.take(UInt8(ascii: "}")) ? result : nil
+    }
+}
+
+extension ChangeItem {
+    fileprivate static func readCompact(_ reader: inout CompactJSONReader) -> ChangeItem? {
+        guard reader.take(UInt8(ascii: "{")), reader.key("id"), let id = reader.string(),
+              reader.take(UInt8(ascii: ",")), reader.key("rev"), let rev = reader.integer(),
+              reader.take(UInt8(ascii: ",")), reader.key("deleted"), let deleted = reader.bool(),
+              reader.take(UInt8(ascii: ",")), reader.key("kind"), let kindText = reader.string(),
+              let kind = ItemKind(rawValue: kindText),
+              reader.take(UInt8(ascii: ",")), reader.key("title"), let title = reader.string(),
+              reader.take(UInt8(ascii: ",")), reader.key("body"), let body = reader.string(),
+              reader.take(UInt8(ascii: ",")), reader.key("tags"), case .strings(let tags)? = reader.value(),
+              reader.take(UInt8(ascii: ",")), reader.key("done"), let done = reader.bool(),
+              reader.take(UInt8(ascii: ",")), reader.key("due")
+        else { return nil }
+        var due: Day?
+        if !reader.literal("null") {
+            guard let text = reader.string(), let day = Day(text) else { return nil }
+            due = day
+        }
+        guard reader.take(UInt8(ascii: ",")), reader.key("priority"), let priorityText = reader.string(),
+              let priority = Priority(rawValue: priorityText),
+              reader.take(UInt8(ascii: ",")), reader.key("pinned"), let pinned = reader.bool(),
+              reader.take(UInt8(ascii: ",")), reader.key("createdAt"), let created = reader.string().flatMap(Timestamp.date(from:)),
+              reader.take(UInt8(ascii: ",")), reader.key("updatedAt"), let updated = reader.string().flatMap(Timestamp.date(from:)),
+              reader.take(UInt8(ascii: "}"))
+        else { return nil }
+        return ChangeItem(
+            id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,
+            priority: priority, pinned: pinned, createdAt: created, updatedAt: updated)
     }
 }

@@ -46,7 +46,8 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     public func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
-        try await exchange(method: .POST, path: SyncProtocol.syncPath, body: Data(request.compactJSON()))
+        try await exchange(
+            method: .POST, path: SyncProtocol.syncPath, body: Data(request.compactJSON()), fast: SyncResponse.readCompact)
     }
 
     public func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
@@ -55,8 +56,10 @@ public struct HTTPSyncTransport: SyncTransport {
         return try await exchange(method: .GET, path: SyncProtocol.snapshotPath + query, body: nil)
     }
 
+    /// `fast` reads the answer in the shape a Quire server writes it; anything else (or nil
+    /// from it) goes through `JSONDecoder`.
     private func exchange<Answer: Decodable & Sendable>(
-        method: HTTPMethod, path: String, body: Data?
+        method: HTTPMethod, path: String, body: Data?, fast: ((UnsafeBufferPointer<UInt8>) -> Answer?)? = nil
     ) async throws(SyncTransportError) -> SyncExchange<Answer> {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
@@ -91,6 +94,10 @@ public struct HTTPSyncTransport: SyncTransport {
             answer = try await response.body.collect(upTo: maxAnswerBytes)
         } catch {
             throw .unreachable(Self.describe(error))
+        }
+        if status == 200, let fast,
+           let value = answer.readableBytesView.withContiguousStorageIfAvailable({ fast($0) }) ?? nil {
+            return SyncExchange(value: value, bytesSent: sentBytes, bytesReceived: answer.readableBytes)
         }
         let bytes = Data(answer.readableBytesView)
         if compressed, status == 415 {

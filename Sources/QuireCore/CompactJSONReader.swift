@@ -102,6 +102,18 @@ public struct CompactJSONReader {
         return nil
     }
 
+    /// `[E,E,…]`, each element read by `element`; nil as soon as the text leaves that shape.
+    public mutating func array<Element>(_ element: (inout CompactJSONReader) -> Element?) -> [Element]? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var elements: [Element] = []
+        if take(UInt8(ascii: "]")) { return elements }
+        repeat {
+            guard let next = element(&self) else { return nil }
+            elements.append(next)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? elements : nil
+    }
+
     /// `true` or `false`; nil for anything else.
     public mutating func bool() -> Bool? {
         if literal("true") { return true }

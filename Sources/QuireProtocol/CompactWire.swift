@@ -53,16 +53,9 @@ extension SyncRequest {
             guard let number = reader.integer(), reader.take(UInt8(ascii: ",")) else { return nil }
             limit = number
         }
-        guard reader.key("ops"), reader.take(UInt8(ascii: "[")) else { return nil }
-        var ops: [Op] = []
-        if !reader.take(UInt8(ascii: "]")) {
-            repeat {
-                guard let op = Op.readCompact(&reader) else { return nil }
-                ops.append(op)
-            } while reader.take(UInt8(ascii: ","))
-            guard reader.take(UInt8(ascii: "]")) else { return nil }
-        }
-        guard reader.take(UInt8(ascii: "}")), reader.isAtEnd else { return nil }
+        guard reader.key("ops"), let ops = reader.array(Op.readCompact),
+              reader.take(UInt8(ascii: "}")), reader.isAtEnd
+        else { return nil }
         return SyncRequest(protocolVersion: version, device: device, cursor: cursor, limit: limit, ops: ops)
     }
 }
@@ -178,25 +171,9 @@ extension SyncResponse {
     /// items and results as `appendCompactJSON` writes them); nil for anything else.
     public static func readCompact(_ bytes: UnsafeBufferPointer<UInt8>) -> SyncResponse? {
         var reader = CompactJSONReader(bytes)
-        guard reader.take(UInt8(ascii: "{")), reader.key("results"), reader.take(UInt8(ascii: "[")) else { return nil }
-        var results: [OpResult] = []
-        if !reader.take(UInt8(ascii: "]")) {
-            repeat {
-                guard let result = OpResult.readCompact(&reader) else { return nil }
-                results.append(result)
-            } while reader.take(UInt8(ascii: ","))
-            guard reader.take(UInt8(ascii: "]")) else { return nil }
-        }
-        guard reader.take(UInt8(ascii: ",")), reader.key("changes"), reader.take(UInt8(ascii: "[")) else { return nil }
-        var changes: [ChangeItem] = []
-        if !reader.take(UInt8(ascii: "]")) {
-            repeat {
-                guard let item = ChangeItem.readCompact(&reader) else { return nil }
-                changes.append(item)
-            } while reader.take(UInt8(ascii: ","))
-            guard reader.take(UInt8(ascii: "]")) else { return nil }
-        }
-        guard reader.take(UInt8(ascii: ",")), reader.key("cursor"), let cursor = reader.string(),
+        guard reader.take(UInt8(ascii: "{")), reader.key("results"), let results = reader.array(OpResult.readCompact),
+              reader.take(UInt8(ascii: ",")), reader.key("changes"), let changes = reader.array(ChangeItem.readCompact),
+              reader.take(UInt8(ascii: ",")), reader.key("cursor"), let cursor = reader.string(),
               reader.take(UInt8(ascii: ",")), reader.key("more"), let more = reader.bool(),
               reader.take(UInt8(ascii: ",")), reader.key("epoch"), let epoch = reader.string(),
               reader.take(UInt8(ascii: ",")), reader.key("stateHash"), let stateHash = reader.string(),

@@ -205,15 +205,17 @@ private struct Transaction: SyncTransaction {
         }
     }
 
-    /// Inserts `count` rows in statements of up to `SyncRows.rowsPerInsert` rows each;
+    /// Inserts `count` rows in statements of up to `SyncRows.rowsPerInsert` rows each (fewer
+    /// when this SQLite takes fewer parameters: builds before 3.32 took only 999);
     /// `values` appends row `index`'s values, one per column.
     private func insertRows(
         table: String, columns: [String], count: Int, then clause: String = "",
         values: (Int, inout [(any DatabaseValueConvertible)?]) -> Void
     ) throws {
+        let perStatement = max(1, min(SyncRows.rowsPerInsert, db.maximumStatementArgumentCount / columns.count))
         var start = 0
         while start < count {
-            let end = min(count, start + SyncRows.rowsPerInsert)
+            let end = min(count, start + perStatement)
             let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
             let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: row, count: end - start).joined(separator: ", ") + clause
@@ -221,7 +223,7 @@ private struct Transaction: SyncTransaction {
             arguments.reserveCapacity((end - start) * columns.count)
             for index in start..<end { values(index, &arguments) }
             // Only full-size statements are kept prepared: the other sizes come once per call.
-            let statement = end - start == SyncRows.rowsPerInsert ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+            let statement = end - start == perStatement ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
             try statement.execute(arguments: StatementArguments(arguments))
             start = end
         }
@@ -261,8 +263,8 @@ enum SyncRows {
         "itemId", "recordedAt", "origin", "opId", "kind", "title", "body", "tags", "done", "doneAt", "due",
         "priority", "pinned", "createdAt", "updatedAt", "deleted", "rev",
     ]
-    /// Rows per multi-row INSERT: 17 columns × 200 rows stays far below SQLite's 32,766
-    /// parameters, and a full page of 500 takes three statements.
+    /// Rows per multi-row INSERT: 17 columns × 200 rows stays far below the 32,766 parameters
+    /// of current SQLite, and a full page of 500 takes three statements.
     static let rowsPerInsert = 200
     static let insertItemSQL = "INSERT INTO item (\(itemColumns)) VALUES (\(itemColumnList.map { _ in "?" }.joined(separator: ", ")))"
     /// Turns a multi-row INSERT of items into an update of the rows with those ids (the row

@@ -125,7 +125,14 @@ private final class ErrorCollector: @unchecked Sendable {
         let before = Date().addingTimeInterval(-2)
         let sync = try await QuireBinary.execute(["sync"], home: home)
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(sync.stdout.hasPrefix("Synced"))
+        #expect(sync.stdout == "Synced · pushed 2, nothing new from other devices\n", "its own writes come back, but are not news")
+        // A second device gets both, and says so.
+        let other = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        try await setRemote(server.baseURL, token: token, home: other)
+        let second = try await QuireBinary.execute(["sync", "--json"], home: other)
+        let report = try second.object()
+        #expect((report["pushed"] as? Int, report["pulled"] as? Int, report["updatedHere"] as? Int) == (0, 2, 2))
 
         let after = try await status(home)
         #expect(after["remote"] as? String == server.baseURL)

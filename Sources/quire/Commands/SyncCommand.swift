@@ -19,7 +19,10 @@ struct SyncCommand: AsyncParsableCommand {
         var outcome: String
         var message: String?
         var pushed: Int
+        /// Changes the server sent, this device's own writes coming back included.
         var pulled: Int
+        /// Items that those changes created or changed here: what other devices did.
+        var updatedHere: Int
         var merged: Int
         var needsReview: Int
         var deadLetters: Int
@@ -55,11 +58,14 @@ struct SyncCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.encode(&out, Report(
                 outcome: SyncCommandSupport.name(of: outcome), message: failure?.message, pushed: total.opsPushed,
-                pulled: total.changesPulled, merged: total.summary.merged, needsReview: total.summary.needsReview,
+                pulled: total.changesPulled, updatedHere: total.summary.pulled, merged: total.summary.merged, needsReview: total.summary.needsReview,
                 deadLetters: total.summary.deadLetters, bytesSent: total.bytesSent, bytesReceived: total.bytesReceived,
                 durationMs: Int(Date().timeIntervalSince(started) * 1000), outbox: waiting.pending, conflicts: conflicts))
         } else if SyncCommandSupport.failure(for: outcome) == nil {
-            var parts = ["pushed \(total.opsPushed)", "pulled \(total.changesPulled)"]
+            // What a person wants to know is what came from elsewhere: the server also sends
+            // this device's own writes back, and those change nothing here.
+            let incoming = total.summary.pulled
+            var parts = ["pushed \(total.opsPushed)", incoming == 0 ? "nothing new from other devices" : "\(incoming) new from other devices"]
             if total.summary.merged > 0 { parts.append("\(total.summary.merged) merged") }
             if waiting.rejected > 0 { parts.append("\(waiting.rejected) rejected (see 'quire status')") }
             out.line("Synced · " + parts.joined(separator: ", "))

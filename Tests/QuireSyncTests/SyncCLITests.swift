@@ -103,9 +103,7 @@ private final class ErrorCollector: @unchecked Sendable {
     }
 
     @Test func statusJSONCarriesEveryFieldBeforeAndAfterASync() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let home = try makeHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
@@ -159,9 +157,7 @@ private final class ErrorCollector: @unchecked Sendable {
     }
 
     @Test func syncExitsThreeWhileTheServerIsDownAndKeepsTheChanges() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         await server.stop()
         let home = try makeHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
@@ -230,9 +226,7 @@ private final class ErrorCollector: @unchecked Sendable {
     }
 
     @Test func syncExitsFourWhenTheTokenIsRefused() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let home = try makeHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
@@ -254,9 +248,7 @@ private final class ErrorCollector: @unchecked Sendable {
     }
 
     @Test func syncExitsFiveWhenItemsNeedReviewAndZeroOnceResolved() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let (first, second) = (try makeHome(), try makeHome())
         defer {

@@ -18,9 +18,7 @@ import Testing
     }
 
     @Test func aLargePushIsCompressedOnceTheServerHasSaidItTakesGzip() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let transport = HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10)
         let device = UUID().uuidString.lowercased()

@@ -10,9 +10,7 @@ import Testing
 /// end identical, with nothing needing review.
 @Suite(.serialized) struct SyncConvergenceTests {
     func setUp() async throws -> (SyncTestServer, [Device]) {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         return (server, (0..<3).map { Device("device \($0 + 1)", server: server, token: token) })
     }
 

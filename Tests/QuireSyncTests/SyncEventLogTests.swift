@@ -82,9 +82,7 @@ import Testing
     }
 
     @Test func pushAndPullEventsCarryTimeCountsBytesAndDuration() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let a = try StoreDevice(server: server, token: token)
         let b = try StoreDevice(server: server, token: token)

@@ -13,9 +13,7 @@ import Testing
 @Suite(.serialized) struct SyncIntegrationTests {
     /// A running server with one user, and `count` devices signed in as that user.
     func setUp(devices count: Int) async throws -> (SyncTestServer, [Device], String) {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         let devices = (0..<count).map { Device("device \($0 + 1)", server: server, token: token) }
         return (server, devices, token)
     }

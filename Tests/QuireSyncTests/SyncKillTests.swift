@@ -42,9 +42,7 @@ enum QuireBinary {
     /// Not gated on the binary: a missing `quire` fails here instead of skipping silently.
     @Test func aKilledSyncLosesNothingAndDuplicatesNothing() async throws {
         let quire = try #require(QuireBinary.path)
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let home = NSTemporaryDirectory() + "quire-kill-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)

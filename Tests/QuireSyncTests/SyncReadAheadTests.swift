@@ -58,9 +58,7 @@ import Testing
     }
 
     @Test func pagesFollowOneAnotherAndALocalEditMidPullIsPushed() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
 
         // 60 items on the server, written by another device.

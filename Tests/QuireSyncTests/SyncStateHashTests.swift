@@ -26,9 +26,7 @@ import Testing
     }
 
     @Test func aDeviceWhoseCopyDriftedReDownloadsWhatDiffers() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let a = try StoreDevice(server: server, token: token)
         let b = try StoreDevice(server: server, token: token)
@@ -80,9 +78,7 @@ import Testing
     }
 
     @Test func theHashIsOnlyCheckedAsOftenAsTheLimitSays() async throws {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let a = try StoreDevice(server: server, token: token)
         let item = try a.database.create(NewItem(title: "Kept"))

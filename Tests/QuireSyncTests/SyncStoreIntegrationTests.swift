@@ -32,9 +32,7 @@ final class StoreDevice: @unchecked Sendable {
 
 @Suite(.serialized) struct SyncStoreIntegrationTests {
     func setUp(devices count: Int) async throws -> (SyncTestServer, [StoreDevice]) {
-        let server = try SyncTestServer()
-        let token = try await server.addUser("ann")
-        try await server.start()
+        let (server, token) = try await SyncTestServer.running(user: "ann")
         return (server, try (0..<count).map { _ in try StoreDevice(server: server, token: token) })
     }
 

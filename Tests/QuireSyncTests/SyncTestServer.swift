@@ -64,6 +64,14 @@ final class SyncTestServer: @unchecked Sendable {
         try await ServerAdmin.withStore(.sqlite(path: databasePath), logger: Self.logger, body)
     }
 
+    /// A started server with one user, and that user's token.
+    static func running(user: String = "ann") async throws -> (SyncTestServer, String) {
+        let server = try SyncTestServer()
+        let token = try await server.addUser(user)
+        try await server.start()
+        return (server, token)
+    }
+
     func addUser(_ name: String) async throws -> String {
         try await admin { try await $0.addUser(name: name) }
     }

@@ -24,8 +24,7 @@ extension AppRuntime {
         case .syncNow:
             // The round this asks for is the next to start, even when one is running now.
             syncNowTarget = environment.sync.roundCounts().map { $0.started + 1 }
-            let answer = environment.sync.syncNow()
-            return [.notice(answer.text, isError: answer.isError)]
+            return [.notice(environment.sync.syncNow().notice, isError: false)]
         case .findNextNeedingReview(let after):
             do {
                 return [.reviewTargetFound(try environment.items.nextNeedingReview(after: after))]
@@ -122,6 +121,7 @@ extension AppRuntime {
             }
             // Our own write: the poll need not reload for it.
             lastVersion = try? items.dataVersion()
+            tellSyncTheStoreChanged()
             return [.written(intent, .success(id)), currentSync()]
         } catch {
             return [.written(intent, .failure(WriteFailure(String(describing: error))))]

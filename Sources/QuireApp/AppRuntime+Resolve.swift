@@ -32,7 +32,7 @@ extension StoreItemSource: ReviewSource {
 
     public func resolve(_ plan: ResolvePlan) throws -> Item? {
         let live = StoreEnvironment.live
-        let ledger = SyncLedger(storage: try store.syncStorage(), now: live.now, newID: live.newID)
+        let ledger = SyncLedger(storage: store.syncStorage(), now: live.now, newID: live.newID)
         // One side (or the merged body), then the fields chosen one by one: one transaction.
         switch plan.step {
         case .keep(let resolution):

@@ -65,6 +65,7 @@ public final class AppRuntime: @unchecked Sendable {
             state = AppState(size: backend.size, today: environment.today())
             lastVersion = try? environment.items.dataVersion()
             lastLoadedQuery = state.list.query
+            tellSyncTheStoreChanged()
             var messages: [Message] = [currentSync()]
             for effect in state.start() { messages += perform(effect) }
             if let startupNotice { messages.append(.notice(startupNotice, isError: false)) }
@@ -222,6 +223,7 @@ public final class AppRuntime: @unchecked Sendable {
             activity.begin()
             defer { activity.end() }
             lastVersion = version
+            tellSyncTheStoreChanged()
             process([.storeChanged, currentSync()])
         } else if let connection = environment.sync.workerConnection(), connection != lastWorkerConnection {
             // A round started or ended without a commit we saw (a failed round, or its last

@@ -12,10 +12,13 @@ import QuireUI
 /// says that no remote is configured. `LiveSyncControl` knows the configured remote and, when
 /// the app runs one, the worker and its engine.
 public protocol SyncControl: Sendable {
-    /// The summary for the status bar, given the store's counts.
+    /// The summary for the status bar, given the store's counts. Reads only.
     func summary(counts: StoreCounts) -> SyncSummary
-    /// Starts a sync round now; returns what the status bar should say.
-    func syncNow() -> (text: String, isError: Bool)
+    /// The store changed, whoever wrote it (an edit here, `quire add` in another terminal):
+    /// this is where sync hears of work.
+    func storeChanged(counts: StoreCounts)
+    /// Starts a sync round now, when it can.
+    func syncNow() -> SyncNowAnswer
     /// The running worker's connection state, read cheaply and often: a round that ends
     /// without writing to the store must still show on the status bar. Nil without a worker.
     func workerConnection() -> SyncConnection?
@@ -29,7 +32,27 @@ public protocol SyncControl: Sendable {
     func discardDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool
 }
 
+/// What asking for a sync round now did.
+public enum SyncNowAnswer: Hashable, Sendable {
+    /// A round was asked of the running worker.
+    case started
+    /// No remote is configured.
+    case notConfigured
+    /// A remote is configured but this process runs no worker.
+    case noWorkerHere
+
+    /// What the status bar says about it.
+    public var notice: String {
+        switch self {
+        case .started: AppState.syncStartedNotice
+        case .notConfigured: "Sync is not configured: run quire remote set URL --token TOKEN"
+        case .noWorkerHere: "Sync does not run in this window: run quire sync"
+        }
+    }
+}
+
 extension SyncControl {
+    public func storeChanged(counts: StoreCounts) {}
     public func workerConnection() -> SyncConnection? { nil }
     public func roundCounts() -> (started: Int, finished: Int)? { nil }
 
@@ -56,9 +79,7 @@ public struct LocalOnlySync: SyncControl {
             deadLetters: counts.rejected)
     }
 
-    public func syncNow() -> (text: String, isError: Bool) {
-        ("Sync is not configured: run quire remote set URL --token TOKEN", false)
-    }
+    public func syncNow() -> SyncNowAnswer { .notConfigured }
 }
 
 /// Sync as `quire status` sees it: the remote from the settings, the state from the running
@@ -74,28 +95,27 @@ public struct LiveSyncControl: SyncControl {
         self.engine = engine
     }
 
-    /// Called whenever the store changed, whoever wrote it: this is also where the worker
-    /// hears of work. Ops waiting to be sent (typed here, or added by `quire add` in another
-    /// terminal) nudge it, and it syncs after a quiet moment; a remote set while the app runs
-    /// wakes it from "no remote".
     public func summary(counts: StoreCounts) -> SyncSummary {
         let status = worker?.status
-        let hasRemote = settings.remoteURL() != nil
-        if let worker, let status {
-            if hasRemote && status.connection == .noRemote { worker.credentialsChanged() }
-            if hasRemote && counts.pending > 0 { worker.nudge() }
-        }
-        let connection: SyncConnection = hasRemote ? (status?.connection ?? .idle) : .noRemote
+        let connection: SyncConnection = settings.remoteURL() != nil ? (status?.connection ?? .idle) : .noRemote
         return SyncSummary(
             connection: connection, pending: counts.pending + counts.inFlight, needsReview: counts.needsReview,
             deadLetters: counts.rejected, lastSuccess: status?.lastSuccess, nextRetry: status?.nextRetry)
     }
 
-    public func syncNow() -> (text: String, isError: Bool) {
-        guard settings.remoteURL() != nil else { return LocalOnlySync().syncNow() }
-        guard let worker else { return ("Sync does not run in this window: run quire sync", false) }
+    /// Ops waiting to be sent nudge the worker, and it syncs after a quiet moment; a remote
+    /// set while the app runs wakes it from "no remote".
+    public func storeChanged(counts: StoreCounts) {
+        guard let worker, settings.remoteURL() != nil else { return }
+        if worker.status.connection == .noRemote { worker.credentialsChanged() }
+        if counts.pending > 0 { worker.nudge() }
+    }
+
+    public func syncNow() -> SyncNowAnswer {
+        guard settings.remoteURL() != nil else { return .notConfigured }
+        guard let worker else { return .noWorkerHere }
         worker.syncNow()
-        return (AppState.syncStartedNotice, false)
+        return .started
     }
 
     public func workerConnection() -> SyncConnection? {
@@ -108,7 +128,8 @@ public struct LiveSyncControl: SyncControl {
 
     public func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {
         let status = worker?.status
-        let report = try SyncStatusReport.read(database: store, settings: settings, worker: status, events: 1)
+        let report = try SyncStatusReport.read(
+            database: store, settings: settings, worker: status, events: 1, now: store.environment.now())
         var detail = try SyncStatusReading.detail(
             store: store, remote: report.remote, connection: report.state, problem: status?.problem,
             lastSuccess: report.lastSuccess, nextRetry: report.nextRetry)
@@ -122,7 +143,7 @@ public struct LiveSyncControl: SyncControl {
     }
 
     public func retryDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool {
-        let ledger = try engine?.ledger ?? SyncStatusReading.ledger(for: store)
+        let ledger = engine?.ledger ?? SyncStatusReading.ledger(for: store)
         let retried = try ledger.retryDeadLetter(letter.opID, item: letter.itemID)
         if retried { worker?.nudge() }
         return retried
@@ -160,9 +181,9 @@ public enum SyncStatusReading {
     /// The rounds the event log tells of, oldest first.
     ///
     /// A round runs from its `SYNC_START` to the last event before the next one; its bytes are
-    /// the `N bytes` the push and pull events report. A round that logged nothing after its
-    /// start (a pull that found nothing) has no known end, so no duration. Events before the
-    /// first start in the window belong to a round whose start was cut off and are skipped.
+    /// those its push and pull events record. A round that logged nothing after its start (a
+    /// pull that found nothing) has no known end, so no duration. Events before the first start
+    /// in the window belong to a round whose start was cut off and are skipped.
     public static func rounds(fromLog events: [SyncEvent]) -> [SyncStatusDetail.Round] {
         var rounds: [SyncStatusDetail.Round] = []
         var current: (start: Date, end: Date?, sent: Int, received: Int)?
@@ -173,37 +194,39 @@ public enum SyncStatusReading {
                 bytesSent: round.sent, bytesReceived: round.received))
         }
         for event in events.sorted(by: { $0.seq < $1.seq }) {
-            if event.kind == SyncEventKind.syncStart.rawValue {
+            if event.kind == .syncStart {
                 close()
                 current = (event.at, nil, 0, 0)
                 continue
             }
             guard current != nil else { continue }
             current!.end = event.at
-            if event.kind == SyncEventKind.pushOK.rawValue { current!.sent += bytes(in: event.message) }
-            if event.kind == SyncEventKind.pullOK.rawValue { current!.received += bytes(in: event.message) }
+            switch event.kind {
+            case .pushOK: current!.sent += event.bytes ?? 0
+            case .pullOK: current!.received += event.bytes ?? 0
+            default: break
+            }
         }
         close()
         return rounds
     }
 
-    /// The number before ` bytes` in a push or pull message (`… · 1234 bytes · 56 ms`); 0 if none.
-    static func bytes(in message: String) -> Int {
-        guard let range = message.range(of: " bytes") else { return 0 }
-        let digits = message[..<range.lowerBound].reversed().prefix { $0.isASCII && $0.isNumber }
-        return Int(String(digits.reversed())) ?? 0
-    }
-
     /// A ledger over the store's file, for the person's decisions about dead letters.
-    static func ledger(for store: AppDatabase) throws -> SyncLedger {
-        let environment = StoreEnvironment.live
-        return SyncLedger(storage: try store.syncStorage(), now: environment.now, newID: environment.newID)
+    static func ledger(for store: AppDatabase) -> SyncLedger {
+        SyncLedger(storage: store.syncStorage(), now: store.environment.now, newID: store.environment.newID)
     }
 }
 
 // MARK: - Running the screen's requests
 
 extension AppRuntime {
+    /// Tells sync the store changed (`SyncControl.storeChanged`): called where a change is
+    /// seen (the app opening, a write here, another process's commit), never by a status read.
+    func tellSyncTheStoreChanged() {
+        guard let counts = try? environment.items.counts() else { return }
+        environment.sync.storeChanged(counts: counts)
+    }
+
     /// Runs a sync status request on a background queue and answers on the UI queue, so the
     /// screen never blocks typing while the store is read or written.
     func performSyncStatus(_ request: SyncStatusRequest) -> [Message] {

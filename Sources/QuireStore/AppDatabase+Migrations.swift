@@ -134,6 +134,20 @@ extension AppDatabase {
                 sql: "INSERT INTO syncMeta (id, deviceId) VALUES (1, ?)",
                 arguments: [environment.newID(now)])
         }
+        migrator.registerMigration("v2 sync events carry their facts in columns") { db in
+            try db.execute(sql: """
+                -- What an event's message says in words, as values: the bytes an exchange moved,
+                -- how long it took, the server's Retry-After and why it failed
+                -- ('unreachable', 'server', 'invalid-answer').
+                ALTER TABLE syncEvent ADD COLUMN bytes INTEGER;
+                ALTER TABLE syncEvent ADD COLUMN durationMs INTEGER;
+                ALTER TABLE syncEvent ADD COLUMN retryAfterSeconds REAL;
+                ALTER TABLE syncEvent ADD COLUMN failure TEXT;
+                -- Older retries said only in words that the server was out of reach.
+                UPDATE syncEvent SET failure = 'unreachable' WHERE kind = 'RETRY' AND message LIKE 'server unreachable%';
+                UPDATE syncEvent SET failure = 'server' WHERE kind = 'RETRY' AND failure IS NULL;
+                """)
+        }
         return migrator
     }
 }

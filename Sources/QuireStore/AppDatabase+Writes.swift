@@ -211,15 +211,11 @@ extension AppDatabase {
         return opID
     }
 
-    /// The badge an item shows after a local change: review and error states stay until the
-    /// sync engine or the person clears them; otherwise it follows the item's outbox.
+    /// The badge an item shows after a local change, by the rule sync follows too (`SyncBadge`).
     func settledState(_ item: Item, in db: Database) throws -> SyncState {
-        if item.syncState == .needsReview || item.syncState == .error { return item.syncState }
-        let states = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT DISTINCT state FROM outbox WHERE itemId = ?"), arguments: [item.id])
-        if states.contains(OutboxState.pending.rawValue) || states.contains(OutboxState.rejected.rawValue) { return .pending }
-        if states.contains(OutboxState.inFlight.rawValue) { return .syncing }
-        return .synced
+        let needsReview = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM conflict WHERE itemId = ?)"), arguments: [item.id]) ?? false
+        return SyncBadge.state(needsReview: needsReview, ops: try Outbox.entries(for: item.id, in: db).map(\.standing))
     }
 
     /// The item an import entry describes, checked as a new item is.
@@ -242,49 +238,20 @@ extension AppDatabase {
 
 // MARK: - Table helpers
 
-/// Statements on the `outbox` table.
-enum Outbox {
-    static func insert(
-        opID: String, item: Item, kind: OpKind, fields: [Field: FieldChange]?, createdAt: Date, in db: Database
-    ) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt) VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                opID, item.id, kind.rawValue, item.rev, fields.map(JSONText.fieldChanges),
-                StoreTime.string(from: createdAt),
-            ])
-    }
-
-    static func entries(for itemID: String, in db: Database) throws -> [OutboxEntry] {
-        let statement = try db.cachedStatement(
-            sql: "SELECT \(OutboxEntry.columns) FROM outbox WHERE itemId = ? ORDER BY seq")
-        return try Row.fetchAll(statement, arguments: [itemID]).map(OutboxEntry.decode)
-    }
-
-    static func setFields(_ fields: [Field: FieldChange], seq: Int64, in db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE outbox SET fields = ? WHERE seq = ?")
-            .execute(arguments: [JSONText.fieldChanges(fields), seq])
-    }
-
-    static func remove(_ seqs: [Int64], in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?")
-        for seq in seqs { try statement.execute(arguments: [seq]) }
-    }
-}
-
 /// Statements on the `itemVersion` table (an item's history).
 enum History {
-    static let insertSQL = """
-        INSERT INTO itemVersion (itemId, recordedAt, origin, opId, kind, title, body, tags, done, doneAt, due,
-          priority, pinned, createdAt, updatedAt, deleted, rev)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    /// The version's own bookkeeping, then the item columns from `kind` to `rev` (no badge).
+    static let columns = ["itemId", "recordedAt", "origin", "opId"] + ItemRow.columns[1..<14]
+    static let insertSQL =
+        "INSERT INTO itemVersion (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+
+    /// The values of `columns` for one version; `recorded` is the time as the store writes it.
+    static func values(_ item: Item, origin: ChangeOrigin, opID: String?, recorded: String) -> [(any DatabaseValueConvertible)?] {
+        [item.id, recorded, origin.rawValue, opID] + ItemRow.arguments(item)[1..<14]
+    }
 
     static func insert(_ item: Item, origin: ChangeOrigin, opID: String?, at time: Date, in db: Database) throws {
-        let values = ItemRow.arguments(item)
-        // item columns minus syncState, after the version's own bookkeeping
-        let arguments: [(any DatabaseValueConvertible)?] =
-            [item.id, StoreTime.string(from: time), origin.rawValue, opID] + values[1..<14]
+        let arguments = values(item, origin: origin, opID: opID, recorded: StoreTime.string(from: time))
         try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(arguments))
     }
 }

@@ -100,7 +100,7 @@ struct ImportBatch {
     }
 
     static let itemSQL = insertSQL("item", ItemRow.columns)
-    static let versionSQL = insertSQL("itemVersion", ["itemId", "recordedAt", "origin", "opId"] + ItemRow.columns[1..<14])
+    static let versionSQL = insertSQL("itemVersion", History.columns)
     static let opSQL = insertSQL("outbox", ["opId", "itemId", "kind", "baseRev", "fields", "createdAt"])
 
     /// Writes the items, their create ops and their history versions; empties the batch.

@@ -58,6 +58,11 @@ enum ItemRow {
     /// Updates every column but `id`; the search trigger only fires when title, body or tags differ.
     static let updateSQL = "UPDATE item SET " + columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
+    /// Turns a multi-row INSERT of items into an update of the rows with those ids (the row
+    /// keeps its `rowNumber`, which the search index points at).
+    static let upsertClause = " ON CONFLICT (id) DO UPDATE SET "
+        + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+
     static func insert(_ item: Item, in db: Database) throws {
         try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(arguments(item)))
     }

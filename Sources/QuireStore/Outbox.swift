@@ -14,20 +14,51 @@ public enum OutboxState: String, Sendable, Hashable, CaseIterable, Codable {
     case rejected
 }
 
-/// One row of the outbox: an operation and its delivery bookkeeping.
-public struct OutboxEntry: Sendable, Hashable {
-    /// Creation order; folding keeps the position of the op folded into.
+/// One row of the outbox: an operation and its delivery bookkeeping. The store's local edits
+/// and sync read and write it alike.
+public struct OutboxOp: Hashable, Sendable {
+    /// Creation order, assigned by the store; 0 for an op sync has just made (not stored
+    /// yet). Folding keeps the position of the op folded into.
     public var seq: Int64
     public var op: Op
-    public var createdAt: Date
-    public var attempts: Int
-    public var nextAttemptAt: Date?
     public var state: OutboxState
+    /// How many times the op was sent. Local edits never fold into an op sent at least once:
+    /// the server may have applied it as it was.
+    public var attempts: Int
+    /// The server-side failure the op last met (5xx, an unreadable answer, a rejection);
+    /// nil after a network failure, since being offline is not the op's fault.
     public var lastError: String?
+    public var createdAt: Date
+
+    public init(
+        seq: Int64 = 0, op: Op, state: OutboxState = .pending, attempts: Int = 0, lastError: String? = nil,
+        createdAt: Date
+    ) {
+        self.seq = seq
+        self.op = op
+        self.state = state
+        self.attempts = attempts
+        self.lastError = lastError
+        self.createdAt = createdAt
+    }
 
     /// Written locally and never put in a request: the only kind of op later changes may fold
     /// into or cancel, because no server can have applied it yet.
     public var wasNeverSent: Bool { state == .pending && attempts == 0 }
+
+    /// Pending or in flight: a change the server has not acknowledged and that still travels.
+    public var isActive: Bool { state != .rejected }
+
+    /// What this op says about its item's badge (`SyncBadge`).
+    public var standing: OpStanding {
+        let stage: OpStanding.Stage =
+            switch state {
+            case .pending: .waiting
+            case .inFlight: .sending
+            case .rejected: .refused
+            }
+        return OpStanding(stage: stage, attempts: attempts, lastSendFailed: lastError != nil)
+    }
 }
 
 /// How many operations wait in each state.
@@ -65,25 +96,80 @@ public enum OutboxFold {
     }
 }
 
-extension OutboxEntry {
-    static let columns = "seq, opId, itemId, kind, baseRev, fields, createdAt, attempts, nextAttemptAt, state, lastError"
+// MARK: - The outbox table
 
-    static func decode(_ row: Row) throws -> OutboxEntry {
+/// Statements on the `outbox` table: its one column list and row decoding.
+enum Outbox {
+    /// The columns `decode` reads, in order.
+    static let columns = "seq, opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError"
+
+    static func decode(_ row: Row) throws -> OutboxOp {
         let kindText: String = row[3]
         guard let kind = OpKind(rawValue: kindText) else { throw DecodeFailure("bad op kind \(kindText)") }
+        let stateText: String = row[8]
+        guard let state = OutboxState(rawValue: stateText) else { throw DecodeFailure("bad op state \(stateText)") }
         let fieldsText: String? = row[5]
-        let stateText: String = row[9]
         let createdText: String = row[6]
-        let nextText: String? = row[8]
-        return OutboxEntry(
+        return OutboxOp(
             seq: row[0],
-            op: Op(
-                op: row[1], item: row[2], kind: kind, baseRev: row[4],
-                fields: try fieldsText.map(JSONText.parseFieldChanges)),
-            createdAt: StoreTime.date(from: createdText) ?? Date(timeIntervalSince1970: 0),
-            attempts: row[7],
-            nextAttemptAt: nextText.flatMap(StoreTime.date(from:)),
-            state: OutboxState(rawValue: stateText) ?? .pending,
-            lastError: row[10])
+            op: Op(op: row[1], item: row[2], kind: kind, baseRev: row[4], fields: try fieldsText.map(JSONText.parseFieldChanges)),
+            state: state, attempts: row[7], lastError: row[9],
+            createdAt: StoreTime.date(from: createdText) ?? Date(timeIntervalSince1970: 0))
+    }
+
+    /// Adds an op at the end of the outbox (a new `seq`).
+    static func insert(_ entry: OutboxOp, in db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                entry.op.op, entry.op.item, entry.op.kind.rawValue, entry.op.baseRev,
+                entry.op.fields.map(JSONText.fieldChanges), StoreTime.string(from: entry.createdAt),
+                entry.attempts, entry.state.rawValue, entry.lastError,
+            ])
+    }
+
+    /// Queues a new op for `item`, against the item's current revision.
+    static func insert(
+        opID: String, item: Item, kind: OpKind, fields: [Field: FieldChange]?, createdAt: Date, in db: Database
+    ) throws {
+        let op = Op(op: opID, item: item.id, kind: kind, baseRev: item.rev, fields: fields)
+        try insert(OutboxOp(op: op, createdAt: createdAt), in: db)
+    }
+
+    /// Rewrites what may change about a stored op (everything but its id, item and kind).
+    static func update(_ entry: OutboxOp, in db: Database) throws {
+        try db.cachedStatement(
+            sql: "UPDATE outbox SET state = ?, attempts = ?, lastError = ?, baseRev = ?, fields = ? WHERE seq = ?"
+        ).execute(arguments: [
+            entry.state.rawValue, entry.attempts, entry.lastError, entry.op.baseRev,
+            entry.op.fields.map(JSONText.fieldChanges), entry.seq,
+        ])
+    }
+
+    /// The ops that match `condition` (SQL over the outbox's columns), in creation order, at
+    /// most `limit` of them. A condition whose text varies from call to call (an `IN` list)
+    /// is not worth keeping prepared: pass `cached: false`.
+    static func entries(
+        where condition: String, _ arguments: StatementArguments = [], limit: Int? = nil, cached: Bool = true,
+        in db: Database
+    ) throws -> [OutboxOp] {
+        let sql = "SELECT \(columns) FROM outbox WHERE \(condition) ORDER BY seq LIMIT ?"
+        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        return try Row.fetchAll(statement, arguments: arguments + [limit ?? -1]).map(decode)
+    }
+
+    static func entries(for itemID: String, in db: Database) throws -> [OutboxOp] {
+        try entries(where: "itemId = ?", [itemID], in: db)
+    }
+
+    static func setFields(_ fields: [Field: FieldChange], seq: Int64, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE outbox SET fields = ? WHERE seq = ?")
+            .execute(arguments: [JSONText.fieldChanges(fields), seq])
+    }
+
+    static func remove(_ seqs: [Int64], in db: Database) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?")
+        for seq in seqs { try statement.execute(arguments: [seq]) }
     }
 }

@@ -35,14 +35,20 @@ public struct HTTPSyncTransport: SyncTransport {
     public let timeout: TimeInterval
     /// The largest answer accepted, in bytes.
     public let maxAnswerBytes: Int
+    /// The clock a `Retry-After` date is measured against.
+    private let now: @Sendable () -> Date
 
-    public init(baseURL: String, token: String, timeout: TimeInterval = 30, maxAnswerBytes: Int = 256 << 20) {
+    public init(
+        baseURL: String, token: String, timeout: TimeInterval = 30, maxAnswerBytes: Int = 256 << 20,
+        now: @escaping @Sendable () -> Date
+    ) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
         self.token = token
         self.timeout = timeout
         self.maxAnswerBytes = maxAnswerBytes
+        self.now = now
     }
 
     public func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
@@ -107,7 +113,7 @@ public struct HTTPSyncTransport: SyncTransport {
         }
         guard status == 200 else {
             let errorBody = try? JSONDecoder().decode(ErrorBody.self, from: bytes)
-            throw .status(status, error: errorBody, retryAfter: RetryAfter.seconds(from: retryAfterHeader, now: Date()))
+            throw .status(status, error: errorBody, retryAfter: RetryAfter.seconds(from: retryAfterHeader, now: now()))
         }
         do {
             let value = try JSONDecoder().decode(Answer.self, from: bytes)

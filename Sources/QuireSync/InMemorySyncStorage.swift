@@ -14,7 +14,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     private var state: State
 
     struct State {
-        var position: SyncPosition
+        var position: SyncMeta
         var items: [String: Item] = [:]
         /// The outbox by seq, with each item's seqs in order; `order` lists seqs in creation
         /// order (removed ones are skipped, and dropped once they are a long prefix).
@@ -60,7 +60,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     }
 
     public init(deviceID: String) {
-        state = State(position: SyncPosition(deviceID: deviceID))
+        state = State(position: SyncMeta(deviceID: deviceID))
     }
 
     public func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
@@ -87,7 +87,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     public var conflicts: [ConflictRecord] { lock.withLock { state.conflicts.values.sorted { $0.itemID < $1.itemID } } }
     public var history: [HistoryEntry] { lock.withLock { state.history } }
     public var events: [SyncEvent] { lock.withLock { state.events } }
-    public var currentPosition: SyncPosition { lock.withLock { state.position } }
+    public var currentPosition: SyncMeta { lock.withLock { state.position } }
 
     // MARK: - Local edits, as the store makes them
 
@@ -155,9 +155,9 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     private struct Transaction: SyncTransaction {
         let storage: InMemorySyncStorage
 
-        func position() throws -> SyncPosition { storage.state.position }
+        func position() throws -> SyncMeta { storage.state.position }
 
-        func setPosition(_ position: SyncPosition) throws { storage.state.position = position }
+        func setPosition(_ position: SyncMeta) throws { storage.state.position = position }
 
         func items(_ ids: [String]) throws -> [String: LocalItem] {
             var result: [String: LocalItem] = [:]

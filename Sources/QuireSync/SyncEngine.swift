@@ -84,7 +84,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     public func runToCompletion(waitingForLock timeout: TimeInterval = 30) async -> SyncMachine.RoundOutcome {
         var kind = SyncMachine.RoundKind.normal
         var resyncs = 0
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ledger.now().addingTimeInterval(timeout)
         while true {
             switch await run(kind) {
             case .moreToDo:
@@ -92,7 +92,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             case .resyncNeeded where resyncs < 2:
                 resyncs += 1
                 kind = .resync
-            case .busy where Date() < deadline:
+            case .busy where ledger.now() < deadline:
                 try? await Task.sleep(nanoseconds: 50_000_000)
             case let outcome:
                 return outcome
@@ -162,15 +162,22 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             }
             let pushed = try ledger.applyResults(response.results, sent: batch)
             let pulled = try ledger.applyPage(response)
-            let milliseconds = Int((ledger.now().timeIntervalSince(began) * 1000).rounded())
+            let took = ledger.now().timeIntervalSince(began)
+            let milliseconds = Int((took * 1000).rounded())
             report.record(pushed: batch.count, pulled: response.changes.count, exchange: exchange, summary: pushed + pulled)
             if !batch.isEmpty {
-                try ledger.log(.pushOK, "pushed \(SyncEngine.counted(batch.count, "op")): \(pushed.applied) applied"
-                    + SyncEngine.describe(pushed) + " · \(exchange.bytesSent) bytes · \(milliseconds) ms")
+                try ledger.record(SyncEvent(
+                    at: ledger.now(), kind: .pushOK,
+                    message: "pushed \(SyncEngine.counted(batch.count, "op")): \(pushed.applied) applied"
+                        + SyncEngine.describe(pushed) + " · \(exchange.bytesSent) bytes · \(milliseconds) ms",
+                    bytes: exchange.bytesSent, duration: took))
             }
             if !response.changes.isEmpty {
-                try ledger.log(.pullOK, "pulled \(SyncEngine.counted(response.changes.count, "change"))" + SyncEngine.describe(pulled)
-                    + " · \(exchange.bytesReceived) bytes · \(milliseconds) ms")
+                try ledger.record(SyncEvent(
+                    at: ledger.now(), kind: .pullOK,
+                    message: "pulled \(SyncEngine.counted(response.changes.count, "change"))" + SyncEngine.describe(pulled)
+                        + " · \(exchange.bytesReceived) bytes · \(milliseconds) ms",
+                    bytes: exchange.bytesReceived, duration: took))
             }
             if !response.more, try !ledger.hasSendableOps() {
                 if try stateDiffers(from: response.stateHash) {
@@ -235,14 +242,20 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         case .unreachable: serverFault = false
         }
         try ledger.returnInFlight(serverFault: serverFault, reason: error.description)
+        var event = SyncEvent(at: ledger.now(), kind: .retry, message: error.description, failure: error.failureKind)
         switch outcome {
         case .authRefused:
-            try ledger.log(.auth, "\(error.description): sync paused, sign in again (quire remote set)")
+            event.kind = .auth
+            event.message += ": sync paused, sign in again (quire remote set)"
         case .resyncNeeded:
-            try ledger.log(.resync, error.description)
+            event.kind = .resync
+        case .serverError(_, let retryAfter?):
+            event.retryAfter = retryAfter
+            event.message += " · retry after \(Int(retryAfter.rounded(.up))) s"
         default:
-            try ledger.log(.retry, error.description + SyncEngine.retryAfterNote(outcome))
+            break
         }
+        try ledger.record(event)
         return outcome
     }
 
@@ -267,24 +280,6 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         var copy = op
         copy.fields = fields
         return copy
-    }
-
-    /// The suffix of a RETRY event that carries the server's `Retry-After`, so that a process
-    /// without a running worker (`quire status`) can still tell when the next attempt may go.
-    static func retryAfterNote(_ outcome: SyncMachine.RoundOutcome) -> String {
-        guard case .serverError(_, let retryAfter?) = outcome else { return "" }
-        return retryAfterMarker + "\(Int(retryAfter.rounded(.up))) s"
-    }
-
-    static let retryAfterMarker = " · retry after "
-
-    /// The wait a RETRY event's message carries (see `retryAfterNote`), if any.
-    static func retryAfter(inRetryMessage message: String) -> TimeInterval? {
-        guard let range = message.range(of: retryAfterMarker, options: .backwards),
-              message.hasSuffix(" s"),
-              let seconds = Int(message[range.upperBound...].dropLast(2))
-        else { return nil }
-        return TimeInterval(seconds)
     }
 
     /// "1 op", "3 ops".

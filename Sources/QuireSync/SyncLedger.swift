@@ -32,7 +32,7 @@ public struct SyncLedger: Sendable {
 
     // MARK: - Reads
 
-    public func position() throws -> SyncPosition {
+    public func position() throws -> SyncMeta {
         try storage.read { try $0.position() }
     }
 
@@ -161,23 +161,26 @@ public struct SyncLedger: Sendable {
                 items[item]!.ops[index].lastError = reason
                 reconciler.settleBadge(&items[item]!)
             }
-            try append([SyncEvent(at: now(), kind: SyncEventKind.deadLetter.rawValue,
-                                  message: "set aside: \(reason)", itemID: item, opID: opID)], in: tx)
+            try append([SyncEvent(at: now(), kind: .deadLetter, message: "set aside: \(reason)", itemID: item, opID: opID)],
+                       in: tx)
         }
     }
 
     public func recordSuccess() throws {
         try storage.write { tx in
             var position = try tx.position()
-            position.lastSuccess = now()
+            position.lastSuccessAt = now()
             try tx.setPosition(position)
         }
     }
 
     public func log(_ kind: SyncEventKind, _ message: String, item: String? = nil, op: String? = nil) throws {
-        try storage.write { tx in
-            try append([SyncEvent(at: now(), kind: kind.rawValue, message: message, itemID: item, opID: op)], in: tx)
-        }
+        try record(SyncEvent(at: now(), kind: kind, message: message, itemID: item, opID: op))
+    }
+
+    /// Appends an event with its facts (bytes, duration, failure...) as it is, time included.
+    public func record(_ event: SyncEvent) throws {
+        try storage.write { tx in try append([event], in: tx) }
     }
 
     /// Appends to the bounded log: each message one line of at most `eventMessageLimit`.

@@ -18,12 +18,15 @@ public final class SyncLock: @unchecked Sendable {
     }
 
     public let path: String
+    /// The clock `lock(timeout:)` measures its wait with.
+    private let now: @Sendable () -> Date
     /// Guards `descriptor`.
     private let mutex = NSLock()
     private var descriptor: Int32 = -1
 
-    public init(path: String) {
+    public init(path: String, now: @escaping @Sendable () -> Date) {
         self.path = path
+        self.now = now
     }
 
     deinit {
@@ -51,10 +54,10 @@ public final class SyncLock: @unchecked Sendable {
 
     /// Takes the lock, waiting up to `timeout` seconds for another holder to let go.
     public func lock(timeout: TimeInterval) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = now().addingTimeInterval(timeout)
         while true {
             if try tryLock() { return true }
-            if Date() >= deadline { return false }
+            if now() >= deadline { return false }
             try await Task.sleep(nanoseconds: 20_000_000)
         }
     }

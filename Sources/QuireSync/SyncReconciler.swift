@@ -360,6 +360,6 @@ public struct SyncReconciler {
     }
 
     private mutating func log(_ kind: SyncEventKind, _ message: String, item: String?, op: String?) {
-        events.append(SyncEvent(at: now, kind: kind.rawValue, message: message, itemID: item, opID: op))
+        events.append(SyncEvent(at: now, kind: kind, message: message, itemID: item, opID: op))
     }
 }

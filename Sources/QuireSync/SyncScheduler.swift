@@ -14,17 +14,22 @@ public protocol SyncScheduler: Sendable {
         -> any SyncScheduledTimer
 }
 
-/// Real time and `DispatchSourceTimer`s.
+/// The app's clock and `DispatchSourceTimer`s.
 public struct LiveSyncScheduler: SyncScheduler {
-    public init() {}
+    private let clock: @Sendable () -> Date
 
-    public func now() -> Date { Date() }
+    /// - Parameter now: the clock the rest of the app reads (the store's).
+    public init(now: @escaping @Sendable () -> Date) {
+        clock = now
+    }
+
+    public func now() -> Date { clock() }
 
     public func schedule(at deadline: Date, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void)
         -> any SyncScheduledTimer
     {
         let source = DispatchSource.makeTimerSource(queue: queue)
-        let delay = max(0, deadline.timeIntervalSinceNow)
+        let delay = max(0, deadline.timeIntervalSince(clock()))
         source.schedule(deadline: .now() + delay, leeway: .milliseconds(50))
         source.setEventHandler(handler: handler)
         source.resume()

@@ -5,17 +5,18 @@ import QuireStore
 /// Builds the sync engine for a local database: the one place the CLI and the TUI get it from.
 public enum SyncSetup {
     /// The engine for `database`, syncing with the remote in `settings` (read at every round,
-    /// so `quire remote set` in another terminal takes effect at the next round).
+    /// so `quire remote set` in another terminal takes effect at the next round). Its clock and
+    /// ids come from `environment`: the store's own (`database.environment`) in the app.
     public static func engine(
-        for database: AppDatabase, settings: SyncSettings, timeout: TimeInterval = 30,
+        for database: AppDatabase, settings: SyncSettings, environment: StoreEnvironment, timeout: TimeInterval = 30,
         limits: SyncEngine.Limits = .init()
-    ) throws -> SyncEngine {
-        let environment = StoreEnvironment.live
-        let ledger = SyncLedger(storage: try database.syncStorage(), now: environment.now, newID: environment.newID)
+    ) -> SyncEngine {
+        let now = environment.now
+        let ledger = SyncLedger(storage: database.syncStorage(), now: now, newID: environment.newID)
         return SyncEngine(
-            ledger: ledger, limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path)),
+            ledger: ledger, limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: now),
             connect: {
-                settings.remote().map { HTTPSyncTransport(baseURL: $0.url, token: $0.token, timeout: timeout) }
+                settings.remote().map { HTTPSyncTransport(baseURL: $0.url, token: $0.token, timeout: timeout, now: now) }
             })
     }
 }
@@ -24,7 +25,7 @@ public enum SyncSetup {
 public struct SyncStatusReport: Sendable, Encodable {
     public struct Event: Sendable, Encodable {
         public var at: Date
-        public var kind: String
+        public var kind: SyncEventKind
         public var message: String
         public var item: String?
 
@@ -33,7 +34,7 @@ public struct SyncStatusReport: Sendable, Encodable {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(Timestamp.string(from: at), forKey: .at)
-            try container.encode(kind, forKey: .kind)
+            try container.encode(kind.rawValue, forKey: .kind)
             try container.encode(message, forKey: .message)
             try container.encode(item, forKey: .item)
         }
@@ -70,9 +71,10 @@ public struct SyncStatusReport: Sendable, Encodable {
     }
 
     /// Reads the report from the store. `worker` is the running worker's status when there is
-    /// one (the TUI); without it (the CLI) the state comes from the event log.
+    /// one (the TUI); without it (the CLI) the state comes from the event log, as of `now`.
     public static func read(
-        database: AppDatabase, settings: SyncSettings, worker: SyncMachine.Status? = nil, events limit: Int = 10
+        database: AppDatabase, settings: SyncSettings, worker: SyncMachine.Status? = nil, events limit: Int = 10,
+        now: Date
     ) throws -> SyncStatusReport {
         let counts = try database.outboxCounts()
         let meta = try database.syncMeta()
@@ -83,13 +85,12 @@ public struct SyncStatusReport: Sendable, Encodable {
         if let worker {
             state = remote == nil ? .noRemote : worker.connection
         } else {
-            let lock = SyncLock(path: SyncLock.path(forDatabase: database.path))
+            let lock = SyncLock(path: SyncLock.path(forDatabase: database.path), now: { now })
             let busy = (try? lock.tryLock()).map { !$0 } ?? false
             lock.unlock()
-            state = connection(hasRemote: remote != nil && settings.hasToken, syncingElsewhere: busy,
-                               newestEvent: recent.first?.kind, message: recent.first?.message)
+            state = connection(hasRemote: remote != nil && settings.hasToken, syncingElsewhere: busy, newest: recent.first)
             if state == .error || state == .offline {
-                nextRetry = serverWait(after: recent.first, now: Date())
+                nextRetry = serverWait(after: recent.first, now: now)
             }
         }
         return SyncStatusReport(
@@ -100,15 +101,12 @@ public struct SyncStatusReport: Sendable, Encodable {
     }
 
     /// The state a process that is not syncing can tell: from the newest event of the log.
-    static func connection(hasRemote: Bool, syncingElsewhere: Bool, newestEvent kind: String?, message: String?)
-        -> SyncConnection
-    {
+    static func connection(hasRemote: Bool, syncingElsewhere: Bool, newest event: SyncEvent?) -> SyncConnection {
         guard hasRemote else { return .noRemote }
         if syncingElsewhere { return .syncing }
-        switch kind {
-        case SyncEventKind.auth.rawValue: return .authNeeded
-        case SyncEventKind.retry.rawValue:
-            return (message ?? "").hasPrefix("server unreachable") ? .offline : .error
+        switch event?.kind {
+        case .auth: return .authNeeded
+        case .retry: return event?.failure == .unreachable ? .offline : .error
         default: return .idle
         }
     }
@@ -116,9 +114,7 @@ public struct SyncStatusReport: Sendable, Encodable {
     /// When the server allowed the next attempt, from the newest event when it is a RETRY
     /// that carried `Retry-After`; nil when there is none or that moment has passed.
     static func serverWait(after event: SyncEvent?, now: Date) -> Date? {
-        guard let event, event.kind == SyncEventKind.retry.rawValue,
-              let wait = SyncEngine.retryAfter(inRetryMessage: event.message)
-        else { return nil }
+        guard let event, event.kind == .retry, let wait = event.retryAfter else { return nil }
         let at = event.at.addingTimeInterval(wait)
         return at > now ? at : nil
     }

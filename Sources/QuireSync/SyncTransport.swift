@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import QuireProtocol
 
 /// The one gateway to the sync server: a whole round (`POST /v1/sync`) and snapshot pages.
@@ -38,6 +39,15 @@ public enum SyncTransportError: Error, Hashable, Sendable, CustomStringConvertib
         case .status(let code, let error, _):
             error.map { "the server answered \(code): \($0.message)" } ?? "the server answered \(code)"
         case .invalidAnswer(let reason): "the server's answer could not be read: \(reason)"
+        }
+    }
+
+    /// What kind of failure this is, as the event log records it.
+    public var failureKind: SyncFailureKind {
+        switch self {
+        case .unreachable: .unreachable
+        case .status: .server
+        case .invalidAnswer: .invalidAnswer
         }
     }
 

@@ -45,7 +45,7 @@ public final class SyncWorker: @unchecked Sendable {
     ///   - random: the source of backoff jitter.
     public init(
         runner: any SyncRoundRunner,
-        scheduler: any SyncScheduler = LiveSyncScheduler(),
+        scheduler: any SyncScheduler,
         configuration: SyncMachine.Configuration = .init(),
         lastSuccess: Date? = nil,
         random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),

@@ -43,10 +43,10 @@ public struct SyncStatusDetail: Hashable, Sendable {
         /// The log's own order; breaks ties between events of the same millisecond.
         public var seq: Int64
         public var at: Date
-        public var kind: String
+        public var kind: SyncEventKind
         public var message: String
 
-        public init(seq: Int64, at: Date, kind: String, message: String) {
+        public init(seq: Int64, at: Date, kind: SyncEventKind, message: String) {
             self.seq = seq
             self.at = at
             self.kind = kind

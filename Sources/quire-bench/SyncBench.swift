@@ -139,8 +139,9 @@ struct SyncBench: AsyncParsableCommand {
         if let pageSize { pullLimits.pageSize = pageSize }
         if runs(.pull) {
             let puller = try AppDatabase.temporary(environment: live)
-            let pullEngine = try SyncSetup.engine(
-                for: puller, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"), limits: pullLimits)
+            let pullEngine = SyncSetup.engine(
+                for: puller, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"),
+                environment: puller.environment, limits: pullLimits)
             let pullDirect = SyncEngine(
                 ledger: pullEngine.ledger, limits: pullLimits, lock: nil,
                 connect: connector(pullServer))
@@ -169,8 +170,9 @@ struct SyncBench: AsyncParsableCommand {
         // 5. Typing while a large sync writes into the same store: a new device pulls every
         //    item while keys move the selection and page; then the same keys with sync idle.
         let browser = try AppDatabase.temporary(environment: live)
-        let browserSetup = try SyncSetup.engine(
-            for: browser, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"), limits: pullLimits)
+        let browserSetup = SyncSetup.engine(
+            for: browser, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"),
+            environment: browser.environment, limits: pullLimits)
         let browserEngine = SyncEngine(
             ledger: browserSetup.ledger, limits: pullLimits, lock: nil, connect: connector(pullServer))
         let typing = SyncBenchTyping(store: browser)
@@ -201,12 +203,12 @@ struct SyncBench: AsyncParsableCommand {
     }
 
     private func engine(for database: AppDatabase, server: BenchServer) throws -> SyncEngine {
-        let live = StoreEnvironment.live
+        let live = database.environment
         var limits = SyncEngine.Limits()
         limits.stateHashCheckInterval = 3600
         return SyncEngine(
-            ledger: SyncLedger(storage: try database.syncStorage(), now: live.now, newID: live.newID), limits: limits,
-            lock: SyncLock(path: SyncLock.path(forDatabase: database.path)),
+            ledger: SyncLedger(storage: database.syncStorage(), now: live.now, newID: live.newID), limits: limits,
+            lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: live.now),
             connect: connector(server))
     }
 
@@ -214,7 +216,7 @@ struct SyncBench: AsyncParsableCommand {
     /// holds only values).
     private func connector(_ server: BenchServer) -> @Sendable () -> (any SyncTransport)? {
         let (url, token) = (server.url, server.token)
-        return { HTTPSyncTransport(baseURL: url, token: token, timeout: 120) }
+        return { HTTPSyncTransport(baseURL: url, token: token, timeout: 120, now: { Date() }) }
     }
 
     private func expect(_ outcome: SyncMachine.RoundOutcome) throws {

@@ -28,15 +28,17 @@ func openTUI(help: String) throws {
     // Sync runs in the background for as long as the app is open: its own serial queue and
     // timers, rounds off the UI queue, one sync per database across processes (the lock).
     let settings = SyncCommandSupport.settings()
-    let engine = try? SyncSetup.engine(for: store, settings: settings)
-    let worker = engine.map { SyncWorker(runner: $0, lastSuccess: try? store.syncMeta().lastSuccessAt) }
+    let engine = SyncCommandSupport.engine(store: store, settings: settings)
+    let worker = SyncWorker(
+        runner: engine, scheduler: LiveSyncScheduler(now: store.environment.now),
+        lastSuccess: try? store.syncMeta().lastSuccessAt)
     var appEnvironment = AppEnvironment.live(store: store, environment: environment)
     appEnvironment.sync = LiveSyncControl(settings: settings, worker: worker, engine: engine)
     let runtime = AppRuntime(environment: appEnvironment, backend: terminal)
     runtime.startupNotice = terminal.notice
-    worker?.start()
+    worker.start()
     let status = session.run(runtime, backend: terminal)
-    worker?.stop()
+    worker.stop()
     terminal.close()
     if status != 0 { exit(status) }
 }

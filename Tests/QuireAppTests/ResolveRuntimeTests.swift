@@ -16,7 +16,7 @@ import Testing
     /// Pulls `remote` as the server's version through the sync ledger.
     static func pull(_ remote: Item, cursor: String, into store: AppDatabase) throws {
         let live = StoreEnvironment.live
-        let ledger = SyncLedger(storage: try store.syncStorage(), now: live.now, newID: live.newID)
+        let ledger = SyncLedger(storage: store.syncStorage(), now: live.now, newID: live.newID)
         _ = try ledger.applyPage(SyncResponse(
             results: [], changes: [ChangeItem(remote)], cursor: cursor, more: false, epoch: "test-epoch",
             stateHash: "0"))
@@ -123,7 +123,7 @@ import Testing
         #expect(harness.state.resolve != nil)
         // Another process (say `quire resolve --keep remote`) settles it meanwhile.
         let live = StoreEnvironment.live
-        let ledger = SyncLedger(storage: try harness.store.syncStorage(), now: live.now, newID: live.newID)
+        let ledger = SyncLedger(storage: harness.store.syncStorage(), now: live.now, newID: live.newID)
         #expect(try ledger.resolve(Self.id, keeping: .remote)?.title == "Theirs")
         #expect(harness.waitFor { harness.state.screen == .list })
         #expect(harness.waitFor { harness.text.contains("That item no longer needs review") })

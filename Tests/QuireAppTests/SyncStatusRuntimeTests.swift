@@ -26,7 +26,7 @@ import Testing
             let environment = StoreEnvironment.deterministic()
             var made: (ledger: SyncLedger, milk: Item, memo: Item)?
             app = try AppHarness(size: size, storeEnvironment: environment, prepare: { store, _ in
-                let ledger = SyncLedger(storage: try store.syncStorage(), now: environment.now, newID: environment.newID)
+                let ledger = SyncLedger(storage: store.syncStorage(), now: environment.now, newID: environment.newID)
                 let milk = try store.create(NewItem(kind: .task, title: "Buy milk"))
                 let memo = try store.create(NewItem(title: "日本語のメモ"))
                 _ = try store.create(NewItem(title: "Fine as it is"))
@@ -63,7 +63,7 @@ import Testing
             try app.waitFor(timeout: timeout, condition)
         }
 
-        func rejected(_ item: Item) throws -> [OutboxEntry] {
+        func rejected(_ item: Item) throws -> [OutboxOp] {
             try store.outbox(for: item.id).filter { $0.state == .rejected }
         }
     }
@@ -130,7 +130,7 @@ import Testing
     struct SlowSync: SyncControl {
         let gate: DispatchSemaphore
         func summary(counts: StoreCounts) -> SyncSummary { LocalOnlySync().summary(counts: counts) }
-        func syncNow() -> (text: String, isError: Bool) { LocalOnlySync().syncNow() }
+        func syncNow() -> SyncNowAnswer { LocalOnlySync().syncNow() }
         func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {
             // Bounded, so a runtime that wrongly waits on the UI queue fails the test instead of hanging it.
             _ = gate.wait(timeout: .now() + 5)
@@ -173,14 +173,16 @@ import Testing
 
     @Test func roundsAreReadFromTheEventLog() {
         let base = Date(timeIntervalSince1970: 1_800_000_000)
-        func event(_ seq: Int64, _ seconds: Double, _ kind: SyncEventKind, _ message: String = "") -> SyncEvent {
-            SyncEvent(seq: seq, at: base.addingTimeInterval(seconds), kind: kind.rawValue, message: message)
+        func event(
+            _ seq: Int64, _ seconds: Double, _ kind: SyncEventKind, _ message: String = "", bytes: Int? = nil
+        ) -> SyncEvent {
+            SyncEvent(seq: seq, at: base.addingTimeInterval(seconds), kind: kind, message: message, bytes: bytes)
         }
         let log = [
-            event(1, 0, .pushOK, "pushed 1 ops: 1 applied · 999 bytes · 5 ms"),  // its start was cut off
+            event(1, 0, .pushOK, "pushed 1 ops: 1 applied · 999 bytes · 5 ms", bytes: 999),  // its start was cut off
             event(2, 10, .syncStart, "sync started"),
-            event(3, 10.2, .pushOK, "pushed 3 ops: 3 applied · 1200 bytes · 150 ms"),
-            event(4, 10.5, .pullOK, "pulled 2 changes · 3400 bytes · 150 ms"),
+            event(3, 10.2, .pushOK, "pushed 3 ops: 3 applied · 1200 bytes · 150 ms", bytes: 1200),
+            event(4, 10.5, .pullOK, "pulled 2 changes · 3400 bytes · 150 ms", bytes: 3400),
             event(5, 20, .syncStart, "sync started"),
             event(6, 30, .syncStart, "sync started"),
             event(7, 31, .retry, "server unreachable (connection refused)"),

@@ -34,7 +34,8 @@ import QuireCore
         let second = try AppDatabase.open(path: path, environment: .deterministic(seed: 99))
         #expect(try second.item(created.id)?.title == "Kept")
         #expect(try second.deviceID() == device)
-        #expect(try StoreFixture.count(second, "SELECT count(*) FROM grdb_migrations") == 1)
+        let migrations = AppDatabase.migrator(environment: .deterministic()).migrations
+        #expect(try StoreFixture.count(second, "SELECT count(*) FROM grdb_migrations") == migrations.count)
     }
 
     @Test func aDatabaseFromANewerQuireIsRefusedAndLeftAlone() throws {
@@ -76,5 +77,36 @@ import QuireCore
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == text)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    /// A store made before sync events had columns of their own: its log reads back typed,
+    /// and a retry it logged while the server was out of reach still says so.
+    @Test func aStoreWhoseEventsHadOnlyTextMigratesToTypedEvents() throws {
+        let directory = try StoreFixture.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/quire.db"
+        let migrator = AppDatabase.migrator(environment: .deterministic())
+        let first = try #require(migrator.migrations.first)
+        do {
+            let old = try DatabaseQueue(path: path)
+            try migrator.migrate(old, upTo: first)
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO syncEvent (at, kind, message) VALUES
+                      ('2026-11-20T10:00:00.000Z', 'SYNC_START', 'sync started'),
+                      ('2026-11-20T10:00:01.000Z', 'PUSH_OK', 'pushed 1 op: 1 applied · 812 bytes · 9 ms'),
+                      ('2026-11-20T10:00:02.000Z', 'RETRY', 'the server answered 503'),
+                      ('2026-11-20T10:00:03.000Z', 'RETRY', 'server unreachable: connection refused')
+                    """)
+            }
+            try old.close()
+        }
+        let store = try AppDatabase.open(path: path, environment: .deterministic())
+        let events = try store.recentSyncEvents(limit: 10)
+        #expect(events.map(\.kind) == [.retry, .retry, .pushOK, .syncStart])
+        #expect(events.map(\.failure) == [.unreachable, .server, nil, nil])
+        #expect(events[2].message == "pushed 1 op: 1 applied · 812 bytes · 9 ms", "the words are kept")
+        #expect(events.allSatisfy { $0.bytes == nil && $0.duration == nil && $0.retryAfter == nil })
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM grdb_migrations") == migrator.migrations.count)
     }
 }

@@ -33,7 +33,7 @@ import QuireCore
 
 /// The fold rule and the delete/restore rules as the store applies them.
 @Suite struct OutboxStoreTests {
-    func ops(_ store: AppDatabase, _ id: String) throws -> [OutboxEntry] { try store.outbox(for: id) }
+    func ops(_ store: AppDatabase, _ id: String) throws -> [OutboxOp] { try store.outbox(for: id) }
 
     @Test func updatesOfANeverSentItemFoldIntoItsCreate() throws {
         let store = try StoreFixture.make()

@@ -43,6 +43,18 @@ import QuireCore
         #expect(try counts(store, item.id) == (2, 1), "a change to the same value writes nothing")
     }
 
+    /// The badge follows the outbox by the rule sync uses (`SyncBadge`): a change the server
+    /// refused keeps showing as failed (`✗`) through later edits, until it is retried or dropped.
+    @Test func anItemWithARefusedChangeStillShowsFailedAfterAnEdit() throws {
+        let store = try StoreFixture.make()
+        let item = try store.create(NewItem(title: "Refused"))
+        try StoreFixture.execute(store, "UPDATE outbox SET state = 'rejected', attempts = 1, lastError = 'no' WHERE itemId = ?", [item.id])
+        let edited = try store.update(item.id, fields: [.title: .string("Edited")])
+        #expect(edited.syncState == .error)
+        #expect(try store.item(item.id)?.syncState == .error)
+        #expect(try store.outboxCounts() == OutboxCounts(pending: 1, inFlight: 0, rejected: 1), "the edit still travels")
+    }
+
     @Test func aRejectedValueChangesNothing() throws {
         let store = try StoreFixture.make()
         let item = try store.create(NewItem(title: "One"))

@@ -296,7 +296,7 @@ private final class ErrorCollector: @unchecked Sendable {
         let server = try SyncTestServer()
         try await server.start()
         await server.stop()
-        let transport = HTTPSyncTransport(baseURL: server.baseURL, token: "unused", timeout: 3_600)
+        let transport = HTTPSyncTransport(baseURL: server.baseURL, token: "unused", timeout: 3_600, now: { Date() })
         let request = SyncRequest(device: LiveIDs().next(), cursor: nil, limit: 1, ops: [])
         let result: Result<Void, SyncTransportError>? = await firstOf(deadline: 30) {
             do throws(SyncTransportError) {

@@ -20,7 +20,7 @@ import Testing
     @Test func aLargePushIsCompressedOnceTheServerHasSaidItTakesGzip() async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
-        let transport = HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10)
+        let transport = HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() })
         let device = UUID().uuidString.lowercased()
 
         // The first request goes as plain JSON: nothing has been heard from this server yet.

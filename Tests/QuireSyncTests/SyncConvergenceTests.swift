@@ -82,8 +82,8 @@ import Testing
         #expect(shopping.title == "Shopping list")
         #expect(shopping.pinned == true)
         #expect(shopping.tags == ["weekly"], "c removed shop, b added weekly")
-        #expect(devices.contains { $0.storage.events.contains { $0.kind == "MERGED" } })
-        #expect(!devices.contains { $0.storage.events.contains { $0.kind == "CONFLICT" } })
+        #expect(devices.contains { $0.storage.events.contains { $0.kind == .merged } })
+        #expect(!devices.contains { $0.storage.events.contains { $0.kind == .conflict } })
     }
 
     /// What each device may change on a shared item, so that no two devices ever set the same

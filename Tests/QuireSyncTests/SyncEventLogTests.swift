@@ -20,7 +20,7 @@ import Testing
         while written < count - single {
             let batch = min(200, count - single - written)
             let events = (written..<written + batch).map {
-                SyncEvent(at: Date(), kind: SyncEventKind.pullOK.rawValue, message: "event \($0)")
+                SyncEvent(at: Date(), kind: .pullOK, message: "event \($0)")
             }
             try ledger.storage.write { try $0.appendEvents(events, keeping: SyncLedger.eventLogLimit) }
             written += batch
@@ -32,7 +32,7 @@ import Testing
 
     @Test func theLogOnTheRealStoreKeepsOnlyTheNewestEntries() throws {
         let database = try AppDatabase.temporary(environment: .live)
-        let ledger = ledger(on: try database.syncStorage())
+        let ledger = ledger(on: database.syncStorage())
         let limit = SyncLedger.eventLogLimit
         let total = limit * 3 + 17
         try fill(ledger, count: total)
@@ -93,7 +93,7 @@ import Testing
         #expect(await b.sync() == .caughtUp)
         let after = Date().addingTimeInterval(1)
 
-        let pushes = try a.database.recentSyncEvents(limit: 50).filter { $0.kind == "PUSH_OK" }
+        let pushes = try a.database.recentSyncEvents(limit: 50).filter { $0.kind == .pushOK }
         let push = try #require(pushes.first)
         let pushed = try #require(Self.numbers(in: push.message, after: "pushed"), "\(push.message)")
         #expect(pushed.count == 2)
@@ -102,8 +102,10 @@ import Testing
         #expect(push.at >= before && push.at <= after)
         let round = try #require(a.engine.recentRounds.first { $0.opsPushed > 0 })
         #expect(pushed.bytes == round.bytesSent, "the bytes the transport counted")
+        #expect(push.bytes == round.bytesSent, "the same figure, stored as a value")
+        #expect(push.duration.map { Int(($0 * 1000).rounded()) } == pushed.ms)
 
-        let pulls = try b.database.recentSyncEvents(limit: 50).filter { $0.kind == "PULL_OK" }
+        let pulls = try b.database.recentSyncEvents(limit: 50).filter { $0.kind == .pullOK }
         let pull = try #require(pulls.first)
         let pulled = try #require(Self.numbers(in: pull.message, after: "pulled"), "\(pull.message)")
         #expect(pulled.count == 2)
@@ -111,7 +113,28 @@ import Testing
         #expect(pull.at >= before && pull.at <= after)
         let pullRound = try #require(b.engine.recentRounds.first { $0.changesPulled > 0 })
         #expect(pulled.bytes == pullRound.bytesReceived)
+        #expect(pull.bytes == pullRound.bytesReceived)
+        #expect(pull.duration.map { Int(($0 * 1000).rounded()) } == pulled.ms)
         #expect(pullRound.duration.map { $0 >= 0 } == true)
+    }
+
+    /// `quire status` without a running worker tells offline from error, and when the server
+    /// allows the next attempt, from the newest event's facts: its words are for people only.
+    @Test func theStatusReadsTheNewestEventsFactsNotItsWords() {
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        func state(_ event: SyncEvent) -> SyncConnection {
+            SyncStatusReport.connection(hasRemote: true, syncingElsewhere: false, newest: event)
+        }
+        let unreachable = SyncEvent(at: at, kind: .retry, message: "the server answered 503", failure: .unreachable)
+        #expect(state(unreachable) == .offline)
+        let limited = SyncEvent(
+            at: at, kind: .retry, message: "server unreachable · retry after 99 s", retryAfter: 30, failure: .server)
+        #expect(state(limited) == .error)
+        #expect(SyncStatusReport.serverWait(after: limited, now: at.addingTimeInterval(10)) == at.addingTimeInterval(30))
+        #expect(SyncStatusReport.serverWait(after: limited, now: at.addingTimeInterval(31)) == nil, "that moment has passed")
+        #expect(SyncStatusReport.serverWait(after: unreachable, now: at) == nil)
+        #expect(state(SyncEvent(at: at, kind: .auth, message: "", failure: .server)) == .authNeeded)
+        #expect(state(SyncEvent(at: at, kind: .pullOK, message: "")) == .idle)
     }
 
     @Test func messagesCountInEnglish() {

@@ -58,7 +58,7 @@ import Testing
             #expect(device.storage.outbox.isEmpty, "\(device.name) has nothing left to send")
             #expect(device.storage.allItems.allSatisfy { $0.syncState == .synced }, "\(device.name): every badge says synced")
         }
-        #expect(b.storage.events.contains { $0.kind == "MERGED" } || c.storage.events.contains { $0.kind == "MERGED" })
+        #expect(b.storage.events.contains { $0.kind == .merged } || c.storage.events.contains { $0.kind == .merged })
     }
 
     @Test func theSameFieldSetDifferentlyNeedsReviewWithAllThreeVersions() async throws {
@@ -170,7 +170,7 @@ import Testing
         #expect(await a.sync() == .authRefused(status: 401))
         #expect(a.storage.outbox.map(\.state) == [.pending])
         #expect(a.item(id)?.syncState == .pending)
-        #expect(a.storage.events.last?.kind == "AUTH")
+        #expect(a.storage.events.last?.kind == .auth)
     }
 
     @Test func rateLimitingAnswersWithRetryAfter() async throws {
@@ -190,7 +190,7 @@ import Testing
         }
         #expect((retryAfter ?? 0) >= 1, "the machine waits this long before trying again")
         #expect(a.storage.outbox.map(\.state) == [.pending])
-        #expect(a.storage.events.last?.kind == "RETRY")
+        #expect(a.storage.events.last?.kind == .retry)
     }
 
     @Test func aServerRestoredFromAnOlderBackupGetsBackEverythingItLost() async throws {
@@ -227,7 +227,7 @@ import Testing
         #expect(fresh.item(early)?.title == "Early note, edited")
         #expect(fresh.item(doomed) == nil || fresh.item(doomed)?.deleted == true)
         #expect(a.snapshot == b.snapshot)
-        #expect(a.storage.events.contains { $0.kind == "RESYNC" })
+        #expect(a.storage.events.contains { $0.kind == .resync })
     }
 
     @Test func aDeadLetterDoesNotBlockOtherItems() async throws {
@@ -252,7 +252,7 @@ import Testing
         #expect(a.item(real)?.syncState == .synced)
         #expect(await b.sync() == .caughtUp)
         #expect(b.item(real)?.title == "Real item")
-        #expect(a.storage.events.contains { $0.kind == "DEAD_LETTER" })
+        #expect(a.storage.events.contains { $0.kind == .deadLetter })
     }
 
     @Test func anIncrementalRoundCarriesLittleBeyondTheValues() async throws {

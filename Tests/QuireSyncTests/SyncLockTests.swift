@@ -7,8 +7,8 @@ import Testing
 
     @Test func oneHolderAtATime() throws {
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let first = SyncLock(path: path)
-        let second = SyncLock(path: path)
+        let first = SyncLock(path: path, now: { Date() })
+        let second = SyncLock(path: path, now: { Date() })
         #expect(try first.tryLock())
         #expect(try !second.tryLock())
         first.unlock()
@@ -26,7 +26,7 @@ import Testing
         holder.standardInput = input
         try holder.run()
         defer { try? input.fileHandleForWriting.close() }
-        let lock = SyncLock(path: path)
+        let lock = SyncLock(path: path, now: { Date() })
         await eventually {
             // A probe that lets go at once if it got the lock before the holder did.
             let got = (try? lock.tryLock()) ?? false

@@ -20,7 +20,8 @@ import Testing
         let settings = SyncSettings(configPath: home + "/config.toml", credentialsPath: home + "/credentials")
         try settings.setRemote(SyncRemote(url: server.baseURL, token: token))
         let database = try AppDatabase.temporary(environment: .live)
-        let engine = try SyncSetup.engine(for: database, settings: settings, timeout: 10, limits: Device.testLimits)
+        let engine = SyncSetup.engine(
+            for: database, settings: settings, environment: database.environment, timeout: 10, limits: Device.testLimits)
         let clock = ManualSyncScheduler()
         let worker = SyncWorker(runner: engine, scheduler: clock, random: ConstantRandom(value: 0))
         defer { worker.stop() }
@@ -46,11 +47,11 @@ import Testing
         #expect(nextRetry.timeIntervalSince(clock.now()) < retryAfter + 1, "and not much later either")
         #expect(clock.deadlines.contains(nextRetry), "the retry timer is set for that moment")
 
-        let report = try SyncStatusReport.read(database: database, settings: settings, worker: status)
+        let report = try SyncStatusReport.read(database: database, settings: settings, worker: status, now: clock.now())
         #expect(report.state == .error)
         #expect(report.nextRetry == nextRetry, "the status shows when the next attempt is")
         #expect(report.outbox == 1, "the change waits")
-        #expect(report.events.first?.kind == "RETRY")
+        #expect(report.events.first?.kind == .retry)
         #expect(report.events.first?.message.contains("429") == true)
 
         // Writes and the periodic timer do not jump the queue while the wait runs.

@@ -70,12 +70,12 @@ import Testing
         let environment = StoreEnvironment.live
         let database = try AppDatabase.temporary(environment: environment)
         let transport = RecordingTransport(
-            base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10))
+            base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
         var limits = Device.testLimits
         limits.pageSize = 7
         let engine = SyncEngine(
-            ledger: SyncLedger(storage: try database.syncStorage(), now: environment.now, newID: environment.newID),
-            limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path)), connect: { transport })
+            ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),
+            limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now), connect: { transport })
         transport.storedCursor = { try? database.syncMeta().cursor }
 
         // When the first answer comes back, another connection takes the database's write lock,

@@ -88,7 +88,7 @@ final class IDMaker: @unchecked Sendable {
         #expect(local.ops.count == 1)
         #expect(local.ops[0].op.baseRev == 5)
         #expect(local.ops[0].op.fields == [.title: FieldChange(from: .string("Buy milk"), to: .string("Oat milk"))])
-        #expect(reconciler.events.map(\.kind) == ["MERGED"])
+        #expect(reconciler.events.map(\.kind) == [.merged])
         #expect(reconciler.history.last?.origin == .merge)
     }
 
@@ -105,7 +105,7 @@ final class IDMaker: @unchecked Sendable {
         #expect(local.item?.title == "Oat milk", "the person keeps seeing their version")
         #expect(local.item?.syncState == .needsReview)
         #expect(local.activeOps.isEmpty, "nothing is sent for an item in review")
-        #expect(reconciler.events.map(\.kind) == ["CONFLICT"])
+        #expect(reconciler.events.map(\.kind) == [.conflict])
     }
 
     @Test func skippedOpsGoBackToPending() throws {
@@ -123,7 +123,7 @@ final class IDMaker: @unchecked Sendable {
         #expect(local.ops.first?.state == .rejected)
         #expect(local.ops.first?.lastError == "item does not exist")
         #expect(local.item?.syncState == .error)
-        #expect(reconciler.events.first?.kind == "DEAD_LETTER")
+        #expect(reconciler.events.first?.kind == .deadLetter)
 
         let opID = local.ops[0].op.op
         #expect(reconciler.retryDeadLetter(opID, in: &local))

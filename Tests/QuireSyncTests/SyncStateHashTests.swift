@@ -63,18 +63,18 @@ import Testing
         #expect(try b.database.outboxCounts().waiting == 0, "re-downloading sends nothing back")
         #expect(try b.database.items().allSatisfy { $0.syncState == .synced })
         let events = try b.database.recentSyncEvents(limit: 50)
-        #expect(events.contains { $0.kind == "RESYNC" && $0.message.contains("differs") },
+        #expect(events.contains { $0.kind == .resync && $0.message.contains("differs") },
                 "the log says why the device re-downloaded")
-        #expect(events.contains { $0.kind == "RESYNC" && $0.message.contains("reconciled") })
+        #expect(events.contains { $0.kind == .resync && $0.message.contains("reconciled") })
 
         // The server was never told anything wrong: a third device sees a's versions.
         let c = try StoreDevice(server: server, token: token)
         #expect(await c.sync() == .caughtUp)
         #expect(try contents(c) == contents(a))
         // And b, now identical, stays quiet: the next round needs no resync.
-        let resyncsBefore = try b.database.recentSyncEvents(limit: 200).filter { $0.kind == "RESYNC" }.count
+        let resyncsBefore = try b.database.recentSyncEvents(limit: 200).filter { $0.kind == .resync }.count
         #expect(await b.sync() == .caughtUp)
-        #expect(try b.database.recentSyncEvents(limit: 200).filter { $0.kind == "RESYNC" }.count == resyncsBefore)
+        #expect(try b.database.recentSyncEvents(limit: 200).filter { $0.kind == .resync }.count == resyncsBefore)
     }
 
     @Test func theHashIsOnlyCheckedAsOftenAsTheLimitSays() async throws {
@@ -91,6 +91,6 @@ import Testing
         try tamper(b, "DELETE FROM item WHERE id = ?", [item.id])
         #expect(await b.sync() == .caughtUp)
         #expect(try b.item(item.id) == nil, "not checked again within the interval")
-        #expect(try !b.database.recentSyncEvents(limit: 50).contains { $0.kind == "RESYNC" })
+        #expect(try !b.database.recentSyncEvents(limit: 50).contains { $0.kind == .resync })
     }
 }

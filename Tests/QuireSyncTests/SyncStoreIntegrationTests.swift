@@ -7,7 +7,7 @@ import Testing
 @testable import QuireSync
 
 /// A device on the real local store: a temporary SQLite database, edited through
-/// `AppDatabase` as the CLI and the TUI do, synced through `SQLiteSyncStorage`.
+/// `AppDatabase` as the CLI and the TUI do, synced through `AppDatabase.syncStorage()`.
 final class StoreDevice: @unchecked Sendable {
     let database: AppDatabase
     let engine: SyncEngine
@@ -16,11 +16,11 @@ final class StoreDevice: @unchecked Sendable {
     init(server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits) throws {
         let environment = StoreEnvironment.live
         database = try AppDatabase.temporary(environment: environment)
-        let transport = FaultyTransport(base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10))
+        let transport = FaultyTransport(base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
         self.transport = transport
         engine = SyncEngine(
-            ledger: SyncLedger(storage: try database.syncStorage(), now: environment.now, newID: environment.newID),
-            limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path)),
+            ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),
+            limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now),
             connect: { transport })
     }
 
@@ -68,7 +68,7 @@ final class StoreDevice: @unchecked Sendable {
         }
         let history = try b.database.history(of: note.id)
         #expect(history.contains { $0.origin == .merge } || history.contains { $0.origin == .remote })
-        #expect(try a.database.recentSyncEvents(limit: 50).contains { $0.kind == "PUSH_OK" })
+        #expect(try a.database.recentSyncEvents(limit: 50).contains { $0.kind == .pushOK })
     }
 
     @Test func pulledItemsAndEditsAreWrittenInBatchesAndTheSearchIndexFollows() async throws {

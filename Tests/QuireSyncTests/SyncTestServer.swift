@@ -156,7 +156,7 @@ final class Device: @unchecked Sendable {
         let ids = LiveIDs()
         self.ids = ids
         storage = InMemorySyncStorage(deviceID: ids.next())
-        let transport = FaultyTransport(base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10))
+        let transport = FaultyTransport(base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
         self.transport = transport
         engine = SyncEngine(
             ledger: SyncLedger(storage: storage, now: { Date() }, newID: { ids.next($0) }),

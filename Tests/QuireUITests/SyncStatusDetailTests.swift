@@ -55,7 +55,7 @@ import Testing
         let base = Date(timeIntervalSince1970: 1_000_000)
         let events = (1...120).map { n in
             // Two events share each second: the log's order breaks the tie.
-            SyncStatusDetail.Event(seq: Int64(n), at: base.addingTimeInterval(Double(n / 2)), kind: "PUSH_OK", message: "\(n)")
+            SyncStatusDetail.Event(seq: Int64(n), at: base.addingTimeInterval(Double(n / 2)), kind: .pushOK, message: "\(n)")
         }.shuffled()
         let detail = SyncStatusDetail(remote: nil, connection: .noRemote, events: events)
         #expect(detail.events.count == SyncStatusDetail.eventLimit)

@@ -33,7 +33,7 @@ enum SyncStatusFixtures {
         ],
         roundSource: .eventLog,
         events: (1...30).map { n in
-            let kinds = ["SYNC_START", "PUSH_OK", "PULL_OK", "RETRY", "DEAD_LETTER", "CONFLICT"]
+            let kinds: [SyncEventKind] = [.syncStart, .pushOK, .pullOK, .retry, .deadLetter, .conflict]
             return SyncStatusDetail.Event(seq: Int64(n), at: at(Double(30 - n) * 60), kind: kinds[n % kinds.count],
                                           message: "event \(n): something happened to 🚀 item")
         })

@@ -209,7 +209,7 @@ enum SyncStatusScreen {
             for (offset, event) in detail.events.prefix(eventRows - 1).enumerated() {
                 let line = Line([
                     Span(eventTime(event.at) + " ", .muted),
-                    Span(event.kind.padded(toWidth: 11) + " ", role(ofEvent: event.kind)),
+                    Span(event.kind.rawValue.padded(toWidth: 11) + " ", role(ofEvent: event.kind)),
                     Span(event.message),
                 ])
                 buffer.put(line.truncated(toWidth: area.width), x: area.x, y: y + 1 + offset)
@@ -217,12 +217,12 @@ enum SyncStatusScreen {
         }
     }
 
-    private static func role(ofEvent kind: String) -> Role {
+    private static func role(ofEvent kind: SyncEventKind) -> Role {
         switch kind {
-        case "DEAD_LETTER", "AUTH", "RETRY": .badgeError
-        case "CONFLICT": .badgeReview
-        case "MERGED", "RESYNC": .badgeSyncing
-        default: .accent
+        case .deadLetter, .auth, .retry: .badgeError
+        case .conflict: .badgeReview
+        case .merged, .resync: .badgeSyncing
+        case .syncStart, .pushOK, .pullOK: .accent
         }
     }
 

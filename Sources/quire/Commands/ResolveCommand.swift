@@ -48,7 +48,7 @@ struct ResolveCommand: ParsableCommand {
         }
         let store = try StoreAccess.open()
         let fullID = try ItemIDs.resolve(id, in: store)
-        let engine = try SyncCommandSupport.engine(store: store, settings: SyncCommandSupport.settings())
+        let engine = SyncCommandSupport.engine(store: store, settings: SyncCommandSupport.settings())
         let resolved: Item?
         do {
             if let body {

@@ -14,13 +14,13 @@ struct StatusCommand: StoreCommand {
     var json = false
 
     func run(store: AppDatabase, out: inout Output) throws {
-        let report = try SyncStatusReport.read(database: store, settings: SyncCommandSupport.settings())
+        let now = store.environment.now()
+        let report = try SyncStatusReport.read(database: store, settings: SyncCommandSupport.settings(), now: now)
         if json {
             try JSONOutput.encode(&out, report)
             return
         }
         let terminal = Terminal()
-        let now = Date()
         out.line(report.summary.statusLine(now: now, timeZone: .current))
         var rows: [(String, String)] = [
             ("remote", report.remote ?? "none (quire remote set URL --token TOKEN)"),
@@ -41,7 +41,7 @@ struct StatusCommand: StoreCommand {
             out.line()
             out.line(terminal.paint("recent events", .dim))
             for event in report.events {
-                out.line("  " + LocalTime.string(event.at) + "  " + Terminal.pad(event.kind, to: 11) + " " + event.message)
+                out.line("  " + LocalTime.string(event.at) + "  " + Terminal.pad(event.kind.rawValue, to: 11) + " " + event.message)
             }
         }
     }

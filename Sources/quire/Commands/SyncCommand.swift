@@ -36,8 +36,8 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try StoreAccess.open()
         let settings = SyncCommandSupport.settings()
-        let engine = try SyncCommandSupport.engine(store: store, settings: settings)
-        let started = Date()
+        let engine = SyncCommandSupport.engine(store: store, settings: settings)
+        let started = store.environment.now()
         let outcome = await engine.runToCompletion()
         let rounds = engine.recentRounds
         let total = rounds.reduce(into: SyncRoundReport(kind: .normal, started: started)) { sum, round in
@@ -60,7 +60,7 @@ struct SyncCommand: AsyncParsableCommand {
                 outcome: SyncCommandSupport.name(of: outcome), message: failure?.message, pushed: total.opsPushed,
                 pulled: total.changesPulled, updatedHere: total.summary.pulled, merged: total.summary.merged, needsReview: total.summary.needsReview,
                 deadLetters: total.summary.deadLetters, bytesSent: total.bytesSent, bytesReceived: total.bytesReceived,
-                durationMs: Int(Date().timeIntervalSince(started) * 1000), outbox: waiting.pending, conflicts: conflicts))
+                durationMs: Int(store.environment.now().timeIntervalSince(started) * 1000), outbox: waiting.pending, conflicts: conflicts))
         } else if SyncCommandSupport.failure(for: outcome) == nil {
             // What a person wants to know is what came from elsewhere: the server also sends
             // this device's own writes back, and those change nothing here.

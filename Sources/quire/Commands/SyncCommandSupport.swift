@@ -9,12 +9,9 @@ enum SyncCommandSupport {
         SyncSettings(configPath: paths.config, credentialsPath: paths.credentials)
     }
 
-    static func engine(store: AppDatabase, settings: SyncSettings) throws(CLIFailure) -> SyncEngine {
-        do {
-            return try SyncSetup.engine(for: store, settings: settings)
-        } catch {
-            throw CLIFailure(.unusable, "cannot open the database for sync: \(error)")
-        }
+    /// The engine for `store`, on the store's own clock and ids.
+    static func engine(store: AppDatabase, settings: SyncSettings) -> SyncEngine {
+        SyncSetup.engine(for: store, settings: settings, environment: store.environment)
     }
 
     /// The failure a round outcome means for `quire sync`, or nil when it succeeded.

@@ -1,16 +1,16 @@
 import Foundation
 import QuireCore
-import QuireStore
 
 /// The reads and writes sync needs from the local store, inside one transaction.
 ///
 /// Deliberately small and dumb: load and save `LocalItem`s, a few outbox queries, the sync
 /// position, and appends to history and the event log. Every decision is taken above it (by
-/// `SyncReconciler`, driven by `SyncLedger`), so the SQLite version is plain plumbing and the
-/// in-memory version used by unit tests behaves the same.
+/// QuireSync's `SyncReconciler`, driven by its `SyncLedger`), so the store's version
+/// (`AppDatabase.syncStorage()`) is plain plumbing and the in-memory version used by unit
+/// tests behaves the same.
 public protocol SyncTransaction {
-    func position() throws -> SyncPosition
-    func setPosition(_ position: SyncPosition) throws
+    func position() throws -> SyncMeta
+    func setPosition(_ position: SyncMeta) throws
     /// The local state of these items; ids this device does not know are left out.
     func items(_ ids: [String]) throws -> [String: LocalItem]
     /// Items with `after < id <= through` (either bound may be open), in id order.
@@ -56,4 +56,42 @@ public protocol SyncStorage: Sendable {
     func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T
     /// Runs `body` on a consistent read-only view.
     func read<T>(_ body: (any SyncTransaction) throws -> T) throws -> T
+}
+
+/// Everything local about one item that sync reads and rewrites together, in one
+/// transaction: the row, its outbox operations (in creation order) and its conflict record.
+public struct LocalItem: Hashable, Sendable {
+    public var id: String
+    /// Nil when this device has never seen the item.
+    public var item: Item?
+    public var ops: [OutboxOp]
+    public var conflict: ConflictRecord?
+
+    public init(id: String, item: Item? = nil, ops: [OutboxOp] = [], conflict: ConflictRecord? = nil) {
+        self.id = id
+        self.item = item
+        self.ops = ops
+        self.conflict = conflict
+    }
+
+    /// The ops that still travel (pending or in flight), in order.
+    public var activeOps: [OutboxOp] { ops.filter(\.isActive) }
+
+    /// What the item's badge must say, from the facts alone (`SyncBadge`).
+    public var badge: SyncState {
+        SyncBadge.state(needsReview: conflict != nil, ops: ops.lazy.map(\.standing))
+    }
+}
+
+/// A version to add to an item's history.
+public struct HistoryEntry: Hashable, Sendable {
+    public var item: Item
+    public var origin: ChangeOrigin
+    public var opID: String?
+
+    public init(item: Item, origin: ChangeOrigin, opID: String? = nil) {
+        self.item = item
+        self.origin = origin
+        self.opID = opID
+    }
 }

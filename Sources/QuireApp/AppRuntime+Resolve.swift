@@ -75,6 +75,7 @@ extension AppRuntime {
             }
             // Our own write: the poll need not reload for it.
             lastVersion = try? environment.items.dataVersion()
+            tellSyncTheStoreChanged()
             return [.resolveFinished(id: plan.itemID, error: nil), currentSync()]
         } catch {
             return [.resolveFinished(id: plan.itemID, error: String(describing: error))]

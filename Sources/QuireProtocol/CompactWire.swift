@@ -64,7 +64,7 @@ extension Op {
     /// `{"op":…,"item":…,"kind":…,"baseRev":…,"fields":{…}}`; a delete has no `fields`.
     public func appendCompactJSON(to bytes: inout [UInt8]) {
         CompactJSON.appendRaw("{\"op\":", to: &bytes)
-        CompactJSON.appendString(op, to: &bytes)
+        CompactJSON.appendString(id, to: &bytes)
         CompactJSON.appendRaw(",\"item\":", to: &bytes)
         CompactJSON.appendString(item, to: &bytes)
         CompactJSON.appendRaw(",\"kind\":", to: &bytes)
@@ -91,7 +91,7 @@ extension Op {
             fields = changes
         }
         guard reader.take(UInt8(ascii: "}")) else { return nil }
-        return Op(op: id, item: item, kind: kind, baseRev: baseRev, fields: fields)
+        return Op(id: id, item: item, kind: kind, baseRev: baseRev, fields: fields)
     }
 }
 

@@ -40,7 +40,7 @@ struct WireOp: Decodable {
             fields = decoded
         }
         op = Op(
-            op: try container.decode(String.self, forKey: .op),
+            id: try container.decode(String.self, forKey: .op),
             item: try container.decode(String.self, forKey: .item),
             kind: try container.decode(OpKind.self, forKey: .kind),
             baseRev: try container.decode(Int.self, forKey: .baseRev),

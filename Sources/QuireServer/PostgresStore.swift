@@ -243,7 +243,7 @@ final class PostgresStore: SyncStore {
     }
 
     func push(user: UserID, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws -> PushPlan {
-        let opIDs = Array(Set(ops.map(\.op)))
+        let opIDs = Array(Set(ops.map(\.id)))
         let itemIDs = Array(Set(ops.map(\.item)))
         return try await transaction { connection in
             let head = try await self.head(user: user, lock: true, on: connection)

@@ -59,7 +59,7 @@ struct PushPlanner {
         var tally = OpTally()
 
         for op in ops {
-            if let earlier = answered[op.op] {
+            if let earlier = answered[op.id] {
                 tally.duplicate += 1
                 if earlier.status == .conflict { conflicted.insert(op.item) }
                 results.append(earlier)
@@ -67,7 +67,7 @@ struct PushPlanner {
             }
             if conflicted.contains(op.item) {
                 tally.skipped += 1
-                results.append(.skipped(op.op))
+                results.append(.skipped(op.id))
                 continue
             }
             let result = evaluate(op, state: &state)
@@ -79,8 +79,8 @@ struct PushPlanner {
             case .rejected: tally.rejected += 1
             case .skipped: tally.skipped += 1
             }
-            answered[op.op] = result
-            records.append(OpRecord(op: op.op, result: result))
+            answered[op.id] = result
+            records.append(OpRecord(op: op.id, result: result))
             results.append(result)
         }
 
@@ -119,45 +119,45 @@ struct PushPlanner {
             if existing.deleted && op.baseRev == existing.rev {
                 return change(op, fields: fields, of: existing, restoring: true, state: &state)
             }
-            return .conflict(op.op, current: existing)
+            return .conflict(op.id, current: existing)
         case .update:
-            guard let existing else { return .rejected(op.op, reason: "item \(op.item) does not exist") }
+            guard let existing else { return .rejected(op.id, reason: "item \(op.item) does not exist") }
             if existing.deleted {
-                guard op.baseRev == existing.rev else { return .conflict(op.op, current: existing) }
+                guard op.baseRev == existing.rev else { return .conflict(op.id, current: existing) }
                 return change(op, fields: fields, of: existing, restoring: true, state: &state)
             }
             if op.baseRev != existing.rev {
                 switch fromValuesHold(fields, in: existing) {
-                case .failure(let reason): return .rejected(op.op, reason: reason)
-                case .success(false): return .conflict(op.op, current: existing)
+                case .failure(let reason): return .rejected(op.id, reason: reason)
+                case .success(false): return .conflict(op.id, current: existing)
                 case .success(true): break
                 }
             }
             return change(op, fields: fields, of: existing, restoring: false, state: &state)
         case .delete:
-            guard fields.isEmpty else { return .rejected(op.op, reason: "a delete carries no fields") }
-            guard let existing else { return .rejected(op.op, reason: "item \(op.item) does not exist") }
-            if existing.deleted { return .applied(op.op, rev: existing.rev) }
-            guard op.baseRev == existing.rev else { return .conflict(op.op, current: existing) }
+            guard fields.isEmpty else { return .rejected(op.id, reason: "a delete carries no fields") }
+            guard let existing else { return .rejected(op.id, reason: "item \(op.item) does not exist") }
+            if existing.deleted { return .applied(op.id, rev: existing.rev) }
+            guard op.baseRev == existing.rev else { return .conflict(op.id, current: existing) }
             var tombstone = existing
             tombstone.deleted = true
             tombstone.rev += 1
             tombstone.updatedAt = now
             state.write(tombstone, deletedAt: Int64(now.timeIntervalSince1970), replacing: existing)
-            return .applied(op.op, rev: tombstone.rev)
+            return .applied(op.id, rev: tombstone.rev)
         }
     }
 
     private func create(_ op: Op, fields: [Field: FieldChange], state: inout State) -> OpResult {
-        guard fields[.title] != nil else { return .rejected(op.op, reason: "a new item needs a title") }
+        guard fields[.title] != nil else { return .rejected(op.id, reason: "a new item needs a title") }
         let createdAt = PushPlanner.creationTime(ofID: op.item) ?? now
         let blank = ChangeItem(id: op.item, rev: 0, title: "", createdAt: createdAt, updatedAt: now)
         switch applying(fields, to: blank) {
-        case .failure(let reason): return .rejected(op.op, reason: reason)
+        case .failure(let reason): return .rejected(op.id, reason: reason)
         case .success(var item):
             item.rev = 1
             state.write(item, deletedAt: 0, replacing: nil)
-            return .applied(op.op, rev: 1)
+            return .applied(op.id, rev: 1)
         }
     }
 
@@ -165,13 +165,13 @@ struct PushPlanner {
         _ op: Op, fields: [Field: FieldChange], of existing: ChangeItem, restoring: Bool, state: inout State
     ) -> OpResult {
         switch applying(fields, to: existing) {
-        case .failure(let reason): return .rejected(op.op, reason: reason)
+        case .failure(let reason): return .rejected(op.id, reason: reason)
         case .success(var item):
             if restoring { item.deleted = false }
             item.rev = existing.rev + 1
             item.updatedAt = now
             state.write(item, deletedAt: 0, replacing: existing)
-            return .applied(op.op, rev: item.rev)
+            return .applied(op.id, rev: item.rev)
         }
     }
 

@@ -173,9 +173,9 @@ final class SQLiteStore: SyncStore {
 
             var recorded: [String: OpResult] = [:]
             let findRecord = try db.cachedStatement(sql: "SELECT result FROM op_results WHERE user_id = ? AND op = ?")
-            for op in ops where recorded[op.op] == nil {
-                if let text = try String.fetchOne(findRecord, arguments: [user.rawValue, op.op]) {
-                    recorded[op.op] = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
+            for op in ops where recorded[op.id] == nil {
+                if let text = try String.fetchOne(findRecord, arguments: [user.rawValue, op.id]) {
+                    recorded[op.id] = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
                 }
             }
             var items: [String: StoredItem] = [:]

@@ -207,7 +207,7 @@ struct SyncService: Sendable {
             throw APIError.tooLarge("the batch has \(sync.ops.count) ops; the limit is \(limits.maxOpsPerBatch)")
         }
         for (index, op) in sync.ops.enumerated() {
-            guard UUIDv7Generator.isValid(op.op) else { throw APIError.badRequest("'ops[\(index)].op' must be a UUID") }
+            guard UUIDv7Generator.isValid(op.id) else { throw APIError.badRequest("'ops[\(index)].op' must be a UUID") }
             guard UUIDv7Generator.isValid(op.item) else { throw APIError.badRequest("'ops[\(index)].item' must be a UUID") }
             guard op.baseRev >= 0 else { throw APIError.badRequest("'ops[\(index)].baseRev' must not be negative") }
             var size = 0

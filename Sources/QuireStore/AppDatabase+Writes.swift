@@ -201,7 +201,7 @@ extension AppDatabase {
         {
             if let merged = OutboxFold.fold(kind: latest.op.kind, existing: latest.op.fields ?? [:], changes: changes) {
                 try Outbox.setFields(merged, seq: latest.seq, in: db)
-                return latest.op.op
+                return latest.op.id
             }
             try Outbox.remove([latest.seq], in: db)
             return nil

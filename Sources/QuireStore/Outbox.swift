@@ -112,7 +112,7 @@ enum Outbox {
         let createdText: String = row[6]
         return OutboxOp(
             seq: row[0],
-            op: Op(op: row[1], item: row[2], kind: kind, baseRev: row[4], fields: try fieldsText.map(JSONText.parseFieldChanges)),
+            op: Op(id: row[1], item: row[2], kind: kind, baseRev: row[4], fields: try fieldsText.map(JSONText.parseFieldChanges)),
             state: state, attempts: row[7], lastError: row[9],
             createdAt: StoreTime.date(from: createdText) ?? Date(timeIntervalSince1970: 0))
     }
@@ -123,7 +123,7 @@ enum Outbox {
             INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                entry.op.op, entry.op.item, entry.op.kind.rawValue, entry.op.baseRev,
+                entry.op.id, entry.op.item, entry.op.kind.rawValue, entry.op.baseRev,
                 entry.op.fields.map(JSONText.fieldChanges), StoreTime.string(from: entry.createdAt),
                 entry.attempts, entry.state.rawValue, entry.lastError,
             ])
@@ -133,7 +133,7 @@ enum Outbox {
     static func insert(
         opID: String, item: Item, kind: OpKind, fields: [Field: FieldChange]?, createdAt: Date, in db: Database
     ) throws {
-        let op = Op(op: opID, item: item.id, kind: kind, baseRev: item.rev, fields: fields)
+        let op = Op(id: opID, item: item.id, kind: kind, baseRev: item.rev, fields: fields)
         try insert(OutboxOp(op: op, createdAt: createdAt), in: db)
     }
 

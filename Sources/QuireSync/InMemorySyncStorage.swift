@@ -98,7 +98,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             item.rev = 0
             item.syncState = .pending
             state.items[item.id] = item
-            appendOp(Op(op: opID, item: item.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item)),
+            appendOp(Op(id: opID, item: item.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item)),
                      now: now)
             state.history.append(HistoryEntry(item: item, origin: .local, opID: opID))
         }
@@ -121,7 +121,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
                 }
                 state.replaceOps(of: id, with: ops)
             } else {
-                appendOp(Op(op: opID, item: id, kind: .update, baseRev: before.rev, fields: changes), now: now)
+                appendOp(Op(id: opID, item: id, kind: .update, baseRev: before.rev, fields: changes), now: now)
             }
             after.syncState = badge(of: after)
             state.items[id] = after
@@ -135,7 +135,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             guard var item = state.items[id], !item.deleted else { throw StoreError.notFound(id: id) }
             item.deleted = true
             item.updatedAt = now
-            appendOp(Op(op: opID, item: id, kind: .delete, baseRev: item.rev), now: now)
+            appendOp(Op(id: opID, item: id, kind: .delete, baseRev: item.rev), now: now)
             item.syncState = badge(of: item)
             state.items[id] = item
             state.history.append(HistoryEntry(item: item, origin: .local, opID: opID))

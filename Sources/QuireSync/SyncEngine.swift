@@ -138,7 +138,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                     // Too large: halve the batch, and set a lone op aside for good.
                     try ledger.returnInFlight(serverFault: false, reason: nil)
                     if batch.count == 1 {
-                        try ledger.deadLetter(opID: batch[0].op, item: batch[0].item,
+                        try ledger.deadLetter(opID: batch[0].id, item: batch[0].item,
                                               reason: body?.message ?? "the server refused it as too large")
                     }
                     batchLimit = max(1, batch.count / 2)

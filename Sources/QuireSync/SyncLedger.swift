@@ -60,10 +60,10 @@ public struct SyncLedger: Sendable {
     public func takeBatch(limit: Int) throws -> [Op] {
         try storage.write { tx in
             let ops = try tx.sendableOps(limit: limit)
-            let sending = Set(ops.map(\.op.op))
+            let sending = Set(ops.map(\.op.id))
             try update(Set(ops.map(\.op.item)), in: tx) { items, reconciler in
                 for id in items.keys {
-                    for index in items[id]!.ops.indices where sending.contains(items[id]!.ops[index].op.op) {
+                    for index in items[id]!.ops.indices where sending.contains(items[id]!.ops[index].op.id) {
                         items[id]!.ops[index].state = .inFlight
                         items[id]!.ops[index].attempts += 1
                     }
@@ -81,10 +81,10 @@ public struct SyncLedger: Sendable {
         try storage.write { tx in
             let ops = try tx.inFlightOps()
             guard !ops.isEmpty else { return }
-            let returning = Set(ops.map(\.op.op))
+            let returning = Set(ops.map(\.op.id))
             try update(Set(ops.map(\.op.item)), in: tx) { items, reconciler in
                 for id in items.keys {
-                    for index in items[id]!.ops.indices where returning.contains(items[id]!.ops[index].op.op) {
+                    for index in items[id]!.ops.indices where returning.contains(items[id]!.ops[index].op.id) {
                         items[id]!.ops[index].state = .pending
                         items[id]!.ops[index].lastError = serverFault ? reason : nil
                     }
@@ -98,7 +98,7 @@ public struct SyncLedger: Sendable {
     public func applyResults(_ results: [OpResult], sent: [Op]) throws -> ReconcileSummary {
         guard !results.isEmpty else { return ReconcileSummary() }
         return try storage.write { tx in
-            let itemOfOp = Dictionary(sent.map { ($0.op, $0.item) }, uniquingKeysWith: { first, _ in first })
+            let itemOfOp = Dictionary(sent.map { ($0.id, $0.item) }, uniquingKeysWith: { first, _ in first })
             return try update(Set(sent.map(\.item)), in: tx) { items, reconciler in
                 for result in results {
                     guard let id = itemOfOp[result.op], items[id] != nil else { continue }
@@ -156,7 +156,7 @@ public struct SyncLedger: Sendable {
     public func deadLetter(opID: String, item: String, reason: String) throws {
         try storage.write { tx in
             try update([item], in: tx) { items, reconciler in
-                guard let index = items[item]?.ops.firstIndex(where: { $0.op.op == opID }) else { return }
+                guard let index = items[item]?.ops.firstIndex(where: { $0.op.id == opID }) else { return }
                 items[item]!.ops[index].state = .rejected
                 items[item]!.ops[index].lastError = reason
                 reconciler.settleBadge(&items[item]!)

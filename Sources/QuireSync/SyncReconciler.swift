@@ -34,7 +34,7 @@ public struct SyncReconciler {
 
     /// Applies the server's result for an op this device sent.
     public mutating func apply(_ result: OpResult, to local: inout LocalItem) {
-        guard let index = local.ops.firstIndex(where: { $0.op.op == result.op }) else {
+        guard let index = local.ops.firstIndex(where: { $0.op.id == result.op }) else {
             // Already replaced (a conflict earlier in the batch merged this item's ops away).
             return
         }
@@ -54,7 +54,7 @@ public struct SyncReconciler {
             local.ops[index].state = .rejected
             local.ops[index].lastError = reason
             summary.deadLetters += 1
-            log(.deadLetter, "\(sent.kind.rawValue) set aside: \(reason)", item: local.id, op: sent.op)
+            log(.deadLetter, "\(sent.kind.rawValue) set aside: \(reason)", item: local.id, op: sent.id)
         case .conflict:
             guard let current = result.current else {
                 local.ops[index].state = .pending
@@ -112,8 +112,8 @@ public struct SyncReconciler {
 
     /// Writes the outcome of a merge: a clean one as a new op, a conflicting one as a record.
     private mutating func settle(_ merge: ItemMerge, remote: Item, local: inout LocalItem, wasInConflict: Bool) {
-        let unsent = Set(local.activeOps.map(\.op.op))
-        local.ops.removeAll { unsent.contains($0.op.op) }
+        let unsent = Set(local.activeOps.map(\.op.id))
+        local.ops.removeAll { unsent.contains($0.op.id) }
         if merge.needsReview {
             var shown = merge.item
             shown.rev = remote.rev
@@ -140,11 +140,11 @@ public struct SyncReconciler {
         let op = makeOp(from: remote, to: merged)
         if let op { local.ops.append(op) }
         local.item = merged
-        history.append(HistoryEntry(item: merged, origin: .merge, opID: op?.op.op))
+        history.append(HistoryEntry(item: merged, origin: .merge, opID: op?.op.id))
         summary.merged += 1
         let pushed = op.map { " and queued as \($0.op.kind.rawValue) of \($0.op.fields?.keys.sorted().map(\.rawValue).joined(separator: ", ") ?? "the item")" } ?? ""
         log(.merged, (wasInConflict ? "merged cleanly with a newer server version" : "merged with the server's changes") + pushed,
-            item: local.id, op: op?.op.op)
+            item: local.id, op: op?.op.id)
     }
 
     // MARK: - Snapshot (resync)
@@ -183,20 +183,20 @@ public struct SyncReconciler {
         let active = local.activeOps
         if current.deleted {
             // Gone on both sides; a delete still queued has nothing left to delete.
-            let unsent = Set(active.filter { $0.op.kind == .delete }.map(\.op.op))
-            local.ops.removeAll { unsent.contains($0.op.op) }
+            let unsent = Set(active.filter { $0.op.kind == .delete }.map(\.op.id))
+            local.ops.removeAll { unsent.contains($0.op.id) }
             return
         }
         if serverLostData {
             var item = current
             item.rev = 0
             local.ops.removeAll { $0.isActive }
-            let op = OutboxOp(op: Op(op: newID(now), item: local.id, kind: .create, baseRev: 0,
+            let op = OutboxOp(op: Op(id: newID(now), item: local.id, kind: .create, baseRev: 0,
                                      fields: SyncReconciler.allFields(of: item)), createdAt: now)
             local.ops.append(op)
             local.item = item
             summary.resent += 1
-            log(.resync, "the server had lost this item: sending it again", item: local.id, op: op.op.op)
+            log(.resync, "the server had lost this item: sending it again", item: local.id, op: op.op.id)
             return
         }
         // Deleted on the server long enough ago that even its tombstone is gone.
@@ -216,7 +216,7 @@ public struct SyncReconciler {
         local.item = item
         if op != nil {
             summary.resent += 1
-            log(.resync, "the server had an older version: sending this device's again", item: local.id, op: op?.op.op)
+            log(.resync, "the server had an older version: sending this device's again", item: local.id, op: op?.op.id)
         }
     }
 
@@ -260,7 +260,7 @@ public struct SyncReconciler {
         if let op { local.ops.append(op) }
         local.item = resolved
         settleBadge(&local)
-        history.append(HistoryEntry(item: local.item!, origin: .resolve, opID: op?.op.op))
+        history.append(HistoryEntry(item: local.item!, origin: .resolve, opID: op?.op.id))
         return true
     }
 
@@ -269,9 +269,9 @@ public struct SyncReconciler {
     /// Sends a dead letter again as a new op (a replayed op id would get the same refusal).
     @discardableResult
     public mutating func retryDeadLetter(_ opID: String, in local: inout LocalItem) -> Bool {
-        guard let index = local.ops.firstIndex(where: { $0.op.op == opID && $0.state == .rejected }) else { return false }
+        guard let index = local.ops.firstIndex(where: { $0.op.id == opID && $0.state == .rejected }) else { return false }
         var retried = local.ops.remove(at: index)
-        retried.op.op = newID(now)
+        retried.op.id = newID(now)
         retried.state = .pending
         retried.attempts = 0
         retried.lastError = nil
@@ -285,7 +285,7 @@ public struct SyncReconciler {
     /// Drops a dead letter; its values stay in the item's history.
     @discardableResult
     public mutating func discardDeadLetter(_ opID: String, in local: inout LocalItem) -> Bool {
-        guard let index = local.ops.firstIndex(where: { $0.op.op == opID && $0.state == .rejected }) else { return false }
+        guard let index = local.ops.firstIndex(where: { $0.op.id == opID && $0.state == .rejected }) else { return false }
         local.ops.remove(at: index)
         settleBadge(&local)
         return true
@@ -316,15 +316,15 @@ public struct SyncReconciler {
         case (true, true):
             return nil
         case (false, true):
-            op = Op(op: newID(now), item: target.id, kind: .delete, baseRev: remote.rev)
+            op = Op(id: newID(now), item: target.id, kind: .delete, baseRev: remote.rev)
         case (true, false):
             // Reviving a tombstone: a create carrying every field, as `quire restore` sends it.
-            op = Op(op: newID(now), item: target.id, kind: .create, baseRev: remote.rev,
+            op = Op(id: newID(now), item: target.id, kind: .create, baseRev: remote.rev,
                     fields: SyncReconciler.allFields(of: target))
         case (false, false):
             let changes = target.changes(since: remote)
             if changes.isEmpty { return nil }
-            op = Op(op: newID(now), item: target.id, kind: .update, baseRev: remote.rev, fields: changes)
+            op = Op(id: newID(now), item: target.id, kind: .update, baseRev: remote.rev, fields: changes)
         }
         return OutboxOp(op: op, createdAt: now)
     }

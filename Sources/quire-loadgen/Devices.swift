@@ -164,13 +164,13 @@ struct SimulatedDevice {
                 guard edited.insert(index).inserted else { continue }
                 let item = mine[index]
                 let title = "edit \(nextID().suffix(6))"
-                ops.append(Op(op: nextID(), item: item.id, kind: .update, baseRev: item.rev,
+                ops.append(Op(id: nextID(), item: item.id, kind: .update, baseRev: item.rev,
                               fields: [.title: FieldChange(from: .string(item.title), to: .string(title))]))
                 mine[index] = (item.id, item.rev, title)
             } else {
                 let item = nextID()
                 let title = "note \(item.suffix(6))"
-                ops.append(Op(op: nextID(), item: item, kind: .create, baseRev: 0, fields: [
+                ops.append(Op(id: nextID(), item: item, kind: .create, baseRev: 0, fields: [
                     .title: FieldChange(from: .null, to: .string(title)),
                     .body: FieldChange(from: .null, to: .string("Load test body for \(item).\nSecond line.")),
                     .tags: FieldChange(from: .null, to: .strings(["bench"])),

@@ -53,7 +53,7 @@ struct FirstPull: AsyncParsableCommand {
             let count = min(1000, items - seeded)
             let ops = (0..<count).map { _ -> Op in
                 let id = generator.next(now: Date(), using: &random)
-                return Op(op: generator.next(now: Date(), using: &random), item: id, kind: .create, baseRev: 0, fields: [
+                return Op(id: generator.next(now: Date(), using: &random), item: id, kind: .create, baseRev: 0, fields: [
                     .title: FieldChange(from: .null, to: .string("Seeded note \(id.suffix(8))")),
                     .body: FieldChange(from: .null, to: .string("A body of a typical length for a note, with a second line.\n- and a list item")),
                     .tags: FieldChange(from: .null, to: .strings(["seed", "bench"])),

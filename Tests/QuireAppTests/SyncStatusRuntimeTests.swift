@@ -32,7 +32,7 @@ import Testing
                 _ = try store.create(NewItem(title: "Fine as it is"))
                 for item in [milk, memo] {
                     let op = try #require(try store.outbox(for: item.id).first)
-                    try ledger.deadLetter(opID: op.op.op, item: item.id, reason: "the server refused it as too large")
+                    try ledger.deadLetter(opID: op.op.id, item: item.id, reason: "the server refused it as too large")
                 }
                 // An item from the server that both sides then changed: it needs review.
                 let shared = "0193a9d2-0000-7000-8000-00000000c0de"
@@ -70,8 +70,8 @@ import Testing
 
     @Test func retryAndDiscardDeadLettersFromTheScreen() throws {
         let app = try Setup()
-        let milkOp = try #require(try app.rejected(app.milk).first).op.op
-        let memoOp = try #require(try app.rejected(app.memo).first).op.op
+        let milkOp = try #require(try app.rejected(app.milk).first).op.id
+        let memoOp = try #require(try app.rejected(app.memo).first).op.id
 
         app.press(.character("S"))
         #expect(app.waitFor { app.backend.text.contains("Rejected changes (2)") }, "\(app.backend.text)")
@@ -90,7 +90,7 @@ import Testing
         let requeued = try app.store.outbox(for: app.milk.id)
         #expect(requeued.count == 1)
         #expect(requeued.first?.state == .pending)
-        #expect(requeued.first?.op.op != milkOp)
+        #expect(requeued.first?.op.id != milkOp)
         #expect(requeued.first?.attempts == 0)
         #expect(app.waitFor { app.backend.text.contains("Rejected changes (1)") }, "\(app.backend.text)")
         #expect(app.runtime.currentState.notice?.text == "Queued again: Buy milk")
@@ -119,7 +119,7 @@ import Testing
         app.press(.character("S"))
         #expect(app.waitFor { app.backend.text.contains("Rejected changes (2)") })
         // Another writer (the sync engine, another process) discards one: the screen follows.
-        #expect(try app.ledger.discardDeadLetter(try #require(try app.rejected(app.milk).first).op.op, item: app.milk.id))
+        #expect(try app.ledger.discardDeadLetter(try #require(try app.rejected(app.milk).first).op.id, item: app.milk.id))
         #expect(app.waitFor { app.backend.text.contains("Rejected changes (1)") }, "\(app.backend.text)")
         // Typing stays live meanwhile: the keys still work.
         app.press(.character("q"))

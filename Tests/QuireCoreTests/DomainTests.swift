@@ -77,7 +77,7 @@ import Testing
     @Test func fieldValuesEncodeAsTheWireShapes() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let op = Op(op: "o", item: "i", kind: .update, baseRev: 2,
+        let op = Op(id: "o", item: "i", kind: .update, baseRev: 2,
                     fields: [.body: FieldChange(from: .sha256("ab"), to: .string("x")), .due: FieldChange(from: .null, to: .string("2026-01-01"))])
         let text = String(decoding: try encoder.encode(op), as: UTF8.self)
         #expect(text == #"{"baseRev":2,"fields":{"body":{"from":{"sha256":"ab"},"to":"x"},"due":{"from":null,"to":"2026-01-01"}},"item":"i","kind":"update","op":"o"}"#)

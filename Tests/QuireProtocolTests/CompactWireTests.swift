@@ -35,7 +35,7 @@ import QuireProtocol
                 }
                 fields = chosen
             }
-            return Op(op: UUID().uuidString.lowercased(), item: "item-\(index % 5)", kind: kind,
+            return Op(id: UUID().uuidString.lowercased(), item: "item-\(index % 5)", kind: kind,
                       baseRev: Int.random(in: 0...Int.max, using: &random), fields: fields)
         }
         return SyncRequest(

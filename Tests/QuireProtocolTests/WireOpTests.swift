@@ -22,7 +22,7 @@ import Testing
                 }
                 fields = chosen
             }
-            ops.append(Op(op: "op-\(index)", item: "item-\(index % 13)", kind: [.create, .update, .delete][index % 3], baseRev: index, fields: fields))
+            ops.append(Op(id: "op-\(index)", item: "item-\(index % 13)", kind: [.create, .update, .delete][index % 3], baseRev: index, fields: fields))
         }
         let request = SyncRequest(device: "d", cursor: "c", limit: 5, ops: ops)
         let data = try JSONEncoder().encode(request)
@@ -37,7 +37,7 @@ import Testing
         for text in [#"{"op":"o","item":"i","kind":"delete","baseRev":2}"#, #"{"op":"o","item":"i","kind":"delete","baseRev":2,"fields":null}"#] {
             let json = #"{"protocol":1,"device":"d","ops":[\#(text)]}"#
             let request = try JSONDecoder().decode(SyncRequest.self, from: Data(json.utf8))
-            #expect(request.ops == [Op(op: "o", item: "i", kind: .delete, baseRev: 2)])
+            #expect(request.ops == [Op(id: "o", item: "i", kind: .delete, baseRev: 2)])
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
             #expect(answer.results.map(\.status) == [.conflict, .skipped, .applied])
             let current = try #require(answer.results[0].current)
             #expect((current.title, current.rev, current.pinned) == ("Oat milk", 2, false))
-            #expect(answer.results[1] == .skipped(batch[1].op))
+            #expect(answer.results[1] == .skipped(batch[1].id))
             #expect(phone.items[item]?.title == "Oat milk")
             #expect(phone.items[elsewhere]?.title == "Free-range eggs")
 
@@ -127,13 +127,13 @@ import Testing
             let ops = [
                 Make.update(Make.id(), baseRev: 1, [.title: (.string("a"), .string("b"))]),
                 Make.delete(Make.id(), baseRev: 1),
-                Op(op: Make.id(), item: Make.id(), kind: .create, baseRev: 0, fields: [.body: FieldChange(from: .null, to: .string("no title"))]),
+                Op(id: Make.id(), item: Make.id(), kind: .create, baseRev: 0, fields: [.body: FieldChange(from: .null, to: .string("no title"))]),
                 Make.create(Make.id(), title: "   "),
                 Make.update(item, baseRev: 1, [.priority: (.string("none"), .string("urgent"))]),
                 Make.update(item, baseRev: 1, [.due: (.null, .string("2026-02-30"))]),
                 Make.update(item, baseRev: 1, [.done: (.bool(false), .string("yes"))]),
                 Make.update(item, baseRev: 1, [.title: (.string("ok"), .string("two\nlines"))]),
-                Op(op: Make.id(), item: item, kind: .delete, baseRev: 1, fields: [.title: FieldChange(from: .string("ok"), to: .string("x"))]),
+                Op(id: Make.id(), item: item, kind: .delete, baseRev: 1, fields: [.title: FieldChange(from: .string("ok"), to: .string("x"))]),
             ]
             let answer = try await server.round(&device, token, ops: ops)
             #expect(answer.results.map(\.status) == Array(repeating: .rejected, count: ops.count))

@@ -53,7 +53,7 @@ import Testing
             _ = try await server.sync(token, SyncRequest(device: device.id, cursor: device.cursor, ops: [edit]))
             let retry = try await server.round(&device, token, ops: [edit])
 
-            #expect(retry.results == [.applied(edit.op, rev: 2)])
+            #expect(retry.results == [.applied(edit.id, rev: 2)])
             #expect(device.items[item]?.body == "2")
             #expect(device.items[item]?.rev == 2)
             try await server.catchUp(&observer, token)
@@ -88,7 +88,7 @@ import Testing
             let token = try await server.addUser("ann")
             let create = Make.create(Make.id(), title: "once")
             let answer = try await server.sync(token, SyncRequest(device: Make.id(), cursor: nil, ops: [create, create]))
-            #expect(answer.results == [.applied(create.op, rev: 1), .applied(create.op, rev: 1)])
+            #expect(answer.results == [.applied(create.id, rev: 1), .applied(create.id, rev: 1)])
             #expect(try await server.store.stats(user: server.user(token)).seq == 1)
         }
     }

@@ -25,7 +25,7 @@ import QuireCore
         #expect(ops.count == 1)
         let op = try #require(ops.first)
         #expect(op.op.kind == .create && op.op.baseRev == 0 && op.state == .pending)
-        #expect(history[0].opID == op.op.op)
+        #expect(history[0].opID == op.op.id)
         #expect(Set(op.op.fields?.keys ?? [:].keys) == Set(Field.allCases))
         #expect(op.op.fields?[.title] == FieldChange(from: .null, to: .string("Buy milk")))
         #expect(op.op.fields?[.tags]?.to == .strings(["errands", "home"]))
@@ -126,7 +126,7 @@ import QuireCore
         let version = try #require(try store.history(of: task.id).first)
         var expected = task
         expected.syncState = .synced
-        #expect(version.item == expected && version.origin == .import && version.opID == op.op.op)
+        #expect(version.item == expected && version.origin == .import && version.opID == op.op.id)
         #expect(try store.search("imported").map(\.id) == [task.id])
         let again = try store.importItems([entries[0]])
         #expect(again.unchanged == 1 && again.created == 0)

@@ -10,7 +10,7 @@ import Testing
         var generator = UUIDv7Generator()
         var random = SystemRandomNumberGenerator()
         return (0..<count).map { index in
-            Op(op: generator.next(now: Date(), using: &random), item: generator.next(now: Date(), using: &random),
+            Op(id: generator.next(now: Date(), using: &random), item: generator.next(now: Date(), using: &random),
                kind: .create, baseRev: 0,
                fields: [.title: FieldChange(from: .null, to: .string("Item \(index)")),
                         .body: FieldChange(from: .null, to: .string("Line one of item \(index)\nLine two\n"))])

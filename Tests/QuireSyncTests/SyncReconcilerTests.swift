@@ -39,7 +39,7 @@ final class IDMaker: @unchecked Sendable {
     /// A local item edited from `synced` by an update op (pending unless told otherwise).
     func edited(_ values: [Field: FieldValue], state: OutboxState = .pending) throws -> LocalItem {
         let after = try synced.applying(values, now: t0)
-        let op = Op(op: ids.next(), item: itemID, kind: .update, baseRev: synced.rev, fields: after.changes(since: synced))
+        let op = Op(id: ids.next(), item: itemID, kind: .update, baseRev: synced.rev, fields: after.changes(since: synced))
         var item = after
         item.syncState = .pending
         return LocalItem(id: itemID, item: item, ops: [OutboxOp(seq: 1, op: op, state: state, createdAt: t0)])
@@ -57,7 +57,7 @@ final class IDMaker: @unchecked Sendable {
     @Test func anAppliedOpLeavesTheOutboxAndTheItemTakesTheNewRevision() throws {
         var local = try edited([.title: .string("Oat milk")], state: .inFlight)
         var reconciler = reconciler()
-        reconciler.apply(.applied(local.ops[0].op.op, rev: 4), to: &local)
+        reconciler.apply(.applied(local.ops[0].op.id, rev: 4), to: &local)
         #expect(local.ops.isEmpty)
         #expect(local.item?.rev == 4)
         #expect(local.item?.syncState == .synced)
@@ -67,7 +67,7 @@ final class IDMaker: @unchecked Sendable {
     @Test func anOpAppliedOverOtherWritesLeavesTheRevisionForThePullToBring() throws {
         var local = try edited([.title: .string("Oat milk")], state: .inFlight)
         var reconciler = reconciler()
-        reconciler.apply(.applied(local.ops[0].op.op, rev: 7), to: &local)
+        reconciler.apply(.applied(local.ops[0].op.id, rev: 7), to: &local)
         #expect(local.item?.rev == 3, "rev 7 also holds another device's change this device has not seen")
         // The pulled version then replaces the item: nothing is left unsent.
         reconciler.apply(pulled: try server([.title: .string("Oat milk"), .pinned: .bool(true)], rev: 7), to: &local)
@@ -79,7 +79,7 @@ final class IDMaker: @unchecked Sendable {
         var local = try edited([.title: .string("Oat milk")], state: .inFlight)
         let current = try server([.priority: .string("high")], rev: 5)
         var reconciler = reconciler()
-        reconciler.apply(.conflict(local.ops[0].op.op, current: current), to: &local)
+        reconciler.apply(.conflict(local.ops[0].op.id, current: current), to: &local)
         #expect(local.conflict == nil)
         #expect(local.item?.title == "Oat milk")
         #expect(local.item?.priority == .high)
@@ -96,7 +96,7 @@ final class IDMaker: @unchecked Sendable {
         var local = try edited([.title: .string("Oat milk")], state: .inFlight)
         let current = try server([.title: .string("Soy milk")], rev: 5)
         var reconciler = reconciler()
-        reconciler.apply(.conflict(local.ops[0].op.op, current: current), to: &local)
+        reconciler.apply(.conflict(local.ops[0].op.id, current: current), to: &local)
         let record = try #require(local.conflict)
         #expect(record.fields == [.title])
         #expect(record.base?.title == "Buy milk")
@@ -111,7 +111,7 @@ final class IDMaker: @unchecked Sendable {
     @Test func skippedOpsGoBackToPending() throws {
         var local = try edited([.title: .string("Oat milk")], state: .inFlight)
         var reconciler = reconciler()
-        reconciler.apply(.skipped(local.ops[0].op.op), to: &local)
+        reconciler.apply(.skipped(local.ops[0].op.id), to: &local)
         #expect(local.ops.first?.state == .pending)
         #expect(local.item?.syncState == .pending)
     }
@@ -119,17 +119,17 @@ final class IDMaker: @unchecked Sendable {
     @Test func aRejectedOpBecomesADeadLetterWithItsReason() throws {
         var local = try edited([.title: .string("Oat milk")], state: .inFlight)
         var reconciler = reconciler()
-        reconciler.apply(.rejected(local.ops[0].op.op, reason: "item does not exist"), to: &local)
+        reconciler.apply(.rejected(local.ops[0].op.id, reason: "item does not exist"), to: &local)
         #expect(local.ops.first?.state == .rejected)
         #expect(local.ops.first?.lastError == "item does not exist")
         #expect(local.item?.syncState == .error)
         #expect(reconciler.events.first?.kind == .deadLetter)
 
-        let opID = local.ops[0].op.op
+        let opID = local.ops[0].op.id
         #expect(reconciler.retryDeadLetter(opID, in: &local))
         #expect(local.ops.count == 1)
         #expect(local.ops[0].state == .pending)
-        #expect(local.ops[0].op.op != opID, "a replayed id would get the same refusal")
+        #expect(local.ops[0].op.id != opID, "a replayed id would get the same refusal")
         #expect(local.item?.syncState == .pending)
     }
 
@@ -249,7 +249,7 @@ final class IDMaker: @unchecked Sendable {
 
     @Test func baseUndoesTheUnsentOpsNewestFirst() throws {
         var local = try edited([.title: .string("Oat milk")])
-        let second = Op(op: ids.next(), item: itemID, kind: .update, baseRev: 3,
+        let second = Op(id: ids.next(), item: itemID, kind: .update, baseRev: 3,
                         fields: [.title: FieldChange(from: .string("Oat milk"), to: .string("Soy milk")),
                                  .pinned: FieldChange(from: .bool(false), to: .bool(true))])
         local.ops.append(OutboxOp(seq: 2, op: second, createdAt: t0))

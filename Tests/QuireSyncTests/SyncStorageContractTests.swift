@@ -36,7 +36,7 @@ import Testing
 
     static func op(_ n: Int, item: Int, kind: OpKind = .update, state: OutboxState = .pending) -> OutboxOp {
         let fields: [Field: FieldChange]? = kind == .delete ? nil : [.title: FieldChange(from: .string("a"), to: .string("b"))]
-        return OutboxOp(op: Op(op: id(1000 + n), item: id(item), kind: kind, baseRev: 1, fields: fields), state: state,
+        return OutboxOp(op: Op(id: id(1000 + n), item: id(item), kind: kind, baseRev: 1, fields: fields), state: state,
                         createdAt: t0)
     }
 
@@ -77,9 +77,9 @@ import Testing
             LocalItem(id: Self.id(3), item: Self.item(3), ops: [Self.op(4, item: 3), Self.op(5, item: 3, state: .inFlight)]),
         ], in: storage)
         let sendable = try storage.read { try $0.sendableOps(limit: 10) }
-        #expect(sendable.map(\.op.op) == [Self.id(1001), Self.id(1004)])
-        #expect(try storage.read { try $0.sendableOps(limit: 1) }.map(\.op.op) == [Self.id(1001)])
-        #expect(try storage.read { try $0.inFlightOps() }.map(\.op.op) == [Self.id(1005)])
+        #expect(sendable.map(\.op.id) == [Self.id(1001), Self.id(1004)])
+        #expect(try storage.read { try $0.sendableOps(limit: 1) }.map(\.op.id) == [Self.id(1001)])
+        #expect(try storage.read { try $0.inFlightOps() }.map(\.op.id) == [Self.id(1005)])
         #expect(try storage.read { try $0.hasOutstandingChanges() })
     }
 
@@ -99,7 +99,7 @@ import Testing
             try tx.save(new, over: old)
         }
         let after = try #require(try storage.read { try $0.items([Self.id(1)]) }[Self.id(1)])
-        #expect(after.ops.map(\.op.op) == [Self.id(1002), Self.id(1003)])
+        #expect(after.ops.map(\.op.id) == [Self.id(1002), Self.id(1003)])
         #expect(after.ops.map(\.state) == [.inFlight, .pending])
         #expect(after.ops.map(\.attempts) == [1, 0])
         #expect(after.item?.syncState == .syncing)

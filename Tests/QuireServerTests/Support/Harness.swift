@@ -169,16 +169,16 @@ enum Make {
     static func create(_ item: String, title: String, _ extra: [Field: FieldValue] = [:], op: String = Make.id()) -> Op {
         var fields: [Field: FieldChange] = [.title: FieldChange(from: .null, to: .string(title))]
         for (field, value) in extra { fields[field] = FieldChange(from: .null, to: value) }
-        return Op(op: op, item: item, kind: .create, baseRev: 0, fields: fields)
+        return Op(id: op, item: item, kind: .create, baseRev: 0, fields: fields)
     }
 
     static func update(_ item: String, baseRev: Int, _ changes: [Field: (FieldValue, FieldValue)], op: String = Make.id()) -> Op {
-        Op(op: op, item: item, kind: .update, baseRev: baseRev,
+        Op(id: op, item: item, kind: .update, baseRev: baseRev,
            fields: changes.mapValues { FieldChange(from: $0.0, to: $0.1) })
     }
 
     static func delete(_ item: String, baseRev: Int, op: String = Make.id()) -> Op {
-        Op(op: op, item: item, kind: .delete, baseRev: baseRev)
+        Op(id: op, item: item, kind: .delete, baseRev: baseRev)
     }
 }
 

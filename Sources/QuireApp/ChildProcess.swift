@@ -3,17 +3,22 @@ import Foundation
 import Glibc
 #endif
 
-/// Starts a program on the terminal and waits for it, with the signal state a program expects.
+/// Starts a program on the terminal and waits for it, with the signal state a program expects:
+/// the one way Quire runs a person's editor, from the app (`E`) and from `quire edit`.
 ///
-/// The app ignores and blocks some signals for its own handling; a child inherits both, so an
-/// editor would never hear Ctrl-C or a resize. The spawn resets them to their defaults.
-enum ChildProcess {
-    struct SpawnError: Error, CustomStringConvertible {
-        var description: String
+/// A child inherits its parent's blocked signals and the ones it ignores: the app blocks and
+/// ignores some for its own handling, and Dispatch's threads block them all, so an editor
+/// started plainly (as Foundation's `Process` may) would never hear Ctrl-C or a resize. The spawn
+/// gives the child an empty signal mask and every signal's default action.
+public enum ChildProcess {
+    public struct SpawnError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Runs `command` through `/bin/sh -c` with `arguments` as `$1`, `$2`...
-    static func spawn(shellCommand command: String, arguments: [String], environment: [String: String]) throws -> pid_t {
+    public static func spawn(
+        shellCommand command: String, arguments: [String], environment: [String: String]
+    ) throws(SpawnError) -> pid_t {
         let argv = ["/bin/sh", "-c", command + " \"$@\"", "sh"] + arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }
         var cArguments = argv.map { strdup($0) } + [nil]
@@ -26,8 +31,10 @@ enum ChildProcess {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGQUIT, SIGPIPE, SIGTSTP] { sigaddset(&defaults, signal) }
+        sigfillset(&defaults)
+        // These two cannot be caught or ignored, so they have no action to reset.
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var empty = sigset_t()
         sigemptyset(&empty)
@@ -41,8 +48,15 @@ enum ChildProcess {
         return pid
     }
 
+    /// Runs `command` as `spawn` does and waits for it to end; its exit status, as `wait` says.
+    public static func run(
+        shellCommand command: String, arguments: [String], environment: [String: String]
+    ) throws(SpawnError) -> Int32 {
+        wait(try spawn(shellCommand: command, arguments: arguments, environment: environment))
+    }
+
     /// Waits for a child to end; its exit status, or 128 + the signal that ended it.
-    static func wait(_ pid: pid_t) -> Int32 {
+    public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             if errno != EINTR { return -1 }

@@ -75,14 +75,13 @@ final class ExternalEditSession: @unchecked Sendable {
         }
         if text == lastContent { return }
         lastContent = text
-        let entry: ImportEntry
+        let edited: Item
         do {
-            entry = try MarkdownItem.parse(text)
+            edited = try MarkdownItem.applyingEdit(text, to: lastSaved)
         } catch {
             lastProblem = "cannot read the edited item (\(error.description))"
             return
         }
-        let edited = Self.apply(entry, to: lastSaved)
         let changes = edited.changes(since: lastSaved)
         guard !changes.isEmpty else {
             lastProblem = nil
@@ -95,20 +94,6 @@ final class ExternalEditSession: @unchecked Sendable {
         } catch {
             lastProblem = String(describing: error)
         }
-    }
-
-    /// The item with the fields a person edits taken from the file.
-    static func apply(_ entry: ImportEntry, to item: Item) -> Item {
-        var edited = item
-        edited.kind = entry.kind
-        edited.title = entry.title
-        edited.body = entry.body
-        edited.tags = Tags.normalize(entry.tags)
-        if item.kind == .task || entry.kind == .task { edited.done = entry.done }
-        edited.due = entry.due
-        edited.priority = entry.priority
-        edited.pinned = entry.pinned
-        return edited
     }
 
     /// How the session ended, for the status bar and undo. Removes the file unless its last

@@ -6,52 +6,28 @@ extension AppState {
     mutating func editorKey(_ key: Key, _ command: Command?) -> [Effect] {
         guard var editor = editor, !editor.saving else { return [] }
         let layout = editorLayout
-        let width = layout.wrapWidth
-        switch command {
-        case .save?:
+        switch (command, editor.focus) {
+        case (.save?, _):
             return save(editor)
-        case .cancel?:
+        case (.cancel?, _):
             if editor.hasChanges {
                 question = .discardChanges
             } else {
                 screen = .list
             }
             return []
-        case .switchField?:
+        case (.switchField?, _):
             editor.focus = editor.focus == .title ? .body : .title
-        case .newline?:
-            if editor.focus == .title { editor.focus = .body } else { editor.body.newline() }
-        case .cursorLeft?:
-            if editor.focus == .title { editor.title.moveLeft() } else { editor.body.moveLeft() }
-        case .cursorRight?:
-            if editor.focus == .title { editor.title.moveRight() } else { editor.body.moveRight() }
-        case .cursorUp?:
-            if editor.focus == .body {
-                if editor.body.cursorPosition(width: width).y == 0 {
-                    editor.focus = .title
-                } else {
-                    editor.body.moveVertically(by: -1, width: width)
-                }
-            }
-        case .cursorDown?:
-            if editor.focus == .title { editor.focus = .body } else { editor.body.moveVertically(by: 1, width: width) }
-        case .cursorHome?:
-            if editor.focus == .title { editor.title.moveToStart() } else { editor.body.moveToRowStart(width: width) }
-        case .cursorEnd?:
-            if editor.focus == .title { editor.title.moveToEnd() } else { editor.body.moveToRowEnd(width: width) }
-        case .cursorPageUp?:
-            if editor.focus == .body { editor.body.moveVertically(by: -max(1, layout.body.height - 1), width: width) }
-        case .cursorPageDown?:
-            if editor.focus == .body { editor.body.moveVertically(by: max(1, layout.body.height - 1), width: width) }
-        case .deleteBackward?:
-            if editor.focus == .title { editor.title.backspace() } else { editor.body.backspace() }
-        case .deleteForward?:
-            if editor.focus == .title { editor.title.deleteForward() } else { editor.body.deleteForward() }
-        default:
-            guard case .character(let character) = key else { return [] }
-            if editor.focus == .title { editor.title.insert(character) } else { editor.body.insert(character) }
+        // Enter and Down leave the one-line title for the body; Up on the body's first row goes back.
+        case (.newline?, .title), (.cursorDown?, .title):
+            editor.focus = .body
+        case (.cursorUp?, .body) where editor.body.cursorPosition(width: layout.wrapWidth).y == 0:
+            editor.focus = .title
+        case (_, .title):
+            guard editor.title.edit(key, command) else { return [] }
+        case (_, .body):
+            guard editor.body.edit(key, command, in: layout.body) else { return [] }
         }
-        editor.body.scrollToCursor(width: width, height: layout.body.height)
         screen = .editor(editor)
         return []
     }

@@ -69,7 +69,7 @@ extension AppState {
     // MARK: - Commands
 
     mutating func listCommand(_ command: Command) -> [Effect] {
-        let page = max(1, visibleRows - 1)
+        let page = listLayout.pageHeight
         switch command {
         case .moveDown: return select(list.selection + 1)
         case .moveUp: return select(list.selection - 1)
@@ -163,7 +163,7 @@ extension AppState {
 
     mutating func detailCommand(_ command: Command) -> [Effect] {
         guard case .detail(let scroll) = screen else { return [] }
-        let page = max(1, size.height - 3)
+        let page = ScreenChrome(size: size).pageHeight
         switch command {
         case .moveDown: screen = .detail(scroll: scroll + 1)
         case .moveUp: screen = .detail(scroll: max(0, scroll - 1))

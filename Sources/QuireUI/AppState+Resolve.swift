@@ -68,7 +68,7 @@ extension AppState {
         case .moveUp: resolve.moveSelection(by: -1)
         case .pageDown, .pageUp:
             let view = ResolveScreen.view(resolve, size: size)
-            let page = max(1, size.height - 4)
+            let page = ResolveScreen.chrome(size: size).pageHeight
             let offset = resolve.scrollOffset + (command == .pageDown ? page : -page)
             resolve.scrollOffset = max(0, min(offset, view.maxOffset))
         case .chooseLocal: choose(.local, in: &resolve)
@@ -124,8 +124,6 @@ extension AppState {
     /// editor; Ctrl-S takes the text, Esc drops it.
     mutating func resolveEditorKey(_ key: Key, _ command: Command?) -> [Effect] {
         guard var resolve, var area = resolve.bodyEditor else { return [] }
-        let layout = ResolveScreen.editorLayout(size: size)
-        let width = max(1, layout.body.width - 1)
         switch command {
         case .save?:
             guard !ResolveState.hasMarkers(area.text) else {
@@ -140,23 +138,9 @@ extension AppState {
             resolve.bodyEditor = nil
             screen = .resolve(resolve)
             return []
-        case .newline?: area.newline()
-        case .cursorLeft?: area.moveLeft()
-        case .cursorRight?: area.moveRight()
-        case .cursorUp?: area.moveVertically(by: -1, width: width)
-        case .cursorDown?: area.moveVertically(by: 1, width: width)
-        case .cursorHome?: area.moveToRowStart(width: width)
-        case .cursorEnd?: area.moveToRowEnd(width: width)
-        case .cursorPageUp?: area.moveVertically(by: -max(1, layout.body.height - 1), width: width)
-        case .cursorPageDown?: area.moveVertically(by: max(1, layout.body.height - 1), width: width)
-        case .deleteBackward?: area.backspace()
-        case .deleteForward?: area.deleteForward()
-        case .switchField?: break
         default:
-            guard case .character(let character) = key else { return [] }
-            area.insert(character)
+            guard area.edit(key, command, in: ResolveScreen.textArea(size: size)) else { return [] }
         }
-        area.scrollToCursor(width: width, height: layout.body.height)
         resolve.bodyEditor = area
         screen = .resolve(resolve)
         return []

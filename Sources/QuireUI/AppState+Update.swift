@@ -95,7 +95,7 @@ extension AppState {
 
     private mutating func helpCommand(_ command: Command) -> [Effect] {
         guard case .help(let scroll) = screen else { return [] }
-        let page = max(1, size.height - 2)
+        let page = HelpScreen.chrome(size: size).pageHeight
         switch command {
         case .moveDown: screen = .help(scroll: scroll + 1)
         case .moveUp: screen = .help(scroll: max(0, scroll - 1))

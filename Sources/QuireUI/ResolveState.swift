@@ -18,6 +18,22 @@ public struct ReviewVersions: Hashable, Sendable {
     }
 }
 
+extension ReviewVersions {
+    /// One of the three versions a conflict is shown in.
+    public enum Version: String, CaseIterable, Hashable, Sendable {
+        case base, local, remote
+    }
+
+    /// The item as one version has it; nil for a base that does not exist.
+    public subscript(version: Version) -> Item? {
+        switch version {
+        case .base: base
+        case .local: local
+        case .remote: remote
+        }
+    }
+}
+
 /// The resolve (diff) screen: an item's conflicts, one row each, and the person's choice for
 /// every row. Pure: the final item is computed from the merge and the choices, and accepting
 /// turns it into a `ResolvePlan` the runtime writes.
@@ -38,6 +54,15 @@ public struct ResolveState: Hashable, Sendable {
     /// Which version settles a row. `both` is only for body hunks (local lines, then remote).
     public enum Choice: String, Hashable, Sendable {
         case local, remote, both
+
+        /// The versions the choice takes.
+        public var versions: Set<ReviewVersions.Version> {
+            switch self {
+            case .local: [.local]
+            case .remote: [.remote]
+            case .both: [.local, .remote]
+            }
+        }
     }
 
     public let versions: ReviewVersions

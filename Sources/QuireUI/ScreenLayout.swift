@@ -1,5 +1,41 @@
 import TerminalUI
 
+/// The frame every screen shares: rows of its own at the top, the content, a line of key hints
+/// when the terminal is tall enough for one, and the status bar at the bottom.
+///
+/// Render draws into these areas and update pages by `pageHeight`, so drawing and paging agree
+/// on how much one screen shows.
+public struct ScreenChrome: Hashable, Sendable {
+    /// The screen's own rows above the content (a heading, the search line); empty when none.
+    public var header: Rect
+    public var content: Rect
+    public var hints: Rect?
+    public var status: Rect
+
+    /// Terminals at least this tall show a line of key hints above the status bar.
+    public static let hintsMinimumHeight = 10
+
+    /// - Parameters:
+    ///   - headerRows: rows the screen keeps above its content.
+    ///   - hasHints: false for a screen that never shows key hints (help is the list of keys).
+    public init(size: Size, headerRows: Int = 0, hasHints: Bool = true) {
+        let showsHints = hasHints && size.height >= ScreenChrome.hintsMinimumHeight
+        let rows = Rect(size: size).split(.vertical, [
+            .length(headerRows), .fill, .length(showsHints ? 1 : 0), .length(1),
+        ])
+        header = rows[0]
+        content = rows[1]
+        hints = showsHints ? rows[2] : nil
+        status = rows[3]
+    }
+
+    /// How far PgUp and PgDn move: a screen of content less one row, kept in view for context.
+    public var pageHeight: Int { ScreenChrome.page(ofHeight: content.height) }
+
+    /// The page step of a view `height` rows tall.
+    public static func page(ofHeight height: Int) -> Int { max(1, height - 1) }
+}
+
 /// Where each part of the list screen goes at the current size; update and render share it so
 /// that paging and drawing agree on how many rows the list has.
 public struct ListLayout: Hashable, Sendable {
@@ -17,15 +53,11 @@ public struct ListLayout: Hashable, Sendable {
     public static let bottomPreviewHeight = 30
 
     public init(size: Size, showsPrompt: Bool) {
-        let area = Rect(size: size)
-        let showsHints = size.height >= 10
-        let rows = area.split(.vertical, [
-            .length(showsPrompt ? 1 : 0), .fill, .length(showsHints ? 1 : 0), .length(1),
-        ])
-        prompt = showsPrompt ? rows[0] : nil
-        hints = showsHints ? rows[2] : nil
-        status = rows[3]
-        let main = rows[1]
+        let chrome = ScreenChrome(size: size, headerRows: showsPrompt ? 1 : 0)
+        prompt = showsPrompt ? chrome.header : nil
+        hints = chrome.hints
+        status = chrome.status
+        let main = chrome.content
         if size.width >= ListLayout.sidePreviewWidth {
             let parts = main.split(.horizontal, [.percentage(55), .fill])
             list = parts[0]
@@ -39,6 +71,9 @@ public struct ListLayout: Hashable, Sendable {
             preview = nil
         }
     }
+
+    /// How far PgUp and PgDn move the selection.
+    public var pageHeight: Int { ScreenChrome.page(ofHeight: list.height) }
 }
 
 /// Where each part of the editor goes.
@@ -53,17 +88,14 @@ public struct EditorLayout: Hashable, Sendable {
     public var status: Rect
 
     public init(size: Size) {
-        let area = Rect(size: size)
-        let showsHints = size.height >= 10
-        let rows = area.split(.vertical, [
-            .length(1), .length(1), .length(1), .fill, .length(showsHints ? 1 : 0), .length(1),
-        ])
-        heading = rows[0]
-        title = rows[1]
-        separator = rows[2]
-        body = rows[3].inset(horizontal: 1)
-        hints = showsHints ? rows[4] : nil
-        status = rows[5]
+        let chrome = ScreenChrome(size: size, headerRows: 3)
+        let header = chrome.header.split(.vertical, [.length(1), .length(1), .length(1)])
+        heading = header[0]
+        title = header[1]
+        separator = header[2]
+        body = chrome.content.inset(horizontal: 1)
+        hints = chrome.hints
+        status = chrome.status
     }
 
     /// Where the title's text starts (after the `Title` label).
@@ -72,7 +104,7 @@ public struct EditorLayout: Hashable, Sendable {
     }
 
     /// The width body text wraps at.
-    public var wrapWidth: Int { max(1, body.width - 1) }
+    public var wrapWidth: Int { TextArea.wrapWidth(in: body) }
 }
 
 extension AppState {

@@ -1,6 +1,7 @@
 import TerminalUI
 
-/// A multi-line text input with word wrap (the editor's body).
+/// A multi-line text input with word wrap: the editor's body and the resolve screen's merged body,
+/// which share its keys (`edit`) and its drawing (`render`).
 ///
 /// Text is kept as logical lines of characters; what the screen shows are visual rows made by
 /// wrapping each line at the view's width. Cursor movement up and down and scrolling work in
@@ -162,6 +163,10 @@ public struct TextArea: Hashable, Sendable {
         return Point(x: cursorX(rows: rows, row: row), y: row)
     }
 
+    /// The width text wraps at in an area: one cell narrower, so the cursor fits after the last
+    /// character of a full row.
+    public static func wrapWidth(in area: Rect) -> Int { max(1, area.width - 1) }
+
     /// Scrolls as little as possible so the cursor's row is inside `height` visible rows.
     public mutating func scrollToCursor(width: Int, height: Int) {
         guard height > 0 else { return }
@@ -169,6 +174,53 @@ public struct TextArea: Hashable, Sendable {
         if y < scroll { scroll = y }
         if y >= scroll + height { scroll = y - height + 1 }
         scroll = max(0, scroll)
+    }
+
+    // MARK: - Keys
+
+    /// Applies one key of the editor keymap to the text shown in `area`, then scrolls so the
+    /// cursor stays in view. A key that is no command types its character. False (and nothing
+    /// changes) for a key that means nothing to a text area, such as Tab: the caller owns those.
+    mutating func edit(_ key: Key, _ command: Command?, in area: Rect) -> Bool {
+        let width = TextArea.wrapWidth(in: area)
+        let page = ScreenChrome.page(ofHeight: area.height)
+        switch command {
+        case .newline?: newline()
+        case .cursorLeft?: moveLeft()
+        case .cursorRight?: moveRight()
+        case .cursorUp?: moveVertically(by: -1, width: width)
+        case .cursorDown?: moveVertically(by: 1, width: width)
+        case .cursorHome?: moveToRowStart(width: width)
+        case .cursorEnd?: moveToRowEnd(width: width)
+        case .cursorPageUp?: moveVertically(by: -page, width: width)
+        case .cursorPageDown?: moveVertically(by: page, width: width)
+        case .deleteBackward?: backspace()
+        case .deleteForward?: deleteForward()
+        default:
+            guard case .character(let character) = key else { return false }
+            insert(character)
+        }
+        scrollToCursor(width: width, height: area.height)
+        return true
+    }
+
+    // MARK: - Drawing
+
+    /// Draws the visible rows into `area`; the cursor's place there, or nil when it is scrolled
+    /// out of view.
+    func render(into buffer: inout Buffer, area: Rect) -> Point? {
+        let width = TextArea.wrapWidth(in: area)
+        let rows = visualRows(width: width)
+        for offset in 0..<max(0, area.height) {
+            let index = scroll + offset
+            guard index < rows.count else { break }
+            let row = rows[index]
+            buffer.put(String(lines[row.line][row.range]), x: area.x, y: area.y + offset, maxWidth: area.width)
+        }
+        let position = cursorPosition(width: width)
+        let y = position.y - scroll
+        guard y >= 0, y < area.height else { return nil }
+        return Point(x: area.x + position.x, y: area.y + y)
     }
 
     // MARK: - Helpers

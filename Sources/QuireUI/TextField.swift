@@ -42,6 +42,23 @@ public struct TextField: Hashable, Sendable {
     public mutating func moveToStart() { cursor = 0 }
     public mutating func moveToEnd() { cursor = characters.count }
 
+    /// Applies one key of the editor keymap; a key that is no command types its character.
+    /// False (and nothing changes) for a key that means nothing to a one-line field.
+    mutating func edit(_ key: Key, _ command: Command?) -> Bool {
+        switch command {
+        case .cursorLeft?: moveLeft()
+        case .cursorRight?: moveRight()
+        case .cursorHome?: moveToStart()
+        case .cursorEnd?: moveToEnd()
+        case .deleteBackward?: backspace()
+        case .deleteForward?: deleteForward()
+        default:
+            guard case .character(let character) = key else { return false }
+            insert(character)
+        }
+        return true
+    }
+
     // MARK: - Display
 
     /// The part of the text to show in `width` cells and the cursor's column in it.

@@ -82,4 +82,42 @@ import Testing
         #expect(app.state.notice?.isError == true)
         #expect(app.backend.log.contains("resume"))
     }
+
+    /// The editor must hear a resize and Ctrl-C even when the thread that starts it blocks them
+    /// (the app's threads do): the wrapper hands it an empty signal mask and default actions.
+    @Test func theEditorStartsWithNoSignalBlockedOrIgnored() throws {
+        let directory = NSTemporaryDirectory() + "quire-editor-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let report = directory + "/signals"
+        let editor = try Self.script(#"grep -E '^Sig(Blk|Ign):' /proc/self/status > "$f""#, in: directory)
+
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for signal in [SIGWINCH, SIGINT, SIGTERM] { sigaddset(&blocked, signal) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        let parentMask = Self.signalMasks(try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8))
+        let status = try ChildProcess.run(
+            shellCommand: editor, arguments: [report], environment: ProcessInfo.processInfo.environment)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+
+        #expect(status == 0)
+        #expect(parentMask["SigBlk"].map { $0 & (1 << (UInt64(SIGWINCH) - 1)) != 0 } == true)
+        let child = Self.signalMasks(try String(contentsOfFile: report, encoding: .utf8))
+        #expect(child["SigBlk"] == 0)
+        let defaults = [SIGWINCH, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP].reduce(UInt64(0)) { $0 | 1 << (UInt64($1) - 1) }
+        #expect(child["SigIgn"].map { $0 & defaults } == 0)
+    }
+
+    /// `SigBlk` and `SigIgn` of a `/proc/…/status` text as bit sets (bit n - 1 is signal n).
+    static func signalMasks(_ status: String) -> [String: UInt64] {
+        var masks: [String: UInt64] = [:]
+        for line in status.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "SigBlk" || parts[0] == "SigIgn" else { continue }
+            masks[String(parts[0])] = UInt64(parts[1].trimmingCharacters(in: .whitespaces), radix: 16)
+        }
+        return masks
+    }
 }

@@ -283,4 +283,22 @@ import Testing
         #expect(harness.frame.buffer.lines.last!.hasSuffix("1 needs review · press c"))
         #expect(harness.frame.buffer.roleMask(.statusError, row: Size.standard.height - 1).contains("^"))
     }
+
+    /// Every screen's areas and its PgDn step come from one chrome, so paging moves by what is shown.
+    @Test func theChromeShowsHintsWhenTallEnoughAndPagesByItsContent() {
+        let tall = ScreenChrome(size: Size(width: 40, height: 12), headerRows: 1)
+        #expect(tall.header == Rect(x: 0, y: 0, width: 40, height: 1))
+        #expect(tall.content == Rect(x: 0, y: 1, width: 40, height: 9))
+        #expect(tall.hints == Rect(x: 0, y: 10, width: 40, height: 1))
+        #expect(tall.status == Rect(x: 0, y: 11, width: 40, height: 1))
+        #expect(tall.pageHeight == 8)
+        let short = ScreenChrome(size: Size(width: 40, height: 9))
+        #expect(short.hints == nil && short.content.height == 8 && short.status.y == 8)
+        #expect(ScreenChrome(size: Size(width: 40, height: 12), hasHints: false).hints == nil)
+
+        var harness = Harness(size: .standard)
+        harness.press(.character("?"), .pageDown)
+        let page = HelpScreen.chrome(size: .standard).pageHeight
+        #expect(harness.state.screen == .help(scroll: min(page, HelpScreen.maxScroll(size: .standard))))
+    }
 }

@@ -235,6 +235,23 @@ enum ResolveFixtures {
         #expect(resolve.unsettled == [.field(.title), .field(.priority)])
     }
 
+    /// The merged body takes the item editor's keys: rows, row ends, pages.
+    @Test func theMergedBodyEditorMovesLikeTheItemEditor() throws {
+        var harness = opened()
+        harness.press(.character("e"))
+        harness.press(.down, .end)
+        harness.type("!")
+        var lines = try #require(harness.state.resolve?.bodyEditor?.text).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1].hasSuffix("!"))
+        harness.press(.pageDown, .home)
+        harness.type("^")
+        let area = try #require(harness.state.resolve?.bodyEditor)
+        lines = area.text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(area.line > 1)
+        #expect(lines[area.line].hasPrefix("^"))
+        #expect(harness.frame.cursor != nil)
+    }
+
     @Test func aStoreChangeReadsTheVersionsAgainAndKeepsChoicesThatStillApply() {
         var harness = opened()
         harness.press(.character("l"), .character("r"))

@@ -25,32 +25,16 @@ enum EditorScreen {
         ])
         buffer.put(rule, x: layout.separator.x, y: layout.separator.y, maxWidth: layout.separator.width)
 
-        let width = layout.wrapWidth
-        let rows = editor.body.visualRows(width: width)
-        let body = layout.body
-        for offset in 0..<body.height {
-            let index = editor.body.scroll + offset
-            guard index < rows.count else { break }
-            let row = rows[index]
-            let text = String(editor.body.lines[row.line][row.range])
-            buffer.put(text, x: body.x, y: body.y + offset, maxWidth: body.width)
-        }
+        let bodyCursor = editor.body.render(into: &buffer, area: layout.body)
 
         if let hints = layout.hints {
             KeyHints(Keymap.hints(in: .editor)).render(into: &buffer, area: hints)
         }
-        let where_ = editor.focus == .title ? "title" : "body"
-        let position = editor.body.cursorPosition(width: width)
+        let row = editor.body.cursorPosition(width: layout.wrapWidth).y + 1
         let left = Line(
-            editor.focus == .title ? "\(editor.heading) · \(where_)" : "\(editor.heading) · row \(position.y + 1)",
-            style: Style(.statusBar))
+            titleFocused ? "\(editor.heading) · title" : "\(editor.heading) · row \(row)", style: Style(.statusBar))
         StatusBar.render(state, left: left, into: &buffer, area: layout.status)
 
-        if titleFocused {
-            return Point(x: field.x + shown.cursorX, y: field.y)
-        }
-        let y = position.y - editor.body.scroll
-        guard y >= 0, y < body.height else { return nil }
-        return Point(x: body.x + position.x, y: body.y + y)
+        return titleFocused ? Point(x: field.x + shown.cursorX, y: field.y) : bodyCursor
     }
 }

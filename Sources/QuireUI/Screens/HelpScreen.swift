@@ -19,16 +19,18 @@ public enum HelpScreen {
     }
 
     static func render(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
-        let area = Rect(size: state.size)
-        let rows = area.split(.vertical, [.fill, .length(1)])
-        Paragraph(lines(width: area.width), wrap: false, scroll: scroll)
-            .render(into: &buffer, area: rows[0].inset(horizontal: 1))
+        let chrome = chrome(size: state.size)
+        Paragraph(lines(width: state.size.width), wrap: false, scroll: scroll)
+            .render(into: &buffer, area: chrome.content.inset(horizontal: 1))
         StatusBar.render(state, left: Line("Help · j/k scroll · Esc close", style: Style(.statusBar)),
-                         into: &buffer, area: rows[1])
+                         into: &buffer, area: chrome.status)
     }
+
+    /// The screen's frame: the keys are the content, so there is no line of key hints.
+    public static func chrome(size: Size) -> ScreenChrome { ScreenChrome(size: size, hasHints: false) }
 
     /// The largest useful scroll at a size.
     public static func maxScroll(size: Size) -> Int {
-        max(0, lines(width: size.width).count - (size.height - 1))
+        max(0, lines(width: size.width).count - chrome(size: size).content.height)
     }
 }

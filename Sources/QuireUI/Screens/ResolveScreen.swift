@@ -4,6 +4,8 @@ import TerminalUI
 /// The resolve (diff) screen: each conflict of an item as base / local / remote, side by side
 /// on wide terminals and as a unified diff otherwise, with the chosen version marked.
 enum ResolveScreen {
+    typealias Version = ReviewVersions.Version
+
     /// Terminals at least this wide show the three versions side by side.
     static let sideBySideWidth = 100
     /// Unchanged body lines shown around a hunk.
@@ -11,19 +13,11 @@ enum ResolveScreen {
     /// Below this width the unified gutter shrinks to one letter per version.
     static let compactWidth = 60
 
-    struct EditorLayout {
-        var heading: Rect
-        var body: Rect
-        var hints: Rect?
-        var status: Rect
-    }
+    /// The frame of the screen: the header row, then the conflicts or the merged body.
+    static func chrome(size: Size) -> ScreenChrome { ScreenChrome(size: size, headerRows: 1) }
 
-    static func editorLayout(size: Size) -> EditorLayout {
-        let showsHints = size.height >= 10
-        let rows = Rect(size: size).split(.vertical, [.length(1), .fill, .length(showsHints ? 1 : 0), .length(1)])
-        return EditorLayout(heading: rows[0], body: rows[1].inset(horizontal: 1), hints: showsHints ? rows[2] : nil,
-                            status: rows[3])
-    }
+    /// Where the conflicts are drawn, and the merged body while it is edited.
+    static func textArea(size: Size) -> Rect { chrome(size: size).content.inset(horizontal: 1) }
 
     /// What choosing a side means for an edit against a delete.
     static func deletionLabel(_ resolve: ResolveState, _ choice: ResolveState.Choice) -> String {
@@ -31,16 +25,10 @@ enum ResolveScreen {
         return side.deleted ? "accept the delete" : "restore with the edit"
     }
 
-    /// The rows of the screen: header, conflicts, key hints (when there is room), status bar.
-    private static func areas(_ size: Size) -> [Rect] {
-        let showsHints = size.height >= 10
-        return Rect(size: size).split(.vertical, [.length(1), .fill, .length(showsHints ? 1 : 0), .length(1)])
-    }
-
     /// The conflict lines at a size, where the selected conflict puts the view, and how far
     /// `scrollOffset` may move it down from there.
     static func view(_ resolve: ResolveState, size: Size) -> (lines: [Line], top: Int, maxOffset: Int) {
-        let content = areas(size)[1].inset(horizontal: 1)
+        let content = textArea(size: size)
         let sideBySide = !resolve.prefersUnified && size.width >= sideBySideWidth
         let (lines, blocks) = body(resolve, width: content.width, sideBySide: sideBySide)
         let selected = blocks.indices.contains(resolve.selection) ? blocks[resolve.selection] : 0..<0
@@ -52,19 +40,18 @@ enum ResolveScreen {
     static func render(_ state: AppState, resolve: ResolveState, into buffer: inout Buffer) -> Point? {
         if let area = resolve.bodyEditor { return renderEditor(state, area: area, into: &buffer) }
         let size = state.size
-        let rows = areas(size)
-        let showsHints = rows[2].height > 0
-        renderHeader(resolve, into: &buffer, area: rows[0])
+        let chrome = chrome(size: size)
+        renderHeader(resolve, into: &buffer, area: chrome.header)
 
-        let content = rows[1].inset(horizontal: 1)
+        let content = textArea(size: size)
         let view = view(resolve, size: size)
         let scroll = view.top + min(resolve.scrollOffset, view.maxOffset)
         for (offset, line) in view.lines.dropFirst(scroll).prefix(content.height).enumerated() {
             buffer.put(line, x: content.x, y: content.y + offset, maxWidth: content.width)
         }
 
-        if showsHints { KeyHints(Keymap.hints(in: .resolve)).render(into: &buffer, area: rows[2]) }
-        StatusBar.render(state, left: Line(statusText(resolve), style: Style(.statusBar)), into: &buffer, area: rows[3])
+        if let hints = chrome.hints { KeyHints(Keymap.hints(in: .resolve)).render(into: &buffer, area: hints) }
+        StatusBar.render(state, left: Line(statusText(resolve), style: Style(.statusBar)), into: &buffer, area: chrome.status)
         return nil
     }
 
@@ -123,18 +110,20 @@ enum ResolveScreen {
                     lines.append(line)
                 }
             case .field(let field):
-                let versions = [
-                    resolve.versions.base.map { describe($0, field) } ?? "(none)",
-                    describe(resolve.versions.local, field), describe(resolve.versions.remote, field),
-                ]
-                lines += threeWay(versions.map { [$0] }, chosen: marks(resolve, row), width: width,
-                                  sideBySide: sideBySide)
+                var values: [Version: [String]] = [:]
+                for version in Version.allCases {
+                    values[version] = [resolve.versions[version].map { describe($0, field) } ?? "(none)"]
+                }
+                lines += threeWay(values, chosen: marks(resolve, row), width: width, sideBySide: sideBySide)
             case .hunk(let hunk):
                 let conflict = resolve.hunks[hunk]
                 let around = context[hunk]
                 lines += around.before.flatMap { wrappedContext($0, width: width, sideBySide: sideBySide) }
-                lines += threeWay([conflict.base, conflict.local, conflict.remote].map { $0.map(display) },
-                                  chosen: marks(resolve, row), width: width, sideBySide: sideBySide)
+                let values: [Version: [String]] = [
+                    .base: conflict.base.map(display), .local: conflict.local.map(display),
+                    .remote: conflict.remote.map(display),
+                ]
+                lines += threeWay(values, chosen: marks(resolve, row), width: width, sideBySide: sideBySide)
                 lines += around.after.flatMap { wrappedContext($0, width: width, sideBySide: sideBySide) }
             }
             lines.append(Line([]))
@@ -175,39 +164,35 @@ enum ResolveScreen {
     }
 
     /// Which of base, local, remote the row's choice takes.
-    private static func marks(_ resolve: ResolveState, _ row: ResolveState.Row) -> [Bool] {
-        switch resolve.choices[row] {
-        case .local?: [false, true, false]
-        case .remote?: [false, false, true]
-        case .both?: [false, true, true]
-        case nil: [false, false, false]
-        }
+    private static func marks(_ resolve: ResolveState, _ row: ResolveState.Row) -> Set<Version> {
+        resolve.choices[row]?.versions ?? []
     }
 
-    private static let labels = ["base", "local", "remote"]
-    private static let roles: [Role] = [.muted, .diffRemoved, .diffAdded]
-
     /// Three versions of some lines: in columns, or one after another with a gutter label.
-    private static func threeWay(_ versions: [[String]], chosen: [Bool], width: Int, sideBySide: Bool) -> [Line] {
+    private static func threeWay(
+        _ versions: [Version: [String]], chosen: Set<Version>, width: Int, sideBySide: Bool
+    ) -> [Line] {
         if sideBySide {
             let column = max(1, (width - 2 - 6) / 3)
             var rows: [Line] = []
             var header = Line([Span("  ", .normal)])
-            for index in 0..<3 {
-                let label = (chosen[index] ? "✓ " : "") + labels[index]
-                header.append(Span(label.padded(toWidth: column), style: Style(chosen[index] ? .accent : .muted, bold: true)))
-                if index < 2 { header.append(Span(" │ ", .border)) }
+            for version in Version.allCases {
+                let isChosen = chosen.contains(version)
+                let label = (isChosen ? "✓ " : "") + version.rawValue
+                header.append(Span(label.padded(toWidth: column), style: Style(isChosen ? .accent : .muted, bold: true)))
+                if version != .remote { header.append(Span(" │ ", .border)) }
             }
             rows.append(header)
             // Long lines wrap inside their column: a paragraph in conflict must be readable whole.
-            let wrapped = versions.map { lines in lines.flatMap { WordWrap.lines($0, width: column) } }
-            let height = max(1, wrapped.map(\.count).max() ?? 0)
+            let wrapped = versions.mapValues { lines in lines.flatMap { WordWrap.lines($0, width: column) } }
+            let height = max(1, wrapped.values.map(\.count).max() ?? 0)
             for lineIndex in 0..<height {
                 var line = Line([Span("  ", .normal)])
-                for index in 0..<3 {
-                    let text = lineIndex < wrapped[index].count ? wrapped[index][lineIndex] : ""
-                    line.append(Span(text.padded(toWidth: column), index == 0 ? .muted : .normal))
-                    if index < 2 { line.append(Span(" │ ", .border)) }
+                for version in Version.allCases {
+                    let lines = wrapped[version] ?? []
+                    let text = lineIndex < lines.count ? lines[lineIndex] : ""
+                    line.append(Span(text.padded(toWidth: column), version.textRole))
+                    if version != .remote { line.append(Span(" │ ", .border)) }
                 }
                 rows.append(line)
             }
@@ -216,23 +201,25 @@ enum ResolveScreen {
         let compact = width < compactWidth
         let textWidth = max(1, width - unifiedIndent(width: width))
         var rows: [Line] = []
-        for index in 0..<3 {
-            let label = compact ? String(labels[index].prefix(1).uppercased()) : labels[index].padded(toWidth: 6)
+        for version in Version.allCases {
+            let isChosen = chosen.contains(version)
+            let label = compact ? String(version.rawValue.prefix(1).uppercased()) : version.rawValue.padded(toWidth: 6)
             let gutter = [
-                Span(compact ? (chosen[index] ? "✓" : " ") : (chosen[index] ? "  ✓ " : "    "), .accent),
-                Span(label, roles[index]),
+                Span(compact ? (isChosen ? "✓" : " ") : (isChosen ? "  ✓ " : "    "), .accent),
+                Span(label, version.labelRole),
                 Span(compact ? "│" : " │ ", .border),
             ]
             // Wrapped rows keep the border but not the label, so each line still reads as one.
             let continuation = [
                 Span(String(repeating: " ", count: compact ? 2 : 10), .normal), Span(compact ? "│" : " │ ", .border),
             ]
-            if versions[index].isEmpty {
+            let lines = versions[version] ?? []
+            if lines.isEmpty {
                 rows.append(Line(gutter + [Span("(no lines)", .muted)]))
             }
-            for text in versions[index] {
+            for text in lines {
                 for (part, piece) in WordWrap.lines(text, width: textWidth).enumerated() {
-                    rows.append(Line((part == 0 ? gutter : continuation) + [Span(piece, index == 0 ? .muted : .normal)]))
+                    rows.append(Line((part == 0 ? gutter : continuation) + [Span(piece, version.textRole)]))
                 }
             }
         }
@@ -291,30 +278,35 @@ enum ResolveScreen {
     // MARK: - The merged-body editor
 
     private static func renderEditor(_ state: AppState, area: TextArea, into buffer: inout Buffer) -> Point? {
-        let layout = editorLayout(size: state.size)
+        let chrome = chrome(size: state.size)
         buffer.put(Line([Span(" Edit the merged body", style: Style(.accent)),
                          Span(" · Ctrl-S keep · Esc drop", .muted)]),
-                   x: layout.heading.x, y: layout.heading.y, maxWidth: layout.heading.width)
-        let width = max(1, layout.body.width - 1)
-        let rows = area.visualRows(width: width)
-        for offset in 0..<layout.body.height {
-            let index = area.scroll + offset
-            guard index < rows.count else { break }
-            let row = rows[index]
-            let text = String(area.lines[row.line][row.range])
-            buffer.put(text, x: layout.body.x, y: layout.body.y + offset, maxWidth: layout.body.width)
-        }
-        if let hints = layout.hints {
+                   x: chrome.header.x, y: chrome.header.y, maxWidth: chrome.header.width)
+        let text = textArea(size: state.size)
+        let cursor = area.render(into: &buffer, area: text)
+        if let hints = chrome.hints {
             let shown = Keymap.bindings(in: .editor).filter { $0.hint != nil && $0.command != .switchField }
             KeyHints(shown.map { ($0.keys[0].name, $0.hint!) }).render(into: &buffer, area: hints)
         }
-        let position = area.cursorPosition(width: width)
-        StatusBar.render(state, left: Line("Merged body · row \(position.y + 1)", style: Style(.statusBar)),
-                         into: &buffer, area: layout.status)
-        let y = position.y - area.scroll
-        guard y >= 0, y < layout.body.height else { return nil }
-        return Point(x: layout.body.x + position.x, y: layout.body.y + y)
+        let row = area.cursorPosition(width: TextArea.wrapWidth(in: text)).y + 1
+        StatusBar.render(state, left: Line("Merged body · row \(row)", style: Style(.statusBar)),
+                         into: &buffer, area: chrome.status)
+        return cursor
     }
+}
+
+extension ReviewVersions.Version {
+    /// The colour of the version's name in the unified view: the diff's removed and added sides.
+    fileprivate var labelRole: Role {
+        switch self {
+        case .base: .muted
+        case .local: .diffRemoved
+        case .remote: .diffAdded
+        }
+    }
+
+    /// The colour of the version's text: the base is there for reference only.
+    fileprivate var textRole: Role { self == .base ? .muted : .normal }
 }
 
 extension String {

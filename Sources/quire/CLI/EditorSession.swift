@@ -1,9 +1,13 @@
 import Foundation
+import QuireApp
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Hands a text to the person's editor and returns what they saved.
 ///
-/// The editor is `$VISUAL`, then `$EDITOR`, then `vi`, run through `/bin/sh` so that values
-/// like `code --wait` work. The text goes into a private temporary file; when something goes
+/// The editor is `$VISUAL`, then `$EDITOR`, then `vi` (the app's rule), run through `/bin/sh` so
+/// that values like `code --wait` work, and started the way the app starts it (`ChildProcess`). The text goes into a private temporary file; when something goes
 /// wrong after the person has typed, the file is kept and its path is in the error, because
 /// nothing a person typed may be lost silently.
 struct EditorSession {
@@ -13,12 +17,7 @@ struct EditorSession {
         self.environment = environment
     }
 
-    var editorCommand: String {
-        for name in ["VISUAL", "EDITOR"] {
-            if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
-        }
-        return "vi"
-    }
+    var editorCommand: String { AppEnvironment.editorCommand(environment) }
 
     /// A file the person's text lives in while they edit.
     struct Draft {
@@ -42,19 +41,31 @@ struct EditorSession {
         let path = NSTemporaryDirectory() + "quire-edit-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).md"
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         else { throw .badInput("cannot create a temporary file for the editor at \(path)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", editorCommand + " \"$1\"", "sh", path]
+        let status: Int32
         do {
-            try process.run()
+            status = try ignoringInterrupts {
+                try ChildProcess.run(shellCommand: editorCommand, arguments: [path], environment: environment)
+            }
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            throw .badInput("cannot start the editor '\(editorCommand)': \(error.localizedDescription)")
+            throw .badInput("cannot start the editor '\(editorCommand)': \(error)")
         }
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw .badInput("the editor '\(editorCommand)' failed (status \(process.terminationStatus)); nothing changed, your text is kept at \(path)")
+        guard status == 0 else {
+            throw .badInput("the editor '\(editorCommand)' failed (status \(status)); nothing changed, your text is kept at \(path)")
         }
         return Draft(path: path)
+    }
+
+    /// Runs `body` with Ctrl-C and Ctrl-\\ left to the editor, as `system(3)` does: the terminal
+    /// sends them to quire too, and quire ending there would leave the editor behind and drop
+    /// what the person saves. The child gets the default actions back (`ChildProcess`).
+    private func ignoringInterrupts<T>(_ body: () throws -> T) rethrows -> T {
+        let interrupt = signal(SIGINT, SIG_IGN)
+        let quit = signal(SIGQUIT, SIG_IGN)
+        defer {
+            signal(SIGINT, interrupt)
+            signal(SIGQUIT, quit)
+        }
+        return try body()
     }
 }

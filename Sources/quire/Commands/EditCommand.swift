@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireApp
 import QuireCore
 import QuireStore
 
@@ -83,21 +84,12 @@ struct EditCommand: StoreCommand {
             draft.remove()
             return item
         }
-        let entry: ImportEntry
+        let edited: Item
         do {
-            entry = try MarkdownItem.parse(text)
+            edited = try MarkdownItem.applyingEdit(text, to: item)
         } catch {
             throw CLIFailure.badInput("cannot read the edited item (\(error.description)); nothing changed, your text is kept at \(draft.path)")
         }
-        var edited = item
-        edited.kind = entry.kind
-        edited.title = entry.title
-        edited.body = entry.body
-        edited.tags = Tags.normalize(entry.tags)
-        if item.kind == .task || entry.kind == .task { edited.done = entry.done }
-        edited.due = entry.due
-        edited.priority = entry.priority
-        edited.pinned = entry.pinned
         let changes = edited.changes(since: item)
         let result: Item
         do {

@@ -71,11 +71,10 @@ public struct ItemMerge: Hashable, Sendable {
             case .tags:
                 merged.tags = ItemMerge.mergeTags(base: base.tags, local: local.tags, remote: remote.tags)
             case .body:
-                // Bytes decide: a side that only re-encoded accented letters changed the body.
-                let (bodyB, bodyL, bodyR) = (base.body.utf8, local.body.utf8, remote.body.utf8)
-                if bodyL.elementsEqual(bodyB) || bodyL.elementsEqual(bodyR) {
+                // `FieldValue` compares bytes: a side that only re-encoded accents changed it.
+                if l == b || l == r {
                     merged.body = remote.body
-                } else if bodyR.elementsEqual(bodyB) {
+                } else if r == b {
                     merged.body = local.body
                 } else {
                     let diff3 = Diff3(base: base.body, local: local.body, remote: remote.body)

@@ -26,6 +26,28 @@ public enum FieldValue: Hashable, Sendable {
     case strings([String])
     /// Lowercase hex SHA-256 of a UTF-8 string; stands in for a long body's previous value.
     case sha256(String)
+
+    /// Bytes decide, not Swift's canonical equivalence: a device that re-encoded `é` as `e`
+    /// and an accent changed the text, and the change must be recorded, sent and merged.
+    public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.string(let a), .string(let b)), (.sha256(let a), .sha256(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.bool(let a), .bool(let b)): a == b
+        case (.strings(let a), .strings(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0 as UInt8)
+        case .bool(let flag): hasher.combine(flag)
+        case .string(let text), .sha256(let text): hasher.combine(Array(text.utf8))
+        case .strings(let texts): hasher.combine(texts.map { Array($0.utf8) })
+        }
+    }
 }
 
 extension FieldValue: Codable {

@@ -32,7 +32,8 @@ public struct ItemMerge: Hashable, Sendable {
         /// The server's values for the conflicting fields (a remote delete stays a delete).
         case remote
         /// Everything from both: the clean merge, both sides of each conflicting body hunk
-        /// (local first), the local value of other conflicting fields, and never a delete.
+        /// (local first, lines they share once), the local value of other conflicting fields,
+        /// and never a delete.
         case both
     }
 
@@ -70,6 +71,7 @@ public struct ItemMerge: Hashable, Sendable {
             case .tags:
                 merged.tags = ItemMerge.mergeTags(base: base.tags, local: local.tags, remote: remote.tags)
             case .body:
+                // `FieldValue` compares bytes: a side that only re-encoded accents changed it.
                 if l == b || l == r {
                     merged.body = remote.body
                 } else if r == b {
@@ -137,10 +139,28 @@ public struct ItemMerge: Hashable, Sendable {
             for field in conflicts { result.copy(field, from: remote) }
             if deleteConflict != nil { result.deleted = remote.deleted }
         case .both:
-            if let body, body.hasConflicts { result.body = body.text(choosing: .both) }
             if deleteConflict != nil { result.deleted = false }
         }
+        if conflicts.contains(.body), let merged = resolvedBody(choosing: { _ in resolution }) {
+            result.body = merged
+        }
         return result
+    }
+
+    /// The body with each conflicting hunk settled by `choose(index)` (hunks counted from 0 in
+    /// text order): only the lines both sides changed follow the choice, every change one side
+    /// made around them stays, and `both` gives lines the two versions share once. Nil when
+    /// the body has no conflicting hunks. `quire resolve --keep` and the resolve screen both
+    /// settle hunks here, so a choice means the same in either.
+    public func resolvedBody(choosing choose: (Int) -> Resolution) -> String? {
+        guard let body, body.hasConflicts else { return nil }
+        return body.text { index, _ in
+            switch choose(index) {
+            case .local: .local
+            case .remote: .remote
+            case .both: .both
+            }
+        }
     }
 
     /// The clean merge with a body the person wrote (the diff screen's edited text, or

@@ -51,23 +51,30 @@ public enum LineDiff {
     public static func hunks<Element: Equatable>(from old: [Element], to new: [Element]) -> [Hunk] {
         var script = EditScript(old: old, new: new)
         script.solve()
+        script.moveChangesToTheEndOfRuns()
         return script.hunks()
     }
 }
 
 /// Maps equal lines to equal small integers, so that the diff compares integers, not strings.
 ///
-/// The three texts of a three-way merge share one interner so their ids are comparable.
+/// Lines are equal when their bytes are: Swift's `String` equality would call an accented
+/// letter and its decomposed form equal, and a device that re-encodes a line would see its
+/// change dropped. The three texts of a three-way merge share one interner so their ids are
+/// comparable.
 struct LineInterner {
-    private var table: [String: Int] = [:]
+    private var table: [[UInt8]: Int] = [:]
 
     mutating func ids(_ lines: [String]) -> [Int] {
-        lines.map { line in
-            if let id = table[line] { return id }
-            let id = table.count
-            table[line] = id
-            return id
-        }
+        lines.map { id($0) }
+    }
+
+    mutating func id(_ line: String) -> Int {
+        let bytes = Array(line.utf8)
+        if let id = table[bytes] { return id }
+        let id = table.count
+        table[bytes] = id
+        return id
     }
 }
 
@@ -91,6 +98,29 @@ struct EditScript<Element: Equatable> {
 
     mutating func solve() {
         compare(oldLow: 0, oldHigh: old.count, newLow: 0, newHigh: new.count)
+    }
+
+    /// Puts every change in a run of equal lines at the run's end, in both texts.
+    ///
+    /// Deleting one of three blank lines can be written as deleting the first, the second or
+    /// the third; a shortest script picks one by accident of the search. Two sides that made
+    /// the same change must be seen making it at the same place, or a merge applies it twice
+    /// (or deletes two lines). Keeping the run's first lines paired and changing its last ones
+    /// is one fixed choice; the pairs stay in order, so the script stays valid and as short.
+    mutating func moveChangesToTheEndOfRuns() {
+        EditScript.moveFlagsToTheEndOfRuns(&deleted, in: old)
+        EditScript.moveFlagsToTheEndOfRuns(&inserted, in: new)
+    }
+
+    private static func moveFlagsToTheEndOfRuns(_ flags: inout [Bool], in lines: [Element]) {
+        var start = 0
+        while start < lines.count {
+            var end = start + 1
+            while end < lines.count && lines[end] == lines[start] { end += 1 }
+            let flagged = flags[start..<end].reduce(0) { $1 ? $0 + 1 : $0 }
+            for index in start..<end { flags[index] = index >= end - flagged }
+            start = end
+        }
     }
 
     /// Groups the flagged lines into hunks.

@@ -37,11 +37,21 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    /// Runs a one-shot command (`user add`, …) and answers its exit status, stdout and stderr.
-    static func command(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    /// The `quire` client built beside `quire-server`.
+    static var client: URL {
+        get throws { try binary.deletingLastPathComponent().appendingPathComponent("quire") }
+    }
+
+    /// Runs a one-shot command (`user add`, …; or another `executable`) and answers its exit
+    /// status, stdout and stderr.
+    static func command(
+        _ arguments: [String], executable: URL? = nil, environment: [String: String]? = nil
+    ) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = try binary
+        process.executableURL = try executable ?? binary
         process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -15,12 +15,9 @@ struct Backup: AsyncParsableCommand {
     var output: String
 
     func run() async throws {
-        do {
+        try reportingRefusal {
             let summary = try SQLiteBackup.backup(database: databasePath, to: output)
-            print("backed up \(summary.users) user\(summary.users == 1 ? "" : "s") and \(summary.items) item\(summary.items == 1 ? "" : "s") to \(output)")
-        } catch let error as ConfigurationError {
-            printError(error.description)
-            throw ExitCode(1)
+            print("backed up \(summary.counts) to \(output)")
         }
     }
 }
@@ -38,13 +35,10 @@ struct Restore: AsyncParsableCommand {
     var input: String
 
     func run() async throws {
-        do {
+        try reportingRefusal {
             let (summary, replaced) = try SQLiteBackup.restore(backup: input, into: databasePath)
-            print("restored \(summary.users) user\(summary.users == 1 ? "" : "s") and \(summary.items) item\(summary.items == 1 ? "" : "s"); new epoch \(summary.epoch)")
+            print("restored \(summary.counts); new epoch \(summary.epoch)")
             if let replaced { printError("the database it replaced is kept as \(replaced)") }
-        } catch let error as ConfigurationError {
-            printError(error.description)
-            throw ExitCode(1)
         }
     }
 }
@@ -60,5 +54,22 @@ struct Migrate: AsyncParsableCommand {
         let location = store.location
         let report = try await reportingFailures(store.makeLogger()) { logger in try await ServerAdmin.migrate(location, logger: logger) }
         print(report.description)
+    }
+}
+
+/// Runs a file command; a refusal becomes one line on stderr and exit status 1.
+private func reportingRefusal(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as ConfigurationError {
+        printError(error.description)
+        throw ExitCode(1)
+    }
+}
+
+extension SQLiteBackup.Summary {
+    /// "1 user and 20 items".
+    var counts: String {
+        "\(users) user\(users == 1 ? "" : "s") and \(items) item\(items == 1 ? "" : "s")"
     }
 }

@@ -73,21 +73,6 @@ final class Acknowledged: Sendable {
         try await detached { try ServerProcess.command(arguments) }
     }
 
-    /// Every live item id the server holds for the token's user.
-    static func serverItemIDs(_ base: String, token: String) async throws -> Set<String> {
-        var ids = Set<String>()
-        var after: String?
-        repeat {
-            let url = base + SyncProtocol.snapshotPath + "?limit=5000" + (after.map { "&after=\($0)" } ?? "")
-            let (status, body) = try await LiveClient.plain.send(url, token: token)
-            try #require(status == 200)
-            let page = try JSONDecoder().decode(SnapshotPage.self, from: Data(body))
-            ids.formUnion(page.items.map(\.id))
-            after = page.next
-        } while after != nil
-        return ids
-    }
-
     @Test func aBackupUnderWriteLoadHoldsEveryAcknowledgedWriteAndDevicesSyncAgainAfterTheRestore() async throws {
         let folder = try ServerProcessTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -169,7 +154,7 @@ final class Acknowledged: Sendable {
 
         let again = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0", "--port", String(port)])
         defer { Task { await again.stop() } }
-        let inBackup = try await Self.serverItemIDs(again.baseURL, token: token)
+        let inBackup = try await LiveClient.plain.liveItemIDs(again.baseURL, token: token)
         let missing = ackedBefore.filter { !inBackup.contains($0) }
         #expect(missing.isEmpty, "\(missing.count) of \(ackedBefore.count) writes acknowledged before the backup began are not in it")
         #expect(!inBackup.contains(lateItem))
@@ -177,7 +162,7 @@ final class Acknowledged: Sendable {
 
         // Devices notice the new epoch, resync and send back what the backup lacks.
         for device in [laptop, phone, laptop, phone] { try await device.must(["sync"]) }
-        let onServer = try await Self.serverItemIDs(again.baseURL, token: token)
+        let onServer = try await LiveClient.plain.liveItemIDs(again.baseURL, token: token)
         #expect(deviceItems.subtracting(onServer).isEmpty, "items of the devices the server lacks: \(deviceItems.subtracting(onServer))")
         #expect(Set(ackedBefore).subtracting(onServer).isEmpty)
         for device in [laptop, phone] {
@@ -224,7 +209,7 @@ final class Acknowledged: Sendable {
 
         // A later version wrote the database: every command refuses it, in one line, and
         // leaves it as it is.
-        try DatabaseQueue(path: db).write { db in
+        try await DatabaseQueue(path: db).write { db in
             try db.execute(sql: "UPDATE meta SET value = '99' WHERE key = 'schema'")
         }
         for arguments in [["migrate", "--db", db], ["user", "list", "--db", db], ["serve", "--db", db, "--port", "0"]] {
@@ -235,7 +220,7 @@ final class Acknowledged: Sendable {
         }
         let backup = folder.appendingPathComponent("backup.db").path
         #expect(try await Self.server(["backup", "--db", db, "--output", backup]).status == 1)
-        let schema = try DatabaseQueue(path: db).read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'") }
+        let schema = try await DatabaseQueue(path: db).read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'") }
         #expect(schema == "99")
     }
 }

@@ -156,6 +156,21 @@ struct LiveClient: Sendable {
         return (Int(response.status.code), Array(buffer: collected))
     }
 
+    /// Every live item id the server holds for the token's user, read page by page.
+    func liveItemIDs(_ base: String, token: String) async throws -> Set<String> {
+        var ids = Set<String>()
+        var after: String?
+        repeat {
+            let url = base + SyncProtocol.snapshotPath + "?limit=5000" + (after.map { "&after=\($0)" } ?? "")
+            let (status, body) = try await send(url, token: token)
+            try #require(status == 200)
+            let page = try JSONDecoder().decode(SnapshotPage.self, from: Data(body))
+            ids.formUnion(page.items.map(\.id))
+            after = page.next
+        } while after != nil
+        return ids
+    }
+
     /// POST /v1/sync that must answer 200.
     func round(_ base: String, token: String, _ request: SyncRequest) async throws -> SyncResponse {
         let (status, body) = try await sync(base, token: token, request)

@@ -49,7 +49,7 @@ done
 
 started=$(date +%s)
 status=0
-(cd "$dir" && "$schemathesis" run "$root/Resources/openapi.yaml" \
+(cd "$dir" && "$schemathesis" --config-file "$root/scripts/schemathesis.toml" run "$root/Resources/openapi.yaml" \
   --url "http://127.0.0.1:$port" \
   --header "Authorization: Bearer $token" \
   --checks all \

@@ -7,10 +7,14 @@
 #   make run       open Quire (the TUI) on the local database; no server needed
 #   make test      build and run every test (starts a throwaway PostgreSQL on loopback, then stops it)
 #   make bench     release build, run the benchmarks, write BENCHMARKS.md
-#   make install   install quire and quire-server into $(PREFIX)/bin (PREFIX=/usr/local)
+#   make install   install quire and quire-server into $(PREFIX)/bin (PREFIX=/usr/local), their
+#                  man pages into $(PREFIX)/share/man/man1 and bash, zsh and fish completions
+#   make man       write the man pages (from the argument parsers) to .build/man
+#   make api-check check a real quire-server against Resources/openapi.yaml with schemathesis
 #   make clean     remove build products
 #
-# Variables: PREFIX (install prefix), ARGS (arguments for `make run`, e.g. ARGS="list").
+# Variables: PREFIX (install prefix), DESTDIR (staging root for packagers),
+# ARGS (arguments for `make run`, e.g. ARGS="list").
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
@@ -22,7 +26,13 @@ TEST_TIMEOUT ?= 40m
 # a few milliseconds sooner (fewer shared libraries to load and relocate).
 RELEASE_FLAGS ?= -c release --static-swift-stdlib
 
-.PHONY: all deps build run test bench install clean
+MANDIR ?= $(PREFIX)/share/man/man1
+BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
+EXECUTABLES := quire quire-server
+
+.PHONY: all deps build run test api-check bench man install clean
 
 all: build
 
@@ -39,16 +49,35 @@ test: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	@# A hung test must fail the run, not stall it: the whole suite gets TEST_TIMEOUT.
 	scripts/with-postgres.sh timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
+	@# The contract, checked by an outside tool against the real server; any finding fails.
+	timeout --kill-after=30s 10m scripts/api-fuzz.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)"
+
+api-check: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --product quire-server
+	scripts/api-fuzz.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)"
 
 bench: deps
 	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS)
 	scripts/bench.sh
 
-install: deps
+# swift-argument-parser's generate-manual plugin builds the executables (debug: the text is the
+# same) and writes one page for each, with every subcommand, from what --help shows.
+man: deps
+	$(SWIFT) package $(SWIFT_FLAGS) generate-manual --configuration debug
+	rm -rf .build/man && mkdir -p .build/man
+	for name in $(EXECUTABLES); do cp .build/plugins/GenerateManual/outputs/$$name/$$name.1 .build/man/; done
+
+install: deps man
 	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $$($(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --show-bin-path)/quire $(DESTDIR)$(PREFIX)/bin/quire
-	install -m 0755 $$($(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --show-bin-path)/quire-server $(DESTDIR)$(PREFIX)/bin/quire-server
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASH_COMPLETIONS) $(DESTDIR)$(ZSH_COMPLETIONS) $(DESTDIR)$(FISH_COMPLETIONS)
+	bin=$$($(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --show-bin-path); \
+	for name in $(EXECUTABLES); do \
+	  install -m 0755 $$bin/$$name $(DESTDIR)$(PREFIX)/bin/$$name && \
+	  install -m 0644 .build/man/$$name.1 $(DESTDIR)$(MANDIR)/$$name.1 && \
+	  $$bin/$$name --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETIONS)/$$name && \
+	  $$bin/$$name --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONS)/_$$name && \
+	  $$bin/$$name --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETIONS)/$$name.fish || exit 1; \
+	done
 
 clean:
 	rm -rf .build

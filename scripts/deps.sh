@@ -1,7 +1,22 @@
 #!/usr/bin/env bash
-# Installs the system packages Quire needs when they are missing (Debian/Ubuntu, apt-get).
+# Installs the system packages Quire needs when they are missing (Debian/Ubuntu, apt-get),
+# and the API checker schemathesis (a pinned version from PyPI) into .build/venv.
 # Prints nothing when everything is already there.
 set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+schemathesis_version=4.32.5
+
+# The API checker's virtual environment: created when missing or holding another version.
+install_schemathesis() {
+  local venv="$root/.build/venv"
+  "$venv/bin/schemathesis" --version 2>/dev/null | grep -qF "version $schemathesis_version" && return 0
+  echo "deps: installing schemathesis $schemathesis_version into .build/venv"
+  rm -rf "$venv"
+  mkdir -p "$root/.build"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+}
 
 missing=()
 pkg-config --exists ncursesw 2>/dev/null || missing+=(libncursesw5-dev)
@@ -9,10 +24,14 @@ pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 { [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ]; } || missing+=(postgresql)
 
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+  install_schemathesis
+  exit 0
+fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "deps: missing ${missing[*]} and apt-get is not available; install them by hand" >&2
@@ -23,3 +42,4 @@ sudo=""
 echo "deps: installing ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_schemathesis

@@ -31,7 +31,11 @@ func buildApplication(
         metrics: metrics, logger: logger, now: now)
 
     let router = Router(context: QuireRequestContext.self)
-    router.middlewares.add(EdgeMiddleware(metrics: metrics, logger: logger))
+    let methods: [String: HTTPRequest.Method] = [
+        SyncProtocol.syncPath: .post, SyncProtocol.snapshotPath: .get,
+        SyncProtocol.healthPath: .get, SyncProtocol.metricsPath: .get,
+    ]
+    router.middlewares.add(EdgeMiddleware(metrics: metrics, logger: logger, methods: methods))
     router.post(RouterPath(SyncProtocol.syncPath)) { request, _ in try await service.sync(request) }
     router.get(RouterPath(SyncProtocol.snapshotPath)) { request, _ in try await service.snapshot(request) }
     router.get(RouterPath(SyncProtocol.healthPath)) { _, _ in try await service.health() }
@@ -92,6 +96,8 @@ func openStore(_ location: StoreLocation, connections: Int, logger: Logger) thro
     case .sqlite(let path):
         do {
             return try SQLiteStore(path: path)
+        } catch let error as ConfigurationError {
+            throw error
         } catch {
             throw ConfigurationError("cannot open the database '\(path)': \(error)")
         }

@@ -5,12 +5,16 @@ import QuireProtocol
 /// The outermost layer: turns every error into SPEC's JSON error body and records each
 /// request's route, status and latency.
 ///
-/// Nothing escapes it as a bare 500: Hummingbird's own errors (404 for an unknown route, 405
-/// for a wrong method) get JSON bodies too, and anything unexpected becomes `internal`.
+/// Nothing escapes it as a bare 500: Hummingbird's own errors (404 for an unknown route) get
+/// JSON bodies too, and anything unexpected becomes `internal`.
 struct EdgeMiddleware: RouterMiddleware {
     typealias Context = QuireRequestContext
     let metrics: ServerMetrics
     let logger: Logger
+    /// The one method each path answers. The router answers 404 for any other method on a
+    /// known path; HTTP (RFC 9110, 15.5.6) wants 405 with `Allow`, and clients and API
+    /// checkers rely on telling "wrong method" from "no such endpoint".
+    let methods: [String: HTTPRequest.Method]
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -18,7 +22,12 @@ struct EdgeMiddleware: RouterMiddleware {
         let started = ContinuousClock.now
         var response: Response
         do {
-            response = try await next(request, context)
+            if let allowed = methods[request.uri.path], request.method != allowed {
+                response = EdgeMiddleware.translate(.methodNotAllowed).response
+                response.headers[.allow] = allowed.rawValue
+            } else {
+                response = try await next(request, context)
+            }
         } catch let error as APIError {
             response = error.response
         } catch let error as any HTTPResponseError {

@@ -82,6 +82,7 @@ final class PostgresStore: SyncStore {
         try await transaction { connection in
             // One process creates the tables; the others wait here and then find them.
             try await connection.query("SELECT pg_advisory_xact_lock(7345102231)", logger: self.logger)
+            try SchemaVersion.check(found: try await self.schemaVersion(connection), database: "on PostgreSQL")
             if let schema = self.schema {
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: self.logger)
             }
@@ -94,6 +95,22 @@ final class PostgresStore: SyncStore {
             try await connection.query(
                 "INSERT INTO meta (key, value) VALUES ('schema', '1') ON CONFLICT (key) DO NOTHING", logger: self.logger)
         }
+    }
+
+    func schemaVersion() async throws -> Int? {
+        try await transaction(readOnly: true) { connection in try await self.schemaVersion(connection) }
+    }
+
+    /// The `schema` row of `meta`, or nil before the tables exist.
+    private func schemaVersion(_ connection: PostgresConnection) async throws -> Int? {
+        let exists = try await connection.query("SELECT to_regclass('meta') IS NOT NULL", logger: logger)
+        var found = false
+        for try await (present) in exists.decode(Bool.self) { found = present }
+        guard found else { return nil }
+        let rows = try await connection.query("SELECT value FROM meta WHERE key = 'schema'", logger: logger)
+        var version = 1
+        for try await (text) in rows.decode(String.self) { version = Int(text) ?? Int.max }
+        return version
     }
 
     /// The tables; `IF NOT EXISTS` keeps this safe to run at every start.

@@ -10,11 +10,16 @@ import ServiceLifecycle
 /// without further locking; reads run in parallel on snapshot transactions.
 final class SQLiteStore: SyncStore {
     private let pool: DatabasePool
+    let path: String
+    /// Held while the store is open, so `restore` can tell the database is in use.
+    private let lock: DatabaseLock
 
     var services: [any Service] { [] }
 
     /// Opens (or creates) the database file at `path`.
     init(path: String) throws {
+        self.path = path
+        lock = try DatabaseLock(database: path, exclusive: false)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.maximumReaderCount = 8
@@ -25,10 +30,25 @@ final class SQLiteStore: SyncStore {
     }
 
     func prepare() async throws {
+        try SchemaVersion.check(found: try await schemaVersion(), database: "'\(path)'")
         try SQLiteStore.migrator.migrate(pool)
         try await pool.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [makeEpoch()])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", arguments: [String(SchemaVersion.current)])
         }
+    }
+
+    func schemaVersion() async throws -> Int? {
+        try await pool.read { db in try SQLiteStore.schemaVersion(db) }
+    }
+
+    /// The `schema` row of `meta`; 1 for a database from before the row existed, nil for one
+    /// without tables.
+    static func schemaVersion(_ db: Database) throws -> Int? {
+        guard try db.tableExists("meta") else { return nil }
+        let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'")
+        return text.map { Int($0) ?? Int.max } ?? 1
     }
 
     /// Frozen migrations: never edit a shipped one, add another.

@@ -10,6 +10,13 @@ public struct ServerAdmin: Sendable {
     public static func withStore<T: Sendable>(
         _ location: StoreLocation, logger: Logger, _ body: @Sendable (ServerAdmin) async throws -> T
     ) async throws -> T {
+        try await withStore(location, logger: logger, prepared: true, body)
+    }
+
+    /// `prepared: false` leaves the database as it is (to read its schema version first).
+    static func withStore<T: Sendable>(
+        _ location: StoreLocation, logger: Logger, prepared: Bool, _ body: @Sendable (ServerAdmin) async throws -> T
+    ) async throws -> T {
         let store = try openStore(location, connections: 2, logger: logger)
         let admin = ServerAdmin(store: store, now: { Date() })
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -17,7 +24,7 @@ public struct ServerAdmin: Sendable {
                 group.addTask { try await service.run() }
             }
             do {
-                try await store.prepare()
+                if prepared { try await store.prepare() }
                 let value = try await body(admin)
                 group.cancelAll()
                 return value
@@ -55,6 +62,16 @@ public struct ServerAdmin: Sendable {
     /// server may have lost. Run after restoring a backup.
     public func renewEpoch() async throws -> String {
         try await store.renewEpoch()
+    }
+
+    /// Brings the database to this binary's schema and says from which version; refuses a
+    /// database newer than the binary (as every command does, through `prepare`).
+    public static func migrate(_ location: StoreLocation, logger: Logger) async throws -> MigrationReport {
+        let before = try await withStore(location, logger: logger, prepared: false) { admin in
+            try await admin.store.schemaVersion()
+        }
+        let after = try await withStore(location, logger: logger) { admin in try await admin.store.schemaVersion() }
+        return MigrationReport(before: before, after: after ?? SchemaVersion.current)
     }
 
     public func epoch() async throws -> String {

@@ -88,7 +88,8 @@ struct SyncService: Sendable {
         let owner = try await authenticate(request)
         let query = request.uri.queryParameters
         var after: String?
-        if let value = query["after"], !value.isEmpty {
+        // An empty `after` is a malformed one, as the document says: leave it out to start.
+        if let value = query["after"] {
             guard UUIDv7Generator.isValid(String(value)) else { throw APIError.badRequest("'after' must be an item id (a UUID)") }
             after = String(value)
         }

@@ -15,6 +15,8 @@ protocol SyncStore: Sendable {
 
     /// Creates the tables when missing and the epoch when the database is new.
     func prepare() async throws
+    /// The schema version the database holds, nil before it has tables (`SchemaVersion`).
+    func schemaVersion() async throws -> Int?
     /// Answers only when the database is reachable.
     func ping() async throws
     /// The database's epoch (16 hex digits).

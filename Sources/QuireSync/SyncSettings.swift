@@ -53,16 +53,16 @@ public struct SyncSettings: Sendable {
         }
         try makeDirectory(of: configPath)
         try makeDirectory(of: credentialsPath)
-        let config = SyncSettings.replacingSection("remote", in: read(configPath), with: ["url = \(SyncSettings.quoted(remote.url))"])
+        let config = ConfigFile.replacingSection("remote", in: read(configPath), with: ["url = \(ConfigFile.quoted(remote.url))"])
         try write(config, to: configPath, mode: 0o644)
-        let credentials = "# Quire's sync credentials: keep this file private.\n[remote]\ntoken = \(SyncSettings.quoted(remote.token))\n"
+        let credentials = "# Quire's sync credentials: keep this file private.\n[remote]\ntoken = \(ConfigFile.quoted(remote.token))\n"
         try write(credentials, to: credentialsPath, mode: 0o600)
     }
 
     /// Forgets the remote and its token.
     public func removeRemote() throws(SyncSettingsError) {
         if let text = read(configPath) {
-            try write(SyncSettings.replacingSection("remote", in: text, with: nil), to: configPath, mode: 0o644)
+            try write(ConfigFile.replacingSection("remote", in: text, with: nil), to: configPath, mode: 0o644)
         }
         if FileManager.default.fileExists(atPath: credentialsPath) {
             do {
@@ -129,85 +129,28 @@ public struct SyncSettings: Sendable {
 
     // MARK: - The little TOML it needs
 
-    /// The string value of `key` in `[section]`, or nil.
+    /// The keys each file may hold.
+    static let configKeys: [String: Set<String>] = ["remote": ["url"]]
+    static let credentialKeys: [String: Set<String>] = ["remote": ["token"]]
+
+    /// Throws for the first line of `config.toml` or `credentials` that Quire cannot read or
+    /// does not know, naming the file and the line; a missing file is fine.
+    public func check() throws(SyncSettingsError) {
+        for (path, keys) in [(configPath, SyncSettings.configKeys), (credentialsPath, SyncSettings.credentialKeys)] {
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            do {
+                try ConfigFile(parsing: data).checkKeys(keys)
+            } catch {
+                throw SyncSettingsError("\(path): \(error)")
+            }
+        }
+    }
+
+    /// The string value of `key` in `[section]`, or nil (also when the file is not readable:
+    /// `check()` says why).
     static func value(of key: String, inSection section: String, of text: String?) -> String? {
-        guard let text else { return nil }
-        var current = ""
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(raw).trimmingWhitespace()
-            if line.hasPrefix("[") {
-                current = line.dropFirst().prefix { $0 != "]" }.trimmingCharacters(in: .whitespaces)
-                continue
-            }
-            guard current == section, let equals = line.firstIndex(of: "=") else { continue }
-            guard line[..<equals].trimmingCharacters(in: .whitespaces) == key else { continue }
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            return unquoted(value).flatMap { $0.isEmpty ? nil : $0 }
-        }
-        return nil
-    }
-
-    /// The text with `[section]` replaced by `lines` (or removed when nil), other lines kept.
-    static func replacingSection(_ section: String, in text: String?, with lines: [String]?) -> String {
-        var kept: [String] = []
-        var inSection = false
-        for raw in (text ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(raw)
-            let trimmed = line.trimmingWhitespace()
-            if trimmed.hasPrefix("[") {
-                inSection = trimmed.dropFirst().prefix { $0 != "]" }.trimmingCharacters(in: .whitespaces) == section
-                if inSection { continue }
-            }
-            if !inSection { kept.append(line) }
-        }
-        while let last = kept.last, last.trimmingWhitespace().isEmpty { kept.removeLast() }
-        if let lines {
-            if !kept.isEmpty { kept.append("") }
-            kept.append("[\(section)]")
-            kept += lines
-        }
-        return kept.isEmpty ? "" : kept.joined(separator: "\n") + "\n"
-    }
-
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
-
-    static func unquoted(_ value: String) -> String? {
-        if value.hasPrefix("'") {
-            guard let end = value.dropFirst().firstIndex(of: "'") else { return nil }
-            return String(value[value.index(after: value.startIndex)..<end])
-        }
-        guard value.hasPrefix("\"") else { return nil }
-        var result = ""
-        var escaped = false
-        for character in value.dropFirst() {
-            if escaped {
-                switch character {
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                default: result.append(character)
-                }
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                return result
-            } else {
-                result.append(character)
-            }
-        }
-        return nil
+        guard let text, let file = try? ConfigFile(parsing: text) else { return nil }
+        return file.value(key, in: section).flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

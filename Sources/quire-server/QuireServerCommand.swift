@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireServer
 
 /// `quire-server`: the Quire sync server and its operator commands.
 @main
@@ -6,6 +7,8 @@ struct QuireServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quire-server",
         abstract: "The Quire sync server (HTTP, JSON; SQLite or PostgreSQL).",
-        version: "0.1.0",
-        subcommands: [Serve.self, UserCommand.self, TokenCommand.self, EpochCommand.self])
+        version: SchemaVersion.serverVersion,
+        subcommands: [
+            Serve.self, UserCommand.self, TokenCommand.self, EpochCommand.self, Backup.self, Restore.self, Migrate.self,
+        ])
 }

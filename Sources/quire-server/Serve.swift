@@ -44,6 +44,10 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let logger = store.makeLogger()
+        // Opening the store first turns a database it cannot use (unreachable, or written by a
+        // newer version) into one line and exit status 1, before anything listens.
+        let location = store.location
+        try await reportingFailures(logger) { quiet in try await ServerAdmin.withStore(location, logger: quiet) { _ in } }
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port

@@ -43,10 +43,17 @@ struct StoreOptions: ParsableArguments {
 /// Runs an operator command, turning failures into one line on stderr and an exit code:
 /// 1 bad input, 2 no such user, 3 the store cannot be reached.
 func runAdmin(_ options: StoreOptions, _ body: @escaping @Sendable (ServerAdmin) async throws -> Void) async throws {
-    var logger = options.makeLogger()
+    let location = options.location
+    try await reportingFailures(options.makeLogger()) { logger in try await ServerAdmin.withStore(location, logger: logger, body) }
+}
+
+/// Runs `body` with `logger` turned down to warnings, turning failures into one line on
+/// stderr and the exit codes of `runAdmin`.
+func reportingFailures<T: Sendable>(_ logger: Logger, _ body: (Logger) async throws -> T) async throws -> T {
+    var logger = logger
     logger.logLevel = .warning
     do {
-        try await ServerAdmin.withStore(options.location, logger: logger, body)
+        return try await body(logger)
     } catch let error as StoreError {
         printError(error.description)
         switch error {

@@ -58,6 +58,8 @@ import Testing
         Case("limit beyond 64 bits", #"{"protocol":1,"device":"\#(device)","limit":1e400}"#, mentions: "JSON"),
         Case("fractional limit", #"{"protocol":1,"device":"\#(device)","limit":2.5}"#, mentions: "limit"),
         Case("cursor as a number", #"{"protocol":1,"device":"\#(device)","cursor":5}"#, mentions: "cursor"),
+        Case("empty cursor", #"{"protocol":1,"device":"\#(device)","cursor":""}"#, mentions: "cursor"),
+        Case("cursor of another form", #"{"protocol":1,"device":"\#(device)","cursor":"12"}"#, mentions: "cursor"),
         Case("ops as an object", #"{"protocol":1,"device":"\#(device)","ops":{}}"#, mentions: "ops"),
         Case("op missing its id", op(#"{"item":"\#(itemID)","kind":"create","baseRev":0}"#), mentions: "op"),
         Case("op id not a UUID", op(#"{"op":"1","item":"\#(itemID)","kind":"create","baseRev":0}"#), mentions: "op"),

@@ -114,16 +114,7 @@ import Testing
         // After a restart every batch is all there or not there at all; every answered one is there.
         let restarted = try await ServerProcess(serve: ["--db", db])
         defer { Task { await restarted.stop() } }
-        var present = Set<String>()
-        var after: String?
-        repeat {
-            let url = restarted.baseURL + SyncProtocol.snapshotPath + "?limit=5000" + (after.map { "&after=\($0)" } ?? "")
-            let (status, body) = try await LiveClient.plain.send(url, token: token)
-            try #require(status == 200)
-            let page = try JSONDecoder().decode(SnapshotPage.self, from: Data(body))
-            present.formUnion(page.items.map(\.id))
-            after = page.next
-        } while after != nil
+        let present = try await LiveClient.plain.liveItemIDs(restarted.baseURL, token: token)
         for (index, ops) in batches.enumerated() {
             let count = ops.filter { present.contains($0.item) }.count
             #expect(count == 0 || count == ops.count, "batch \(index) is half written (\(count) of \(ops.count))")

@@ -37,11 +37,21 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    /// Runs a one-shot command (`user add`, …) and answers its exit status, stdout and stderr.
-    static func command(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    /// The `quire` client built beside `quire-server`.
+    static var client: URL {
+        get throws { try binary.deletingLastPathComponent().appendingPathComponent("quire") }
+    }
+
+    /// Runs a one-shot command (`user add`, …; or another `executable`) and answers its exit
+    /// status, stdout and stderr.
+    static func command(
+        _ arguments: [String], executable: URL? = nil, environment: [String: String]? = nil
+    ) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = try binary
+        process.executableURL = try executable ?? binary
         process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -144,6 +154,21 @@ struct LiveClient: Sendable {
         let response = try await client.execute(request, timeout: timeout)
         let collected = try await response.body.collect(upTo: 256 << 20)
         return (Int(response.status.code), Array(buffer: collected))
+    }
+
+    /// Every live item id the server holds for the token's user, read page by page.
+    func liveItemIDs(_ base: String, token: String) async throws -> Set<String> {
+        var ids = Set<String>()
+        var after: String?
+        repeat {
+            let url = base + SyncProtocol.snapshotPath + "?limit=5000" + (after.map { "&after=\($0)" } ?? "")
+            let (status, body) = try await send(url, token: token)
+            try #require(status == 200)
+            let page = try JSONDecoder().decode(SnapshotPage.self, from: Data(body))
+            ids.formUnion(page.items.map(\.id))
+            after = page.next
+        } while after != nil
+        return ids
     }
 
     /// POST /v1/sync that must answer 200.

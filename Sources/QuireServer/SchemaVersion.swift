@@ -1,0 +1,36 @@
+/// The version of the server's database schema, kept as `schema` in the `meta` table.
+///
+/// A binary migrates an older database forward when it opens it; it refuses a newer one,
+/// because it would not know the columns or rules a later version added and could silently
+/// undo them.
+public enum SchemaVersion {
+    /// The schema this binary writes; raise it with every migration added to a store.
+    public static let current = 1
+
+    /// The server's own version, named in messages about the schema.
+    public static let serverVersion = "0.1.0"
+
+    /// Throws when the database was written by a newer server; `found` is nil for a database
+    /// without tables yet.
+    static func check(found: Int?, database: String) throws {
+        guard let found, found > current else { return }
+        throw ConfigurationError(
+            "the database \(database) has schema version \(found), newer than this quire-server \(serverVersion) knows (\(current)): "
+                + "run the quire-server that wrote it, or restore a backup taken before the upgrade")
+    }
+}
+
+/// What `quire-server migrate` did.
+public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
+    /// The schema version before; nil for a database without tables.
+    public let before: Int?
+    public let after: Int
+
+    public var description: String {
+        switch before {
+        case nil: "created the tables at schema version \(after)"
+        case after: "already at schema version \(after); nothing to do"
+        case let before?: "migrated from schema version \(before) to \(after)"
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireTestSupport
 import QuireUI
 import TerminalUI
 import Testing

@@ -30,8 +30,8 @@ final class AppHarness: @unchecked Sendable {
         try prepare?(store, directory)
         backend = TestBackend(size: size)
         let environment = AppEnvironment(
-            items: source?(store) ?? StoreItemSource(store: store), sync: try sync?(directory) ?? LocalOnlySync(),
-            editorCommand: editor,
+            items: source?(store) ?? StoreItemSource(store: store), reviews: StoreItemSource(store: store),
+            statusStore: store, sync: try sync?(directory) ?? LocalOnlySync(), editorCommand: editor,
             processEnvironment: ProcessInfo.processInfo.environment, temporaryDirectory: directory,
             today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
         runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")

@@ -147,7 +147,7 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         let backend = TestBackend(size: Size(width: 80, height: 24))
         let runtime = AppRuntime(
-            environment: AppEnvironment(items: StoreItemSource(store: store), sync: SlowSync(gate: gate),
+            environment: AppEnvironment(items: StoreItemSource(store: store), statusStore: store, sync: SlowSync(gate: gate),
                                         temporaryDirectory: directory, changePollInterval: .milliseconds(20)),
             backend: backend, label: "quire.ui.sync-status-slow")
         runtime.start()

@@ -74,8 +74,7 @@ import Glibc
         #expect(tmux.waitFor { !$0.contains("Syncing…") && $0.contains("All changes synced") }, "\(tmux.capture())")
 
         // The server goes away: `s` tries, and the bar says offline instead of "Syncing…".
-        kill(server.process.processIdentifier, SIGKILL)
-        server.process.waitUntilExit()
+        server.process.kill()
         tmux.keys("s")
         #expect(tmux.waitFor(timeout: 10) { !$0.contains("Syncing…") && $0.contains("offline, retrying in") },
                 "\(tmux.capture())")

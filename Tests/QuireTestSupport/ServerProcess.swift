@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why a child process did not do what a test needed of it.
 public struct ChildProcessError: Error, CustomStringConvertible, Sendable {
@@ -69,11 +72,15 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     deinit {
-        // SIGKILL: a test that did not `stop()` its server must not leave it running.
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // A test that did not `stop()` its server must not leave it running.
+        kill()
+    }
+
+    /// Kills the server at once (SIGKILL, which no thread can block) and waits for it to go.
+    public func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     /// The port of the log line `listening on http://127.0.0.1:PORT`, once it is written.
@@ -98,13 +105,13 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Sends SIGTERM (or another signal).
     public func signal(_ number: Int32 = SIGTERM) {
-        kill(process.processIdentifier, number)
+        Glibc.kill(process.processIdentifier, number)
     }
 
     /// Waits for the process to exit, up to a deadline; its exit status.
     public func waitForExit(within seconds: TimeInterval = 30) async throws -> Int32 {
         guard await suspendUntil(timeout: seconds, every: 0.01, { !process.isRunning }) else {
-            kill(process.processIdentifier, SIGKILL)
+            kill()
             throw ChildProcessError("quire-server did not exit in time")
         }
         return process.terminationStatus

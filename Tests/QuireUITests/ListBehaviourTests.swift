@@ -261,7 +261,7 @@ import Testing
         harness.send(.notice(.syncStarted))
         harness.send(.syncChanged(SyncSummary(connection: .syncing, pending: 1)))
         #expect(harness.frame.buffer.lines.last!.contains(AppState.syncStartedNotice), "still going")
-        harness.send(.syncChanged(SyncSummary(connection: .offline, pending: 1, nextRetry: Fixtures.created + 2)))
+        harness.send(.syncChanged(SyncSummary(connection: .offline, pending: 1, nextRetry: Fixtures.created.addingTimeInterval(2))))
         harness.send(.syncRoundEnded)
         let last = harness.frame.buffer.lines.last!
         #expect(!last.contains(AppState.syncStartedNotice))
@@ -274,7 +274,7 @@ import Testing
 
     @Test func theStatusBarShowsTheSyncLine() {
         var harness = Harness(size: .standard)
-        let offline = SyncSummary(connection: .offline, pending: 3, nextRetry: Fixtures.created + 8)
+        let offline = SyncSummary(connection: .offline, pending: 3, nextRetry: Fixtures.created.addingTimeInterval(8))
         harness.send(.syncChanged(offline))
         let last = harness.frame.buffer.lines.last!
         #expect(last.hasSuffix("3 pending · offline, retrying in 8s"))

@@ -87,25 +87,30 @@ let package = Package(
         ),
 
         // MARK: - Tests (Swift Testing), one target per module
+        // What the test targets share: snapshots, waiting with a deadline, child processes.
+        .target(name: "QuireTestSupport", dependencies: ["TerminalUI"], path: "Tests/QuireTestSupport"),
         .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore"]),
         .testTarget(name: "QuireProtocolTests", dependencies: ["QuireProtocol", "QuireCore"]),
-        .testTarget(name: "QuireStoreTests", dependencies: ["QuireStore", "QuireCore", grdb]),
-        .testTarget(name: "QuireCLITests", dependencies: ["QuireCore", "QuireStore", grdb]),
+        .testTarget(name: "QuireStoreTests", dependencies: ["QuireTestSupport", "QuireStore", "QuireCore", grdb]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireTestSupport", "QuireCore", "QuireStore", grdb]),
         .testTarget(
             name: "QuireServerTests",
             dependencies: [
-                "QuireServer", "QuireProtocol", "QuireCore",
+                "QuireTestSupport", "QuireServer", "QuireProtocol", "QuireCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
-        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer", grdb]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], exclude: ["Snapshots"]),
-        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "QuireCore", "TerminalUI"], exclude: ["Snapshots"]),
+        .testTarget(name: "QuireSyncTests", dependencies: ["QuireTestSupport", "QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer", grdb]),
+        .testTarget(name: "TerminalUITests", dependencies: ["QuireTestSupport", "TerminalUI"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "QuireUITests", dependencies: ["QuireTestSupport", "QuireUI", "QuireApp", "QuireCore", "TerminalUI"],
+            exclude: ["Snapshots"]
+        ),
         .testTarget(
             name: "QuireAppTests",
-            dependencies: ["QuireApp", "QuireUI", "QuireStore", "QuireSync", "QuireProtocol", "QuireCore", "TerminalUI"]
+            dependencies: ["QuireTestSupport", "QuireApp", "QuireUI", "QuireStore", "QuireSync", "QuireProtocol", "QuireCore", "TerminalUI"]
         ),
     ]
 )

@@ -6,7 +6,15 @@ import QuireStore
 /// `quire` executable, tests, benchmarks).
 public struct AppEnvironment: Sendable {
     public var items: any ItemSource
+    /// Where the resolve screen reads an item's versions and writes resolutions; nil for
+    /// sources without sync bookkeeping (the screen then points to `quire resolve`).
+    public var reviews: (any ReviewSource)?
+    /// The store file the sync status screen reads and whose dead letters it retries or
+    /// discards; nil when items live in memory (the screen then shows the source's counts).
+    public var statusStore: AppDatabase?
     public var sync: any SyncControl
+    /// The process's one clock: the status bar's times and the runtime's timers read it.
+    public var now: @Sendable () -> Date
     /// The command that edits a file, run through `/bin/sh` (`$VISUAL`, `$EDITOR`, or `vi`).
     public var editorCommand: String
     /// Environment variables for the editor.
@@ -20,31 +28,48 @@ public struct AppEnvironment: Sendable {
     /// How often the external editor's file is checked for saves.
     public var editorPollInterval: DispatchTimeInterval
 
+    /// - Parameters:
+    ///   - now: the clock; the live one is the store's (`StoreEnvironment.live`), so the app's
+    ///     times and the store's agree.
+    ///   - today: the person's date; by default the local day of `now`.
     public init(
-        items: any ItemSource, sync: any SyncControl = LocalOnlySync(), editorCommand: String = "vi",
+        items: any ItemSource, reviews: (any ReviewSource)? = nil, statusStore: AppDatabase? = nil,
+        sync: any SyncControl = LocalOnlySync(), now: @escaping @Sendable () -> Date = StoreEnvironment.live.now,
+        editorCommand: String = "vi",
         processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
         temporaryDirectory: String = NSTemporaryDirectory(),
-        today: @escaping @Sendable () -> Day = AppEnvironment.localToday,
+        today: (@Sendable () -> Day)? = nil,
         changePollInterval: DispatchTimeInterval = .milliseconds(100),
         editorPollInterval: DispatchTimeInterval = .milliseconds(100)
     ) {
         self.items = items
+        self.reviews = reviews
+        self.statusStore = statusStore
         self.sync = sync
+        self.now = now
         self.editorCommand = editorCommand
         self.processEnvironment = processEnvironment
         self.temporaryDirectory = temporaryDirectory
-        self.today = today
+        self.today = today ?? { AppEnvironment.localDay(of: now()) }
         self.changePollInterval = changePollInterval
         self.editorPollInterval = editorPollInterval
+    }
+
+    /// Everything over one store: its items, reviews and sync status, and its clock.
+    public static func store(_ store: AppDatabase, sync: any SyncControl = LocalOnlySync()) -> AppEnvironment {
+        let source = StoreItemSource(store: store)
+        return AppEnvironment(
+            items: source, reviews: source, statusStore: store, sync: sync, now: store.environment.now)
     }
 
     /// The live environment over a store, reading the editor from `$VISUAL`, `$EDITOR`, `vi`.
     public static func live(store: AppDatabase, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> AppEnvironment
     {
-        AppEnvironment(
-            items: StoreItemSource(store: store), editorCommand: editorCommand(environment),
-            processEnvironment: environment)
+        var live = AppEnvironment.store(store)
+        live.editorCommand = editorCommand(environment)
+        live.processEnvironment = environment
+        return live
     }
 
     /// SPEC: `$VISUAL`, then `$EDITOR`, then `vi`.
@@ -55,8 +80,9 @@ public struct AppEnvironment: Sendable {
         return "vi"
     }
 
-    @Sendable public static func localToday() -> Day {
-        let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+    /// The date in the person's time zone at `instant`.
+    public static func localDay(of instant: Date) -> Day {
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: instant)
         return Day(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
             ?? Day(year: 1970, month: 1, day: 1)!
     }

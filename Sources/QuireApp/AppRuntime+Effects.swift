@@ -24,12 +24,12 @@ extension AppRuntime {
         case .syncNow:
             // The round this asks for is the next to start, even when one is running now.
             syncNowTarget = environment.sync.roundCounts().map { $0.started + 1 }
-            return [.notice(environment.sync.syncNow().notice, isError: false)]
+            return [.notice(syncNowNotice(environment.sync.syncNow()))]
         case .findNextNeedingReview(let after):
             do {
                 return [.reviewTargetFound(try environment.items.nextNeedingReview(after: after))]
             } catch {
-                return [.notice("Cannot read the store: \(error)", isError: true)]
+                return [.notice(.error("Cannot read the store: \(error)"))]
             }
         case .syncStatus(let request):
             return performSyncStatus(request)
@@ -42,34 +42,9 @@ extension AppRuntime {
         }
     }
 
-    /// Reads the page a request needs: finds the anchor item, then a few screens around it.
+    /// Reads the page a request needs (see `ItemEffects.load`).
     func load(_ request: ListRequest) -> Message {
-        let items = environment.items
-        do {
-            var selection = max(0, request.index)
-            var anchorFound = false
-            if let anchor = request.anchorID,
-               let found = try items.index(of: anchor, in: request.query, near: request.index)
-            {
-                selection = found
-                anchorFound = true
-            }
-            var offset = request.offset(selection: selection, total: Int.max / 2)
-            var window = try items.page(request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
-            if selection >= window.total, window.total > 0 {
-                selection = window.total - 1
-                let clamped = request.offset(selection: selection, total: window.total)
-                if clamped != offset {
-                    offset = clamped
-                    window = try items.page(request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
-                }
-            }
-            return .listLoaded(ListPage(
-                query: request.query, total: window.total, offset: offset, items: window.items,
-                selection: selection, anchorFound: anchorFound, refresh: request.isRefresh ? request : nil))
-        } catch {
-            return .notice("Cannot read the store: \(error)", isError: true)
-        }
+        ItemEffects(items: environment.items).load(request)
     }
 
     /// Loads on the load queue; only the latest request runs, so fast typing never queues up
@@ -92,39 +67,17 @@ extension AppRuntime {
     }
 
     func write(_ intent: WriteIntent) -> [Message] {
-        let items = environment.items
-        do {
-            let id: String
-            switch intent {
-            case .create(let kind, let title, let body):
-                id = try items.create(kind: kind, title: title, body: body).id
-            case .edit(let itemID, _, let after):
-                id = try items.update(itemID, fields: after).id
-            case .setDone(let itemID, _, let done):
-                id = try items.update(itemID, fields: [.done: .bool(done)]).id
-            case .setPinned(let itemID, _, let pinned):
-                id = try items.update(itemID, fields: [.pinned: .bool(pinned)]).id
-            case .delete(let itemID, _):
-                try items.delete(itemID)
-                id = itemID
-            case .undo(let entry):
-                switch entry {
-                case .revert(let itemID, _, let fields):
-                    id = try items.update(itemID, fields: fields).id
-                case .undelete(let itemID, _):
-                    try items.restore(itemID)
-                    id = itemID
-                case .remove(let itemID, _):
-                    try items.delete(itemID)
-                    id = itemID
-                }
-            }
-            // Our own write: the poll need not reload for it.
-            lastVersion = try? items.dataVersion()
-            tellSyncTheStoreChanged()
-            return [.written(intent, .success(id)), currentSync()]
-        } catch {
-            return [.written(intent, .failure(WriteFailure(String(describing: error))))]
-        }
+        let answer = ItemEffects(items: environment.items).write(intent)
+        guard case .written(_, .success) = answer else { return [answer] }
+        // Our own write: the poll need not reload for it.
+        lastVersion = try? environment.items.dataVersion()
+        tellSyncTheStoreChanged()
+        return [answer, currentSync()]
+    }
+
+    /// The status bar's notice for "sync now": a started round's notice is the one the round's
+    /// end takes away (`Notice.Kind.syncRound`).
+    private func syncNowNotice(_ answer: SyncNowAnswer) -> AppState.Notice {
+        answer == .started ? .syncStarted : .info(answer.notice)
     }
 }

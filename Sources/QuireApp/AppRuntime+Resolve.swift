@@ -31,8 +31,9 @@ extension StoreItemSource: ReviewSource {
     }
 
     public func resolve(_ plan: ResolvePlan) throws -> Item? {
-        let live = StoreEnvironment.live
-        let ledger = SyncLedger(storage: store.syncStorage(), now: live.now, newID: live.newID)
+        // The store's own clock and ids: a resolution's op sorts after every write before it.
+        let clock = store.environment
+        let ledger = SyncLedger(storage: store.syncStorage(), now: clock.now, newID: clock.newID)
         // One side (or the merged body), then the fields chosen one by one: one transaction.
         switch plan.step {
         case .keep(let resolution):
@@ -52,16 +53,16 @@ extension Item {
 
 /// Running the resolve screen's effects on the UI queue.
 extension AppRuntime {
-    private var reviews: (any ReviewSource)? { environment.items as? any ReviewSource }
+    private var reviews: (any ReviewSource)? { environment.reviews }
 
     func loadReview(_ id: String) -> Message {
         guard let reviews else {
-            return .notice("Resolve it with quire resolve \(id.prefix(8))", isError: false)
+            return .notice(.info("Resolve it with quire resolve \(id.prefix(8))"))
         }
         do {
             return .reviewLoaded(id: id, try reviews.reviewVersions(of: id))
         } catch {
-            return .notice("Cannot read the store: \(error)", isError: true)
+            return .notice(.error("Cannot read the store: \(error)"))
         }
     }
 

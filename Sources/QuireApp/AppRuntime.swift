@@ -22,8 +22,6 @@ public final class AppRuntime: @unchecked Sendable {
     /// The store's data version when we last read it; a different one means someone wrote.
     var lastVersion: Int?
     private var pollTimer: DispatchSourceTimer?
-    /// When the sync line was last worded; it mentions clock times, so it is refreshed now and then.
-    private var lastSyncLineTime: Date?
     /// The worker's connection state at the last poll (see `SyncControl.workerConnection`).
     private var lastWorkerConnection: SyncConnection?
     /// After `s`: the worker's finished-round count that means the asked-for round is over.
@@ -66,9 +64,9 @@ public final class AppRuntime: @unchecked Sendable {
             lastVersion = try? environment.items.dataVersion()
             lastLoadedQuery = state.list.query
             tellSyncTheStoreChanged()
-            var messages: [Message] = [currentSync()]
+            var messages: [Message] = [.tick(environment.now()), currentSync()]
             for effect in state.start() { messages += perform(effect) }
-            if let startupNotice { messages.append(.notice(startupNotice, isError: false)) }
+            if let startupNotice { messages.append(.notice(.info(startupNotice))) }
             process(messages)
             startPolling()
         }
@@ -232,25 +230,24 @@ public final class AppRuntime: @unchecked Sendable {
             activity.begin()
             defer { activity.end() }
             process([currentSync()])
-        } else if state.sync.nextRetry != nil || lastSyncLineTime.map({ Date().timeIntervalSince($0) >= 30 }) ?? true {
-            let message = syncMessage(state.sync)
-            if case .syncChanged(_, let line) = message, line != state.syncLine {
-                activity.begin()
-                defer { activity.end() }
-                process([message])
-            }
+        } else {
+            tick()
         }
+    }
+
+    /// Sends the clock to the update when the status bar would word it differently ("retrying
+    /// in 7s", a new minute): a frame only when something on screen changes.
+    private func tick() {
+        let now = environment.now()
+        guard state.sync.statusLine(now: now, timeZone: state.timeZone) != state.syncLine else { return }
+        activity.begin()
+        defer { activity.end() }
+        process([.tick(now)])
     }
 
     /// The sync summary from the store's counts, as a message.
     func currentSync() -> Message {
         let counts = (try? environment.items.counts()) ?? StoreCounts()
-        return syncMessage(environment.sync.summary(counts: counts))
-    }
-
-    private func syncMessage(_ summary: SyncSummary) -> Message {
-        let now = Date()
-        lastSyncLineTime = now
-        return .syncChanged(summary, line: summary.statusLine(now: now, timeZone: .current))
+        return .syncChanged(environment.sync.summary(counts: counts))
     }
 }

@@ -27,7 +27,7 @@ public struct StoreItemSource: ItemSource {
     static func filter(_ query: ListQuery) -> ItemFilter {
         ItemFilter(
             kind: query.kind,
-            status: ItemFilter.Status(rawValue: query.status.rawValue) ?? .any,
+            status: query.status,
             tag: query.tag,
             needsReview: query.needsReviewOnly)
     }

@@ -36,8 +36,8 @@ public final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Whether `writer` is a single connection (see `Connections.single`).
     private let isSingleConnection: Bool
-    /// The clock and id source this store was opened with; sync takes its time and ids from
-    /// the same place.
+    /// The clock and id source of every write, shared with whoever writes beside the store
+    /// (the sync ledger, the app's resolutions) so that all of them agree.
     public let environment: StoreEnvironment
     /// The dedicated connection `dataVersion()` asks; opened on first use.
     private let versionReader = VersionReader()

@@ -4,16 +4,10 @@ import QuireCore
 /// Which items a listing shows; the same value drives `items(matching:)`, `count(matching:)`
 /// and `search(_:matching:)`, so a screen's rows and its total always agree.
 public struct ItemFilter: Sendable, Hashable {
-    /// Open or done. Notes count as open: only tasks can be done.
-    public enum Status: String, Sendable, Hashable, CaseIterable {
-        case any
-        case open
-        case done
-    }
-
     /// Only notes or only tasks; nil for both.
     public var kind: ItemKind?
-    public var status: Status
+    /// Open or done (`StatusFilter` says how notes count).
+    public var status: StatusFilter
     /// Only items carrying this tag.
     public var tag: String?
     /// Only items whose sync state is `needs-review`.
@@ -22,7 +16,7 @@ public struct ItemFilter: Sendable, Hashable {
     public var includeDeleted: Bool
 
     public init(
-        kind: ItemKind? = nil, status: Status = .any, tag: String? = nil, needsReview: Bool = false,
+        kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, needsReview: Bool = false,
         includeDeleted: Bool = false
     ) {
         self.kind = kind
@@ -45,6 +39,7 @@ public struct ItemFilter: Sendable, Hashable {
         var conditions: [String] = []
         var arguments = StatementArguments()
         if !includeDeleted { conditions.append("item.deleted = 0") }
+        // `StatusFilter.admits` in SQL: a note's `done` is always 0, so notes are open.
         switch status {
         case .any: break
         case .open: conditions.append("item.done = 0")

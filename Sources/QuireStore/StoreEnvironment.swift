@@ -17,11 +17,15 @@ public struct StoreEnvironment: Sendable {
         self.newID = newID
     }
 
-    /// The system clock and a process-wide UUIDv7 generator fed by the system's randomness.
-    public static var live: StoreEnvironment {
+    /// The system clock and the process's one UUIDv7 generator, fed by the system's randomness.
+    ///
+    /// Made once: every store, ledger and runtime that reads `live` shares the generator, so ids
+    /// made anywhere in the process are strictly increasing (a new generator per use could hand
+    /// out a smaller id in the same millisecond).
+    public static let live: StoreEnvironment = {
         let ids = IDSource(random: nil)
         return StoreEnvironment(now: { Date() }, newID: { ids.next(at: $0) })
-    }
+    }()
 
     /// A deterministic environment for tests: the clock starts at `start` and moves forward by
     /// `step` seconds each time it is read; ids come from a generator seeded with `seed`.

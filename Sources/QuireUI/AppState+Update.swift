@@ -26,17 +26,19 @@ extension AppState {
             return finish(intent, result)
         case .externalEditFinished(let outcome):
             return finish(outcome)
-        case .syncChanged(let summary, let line):
+        case .syncChanged(let summary):
             recordSyncSummary(summary)
             sync = summary
-            syncLine = line
             return []
-        case .notice(let text, let isError):
-            notice = Notice(text: text, isError: isError)
+        case .tick(let time):
+            now = time
+            return []
+        case .notice(let shown):
+            notice = shown
             return []
         case .syncRoundEnded:
             // "Syncing…" from `s` goes; the sync line beside it says how the round went.
-            if notice?.text == AppState.syncStartedNotice { notice = nil }
+            if notice?.kind == .syncRound { notice = nil }
             return []
         case .reviewTargetFound(let id):
             return openReview(id)

@@ -1,3 +1,4 @@
+import Foundation
 import QuireCore
 import TerminalUI
 
@@ -35,13 +36,36 @@ public struct AppState: Hashable, Sendable {
         case discardDeadLetter(SyncStatusDetail.DeadLetter)
     }
 
-    /// A short message in the status bar until the next key.
     /// What the status bar says after `s` started a round; it goes once the round is over.
     public static let syncStartedNotice = "Syncing…"
 
+    /// A short message in the status bar until the next key.
     public struct Notice: Hashable, Sendable {
+        /// What the notice is about, so that code tells notices apart without reading their words.
+        public enum Kind: Hashable, Sendable {
+            case info
+            case error
+            /// A sync round the person started with `s`: the round's end takes it away.
+            case syncRound
+        }
+
         public var text: String
-        public var isError: Bool
+        public var kind: Kind
+
+        public init(text: String, kind: Kind) {
+            self.text = text
+            self.kind = kind
+        }
+
+        public init(text: String, isError: Bool) {
+            self.init(text: text, kind: isError ? .error : .info)
+        }
+
+        public var isError: Bool { kind == .error }
+
+        public static func info(_ text: String) -> Notice { Notice(text: text, kind: .info) }
+        public static func error(_ text: String) -> Notice { Notice(text: text, kind: .error) }
+        public static let syncStarted = Notice(text: AppState.syncStartedNotice, kind: .syncRound)
     }
 
     public var size: Size
@@ -50,10 +74,13 @@ public struct AppState: Hashable, Sendable {
     public var prompt: Prompt?
     public var question: Question?
     public var notice: Notice?
-    /// Where sync stands, and the status bar's words for it (made by the runtime, which has
-    /// the clock: "retrying in 8s" counts down).
+    /// Where sync stands.
     public var sync: SyncSummary
-    public var syncLine: String
+    /// The time of the runtime's last tick: the status bar's clock ("retrying in 8s" counts
+    /// down with it). Nil until the first tick.
+    public var now: Date?
+    /// Where the person is, for the clock times the status bar shows.
+    public var timeZone: TimeZone
     /// The sync status screen's report, selection and outbox depth history.
     public var syncStatus: SyncStatusState
     /// Most recent last; `u` takes from the end.
@@ -62,7 +89,7 @@ public struct AppState: Hashable, Sendable {
     /// Set once the person asked to quit; the runtime stops after this frame.
     public var quitting: Bool
 
-    public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery()) {
+    public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery(), timeZone: TimeZone = .current) {
         self.size = size
         screen = .list
         list = ListState(query: query)
@@ -70,11 +97,17 @@ public struct AppState: Hashable, Sendable {
         question = nil
         notice = nil
         sync = SyncSummary(connection: .noRemote)
-        syncLine = ""
+        now = nil
+        self.timeZone = timeZone
         syncStatus = SyncStatusState()
         undoStack = []
         self.today = today
         quitting = false
+    }
+
+    /// The status bar's words for sync at the last tick, e.g. `3 pending · offline, retrying in 8s`.
+    public var syncLine: String {
+        sync.statusLine(now: now ?? .distantPast, timeZone: timeZone)
     }
 
     /// How many undo steps are kept.

@@ -1,21 +1,5 @@
 import QuireCore
 
-/// Which tasks a list shows by their checkbox.
-public enum StatusFilter: String, Hashable, Sendable, CaseIterable {
-    case any
-    case open
-    case done
-
-    /// The next filter in the `o` cycle: any, open, done, any.
-    public var next: StatusFilter {
-        switch self {
-        case .any: .open
-        case .open: .done
-        case .done: .any
-        }
-    }
-}
-
 /// What the list shows: filters plus the live search text. The store answers it page by page.
 ///
 /// Order is fixed: pinned first, then newest first (ids are UUIDv7, so id order is creation
@@ -69,11 +53,7 @@ public struct ListQuery: Hashable, Sendable {
     public func matches(_ item: Item) -> Bool {
         if item.deleted { return false }
         if let kind, item.kind != kind { return false }
-        switch status {
-        case .any: break
-        case .open: if item.kind != .task || item.done { return false }
-        case .done: if item.kind != .task || !item.done { return false }
-        }
+        if !status.admits(item) { return false }
         if let tag, !item.tags.contains(tag) { return false }
         if needsReviewOnly && item.syncState != .needsReview { return false }
         let words = search.lowercased().split(separator: " ")

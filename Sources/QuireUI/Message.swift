@@ -1,3 +1,4 @@
+import Foundation
 import QuireCore
 import TerminalUI
 
@@ -11,10 +12,12 @@ public enum Message: Hashable, Sendable {
     /// A write finished; on success `id` is the item written (the new id for a create).
     case written(WriteIntent, Result<String, WriteFailure>)
     case externalEditFinished(ExternalEditOutcome)
-    /// Sync's state and its status-bar line changed.
-    case syncChanged(SyncSummary, line: String)
+    /// Sync's state changed.
+    case syncChanged(SyncSummary)
+    /// The clock moved on: the status bar's countdowns and times are worded from it.
+    case tick(Date)
     /// A short notice for the status bar (e.g. the answer to "sync now").
-    case notice(String, isError: Bool)
+    case notice(AppState.Notice)
     /// The round that `s` asked for is over (whatever came of it: the sync line says).
     case syncRoundEnded
     /// The answer to "next item needing review": its id, or nil when there is none.

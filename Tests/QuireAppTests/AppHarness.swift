@@ -2,6 +2,7 @@ import Foundation
 import QuireApp
 import QuireCore
 import QuireStore
+import QuireTestSupport
 import QuireUI
 import TerminalUI
 import Testing
@@ -23,15 +24,14 @@ final class AppHarness: @unchecked Sendable {
         prepare: ((AppDatabase, String) throws -> Void)? = nil,
         sync: ((String) throws -> any SyncControl)? = nil
     ) throws {
-        directory = NSTemporaryDirectory() + "quire-app-test-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("quire-app-test")
         store = try AppDatabase.open(path: directory + "/quire.db", environment: storeEnvironment)
         if !items.isEmpty { _ = try store.importItems(items) }
         try prepare?(store, directory)
         backend = TestBackend(size: size)
         let environment = AppEnvironment(
-            items: source?(store) ?? StoreItemSource(store: store), sync: try sync?(directory) ?? LocalOnlySync(),
-            editorCommand: editor,
+            items: source?(store) ?? StoreItemSource(store: store), reviews: StoreItemSource(store: store),
+            statusStore: store, sync: try sync?(directory) ?? LocalOnlySync(), editorCommand: editor,
             processEnvironment: ProcessInfo.processInfo.environment, temporaryDirectory: directory,
             today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
         runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")
@@ -63,12 +63,7 @@ final class AppHarness: @unchecked Sendable {
     /// Polls a condition every few milliseconds until it holds or the deadline passes.
     @discardableResult
     func waitFor(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(5_000)
-        }
-        return try condition()
+        try waitUntil(timeout: timeout, condition)
     }
 
     /// The selected row's text.

@@ -2,6 +2,7 @@ import Foundation
 import QuireApp
 import QuireCore
 import QuireStore
+import QuireTestSupport
 import QuireUI
 import TerminalUI
 import Testing
@@ -16,8 +17,7 @@ import Testing
     }
 
     @Test func theEditorsSaveComesBackAsAChange() throws {
-        let directory = NSTemporaryDirectory() + "quire-editor-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("quire-editor")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let editor = try Self.script(#"sed -i 's/^title: .*/title: Edited outside/' "$f"; printf 'New body\n' >> "$f""#, in: directory)
         let app = try AppHarness(items: [ImportEntry(title: "Original", body: "")], editor: editor)
@@ -41,8 +41,7 @@ import Testing
     /// While the editor still runs, a save is already in the store: a terminal that dies now
     /// loses nothing that was saved.
     @Test func eachSaveLandsWhileTheEditorRuns() throws {
-        let directory = NSTemporaryDirectory() + "quire-editor-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("quire-editor")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let release = directory + "/release"
         let editor = try Self.script("""
@@ -64,8 +63,7 @@ import Testing
     }
 
     @Test func anUnreadableSaveKeepsTheFileAndSaysWhere() throws {
-        let directory = NSTemporaryDirectory() + "quire-editor-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("quire-editor")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let editor = try Self.script(#"printf -- '---\ntitle: [unclosed\n---\n' > "$f""#, in: directory)
         let app = try AppHarness(items: [ImportEntry(title: "Keep me")], editor: editor)

@@ -2,6 +2,7 @@ import Foundation
 import QuireApp
 import QuireCore
 import QuireStore
+import QuireTestSupport
 import QuireUI
 import TerminalUI
 import Testing
@@ -62,38 +63,12 @@ import Testing
     }
 
     @Test func aCommandInAnotherProcessShowsUp() throws {
-        let quire = try #require(QuireBinary.path, "the quire executable is not built next to the tests")
+        let quire = try #require(BuiltProduct.path("quire"), "the quire executable is not built next to the tests")
         let app = try AppHarness(items: AppHarness.entries(2))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: quire)
-        process.arguments = ["add", "Added by the CLI", "--task"]
         var environment = ProcessInfo.processInfo.environment
         environment["QUIRE_HOME"] = app.directory
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let added = try ChildRun.run(quire, ["add", "Added by the CLI", "--task"], environment: environment)
+        #expect(added.status == 0)
         #expect(app.waitFor(timeout: 2) { app.text.contains("[ ] Added by the CLI") })
-    }
-}
-
-/// The built `quire` executable, found beside the test bundle.
-enum QuireBinary {
-    static var path: String? { named("quire") }
-
-    /// An executable of this package, found beside the test bundle.
-    static func named(_ name: String) -> String? {
-        var candidates: [URL] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
-        }
-        candidates.append(Bundle.main.bundleURL)
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for directory in candidates {
-            let path = directory.appendingPathComponent(name).path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
     }
 }

@@ -4,6 +4,7 @@ import QuireCore
 import QuireProtocol
 import QuireStore
 import QuireSync
+import QuireTestSupport
 import QuireUI
 import TerminalUI
 import Testing
@@ -139,27 +140,21 @@ import Testing
     }
 
     @Test func aSlowReportNeverBlocksTyping() throws {
-        let directory = NSTemporaryDirectory() + "quire-sync-status-slow-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("quire-sync-status-slow")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try AppDatabase.open(path: directory + "/quire.db", environment: .deterministic())
         _ = try store.create(NewItem(title: "Still here"))
         let gate = DispatchSemaphore(value: 0)
         let backend = TestBackend(size: Size(width: 80, height: 24))
         let runtime = AppRuntime(
-            environment: AppEnvironment(items: StoreItemSource(store: store), sync: SlowSync(gate: gate),
+            environment: AppEnvironment(items: StoreItemSource(store: store), statusStore: store, sync: SlowSync(gate: gate),
                                         temporaryDirectory: directory, changePollInterval: .milliseconds(20)),
             backend: backend, label: "quire.ui.sync-status-slow")
         runtime.start()
         #expect(runtime.waitUntilIdle())
         runtime.send(.key(.character("S")))
-        let deadline = Date(timeIntervalSinceNow: 2)
         func shows(_ text: String) -> Bool {
-            while Date() < deadline {
-                if backend.text.contains(text) { return true }
-                usleep(5_000)
-            }
-            return backend.text.contains(text)
+            waitUntil(timeout: 2) { backend.text.contains(text) }
         }
         #expect(shows("remote     reading…"), "\(backend.text)")
         // The report is still being read: keys are handled all the same.

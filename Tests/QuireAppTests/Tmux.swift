@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 /// A private tmux server (its own socket, no user config) running one program in a pane of a
@@ -58,11 +59,6 @@ final class Tmux {
     /// Polls the pane every few milliseconds until `condition` holds; false at the deadline.
     @discardableResult
     func waitFor(timeout: TimeInterval = 5, _ condition: (String) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if condition(capture()) { return true }
-            usleep(20_000)
-        }
-        return condition(capture())
+        waitUntil(timeout: timeout, every: 0.02) { condition(capture()) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireTestSupport
 import Testing
 
 /// The built `quire` on a real pseudo-terminal inside tmux: typing, reading the screen back,
@@ -10,10 +11,9 @@ import Testing
         let home: String
 
         init() throws {
-            quire = try #require(QuireBinary.path, "the quire executable is not built next to the tests")
+            quire = try #require(BuiltProduct.path("quire"), "the quire executable is not built next to the tests")
             #expect(Tmux.executable != nil, "tmux is missing: run make deps")
-            home = NSTemporaryDirectory() + "quire-tmux-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+            home = try makeTemporaryDirectory("quire-tmux")
         }
 
         /// A pane script: runs quire, then reports its exit status and the terminal modes.
@@ -31,20 +31,10 @@ import Testing
 
         /// `quire` as a command, for checking the database.
         func cli(_ arguments: String...) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: quire)
-            process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
             environment["QUIRE_HOME"] = home
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            let output = try ChildRun.run(quire, arguments, environment: environment, mergingOutput: true)
+            return (output.status, output.stdout)
         }
 
         func titles() throws -> [String] {
@@ -181,21 +171,11 @@ import Testing
         let tmux = try Tmux(script: setup.script(environment: "EDITOR='\(editor)'"), directory: setup.home)
         #expect(tmux.waitFor { $0.contains("Before the crash") })
         tmux.keys("E")
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while !FileManager.default.fileExists(atPath: saved), Date() < deadline { usleep(10_000) }
+        waitUntil(every: 0.01) { FileManager.default.fileExists(atPath: saved) }
         // Give the watcher its chance to see the save, then pull the terminal away.
         let landed = try waitUntil { try setup.titles() == ["Saved before the crash"] }
         #expect(landed)
         _ = try? tmux.run(["kill-server"])
         #expect(try setup.titles() == ["Saved before the crash"])
-    }
-
-    private func waitUntil(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
-        }
-        return try condition()
     }
 }

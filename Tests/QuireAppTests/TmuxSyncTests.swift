@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -12,45 +13,30 @@ import Glibc
     /// `quire-server serve` on a fresh SQLite file and a free loopback port.
     final class Server {
         let directory: String
-        let process = Process()
+        let process: ServerProcess
         let url: String
         let token: String
 
         init(binary: String) throws {
-            directory = NSTemporaryDirectory() + "quire-tui-sync-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            directory = try makeTemporaryDirectory("quire-tui-sync")
             let database = directory + "/server.db"
             let added = Spawn.run(binary, ["user", "add", "alice", "--db", database])
             token = try #require(added.output.split(separator: "\n").last.map(String.init), "user add printed no token")
             #expect(added.status == 0)
-            let log = directory + "/server.log"
-            try #require(FileManager.default.createFile(atPath: log, contents: nil), "cannot create \(log)")
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["serve", "--port", "0", "--db", database, "--rate-limit", "0"]
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            var found: String?
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while found == nil, Date() < deadline, process.isRunning {
-                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                found = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(text[$0]) }
-                if found == nil { usleep(20_000) }
-            }
-            url = try #require(found, "quire-server did not say where it listens")
+            process = try ServerProcess(serveBlocking: ["--db", database, "--rate-limit", "0"])
+            url = process.baseURL
         }
 
         deinit {
-            // SIGKILL: the test runner's threads block the signals a graceful stop listens for.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            // The process is killed (SIGKILL) as it goes: the test runner's threads block the
+            // signals a graceful stop listens for.
             try? FileManager.default.removeItem(atPath: directory)
         }
     }
 
     /// A server and two devices (separate homes) signed in to it as one user.
     func twoDevices() throws -> (Server, TmuxEndToEndTests.Setup, TmuxEndToEndTests.Setup) {
-        let server = try Server(binary: try #require(QuireBinary.named("quire-server")))
+        let server = try Server(binary: try #require(BuiltProduct.path("quire-server")))
         let devices = [try TmuxEndToEndTests.Setup(), try TmuxEndToEndTests.Setup()]
         for device in devices {
             #expect(try device.cli("remote", "set", server.url, "--token", server.token).status == 0)
@@ -88,8 +74,7 @@ import Glibc
         #expect(tmux.waitFor { !$0.contains("Syncing…") && $0.contains("All changes synced") }, "\(tmux.capture())")
 
         // The server goes away: `s` tries, and the bar says offline instead of "Syncing…".
-        kill(server.process.processIdentifier, SIGKILL)
-        server.process.waitUntilExit()
+        server.process.kill()
         tmux.keys("s")
         #expect(tmux.waitFor(timeout: 10) { !$0.contains("Syncing…") && $0.contains("offline, retrying in") },
                 "\(tmux.capture())")

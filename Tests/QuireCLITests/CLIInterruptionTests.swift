@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuireTestSupport
 import Testing
 
 /// A command killed in the middle of a write leaves the database consistent: SQLite's
@@ -32,18 +33,18 @@ import Testing
     /// Waits (polling, with a deadline) until the child has written at least `bytes` bytes
     /// (its `wchar` in /proc): it is then in the middle of writing the database.
     func waitUntilWritten(_ process: Process, atLeast bytes: Int) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
         let path = "/proc/\(process.processIdentifier)/io"
-        while Date() < deadline && process.isRunning {
+        var wrote = false
+        waitUntil(timeout: 20, every: 0.0002) {
             if let text = try? String(contentsOfFile: path, encoding: .utf8),
                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") }),
                let written = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)), written >= bytes
             {
-                return true
+                wrote = true
             }
-            usleep(200)
+            return wrote || !process.isRunning
         }
-        return false
+        return wrote
     }
 
     @Test func killedImportsLeaveAllOrNothing() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuireTestSupport
 import Testing
 
 /// Runs the built `quire` binary against a private `QUIRE_HOME`, the way a person or a script
@@ -9,15 +10,7 @@ import Testing
 /// build configuration or scratch path.
 struct QuireCLI {
     /// The `quire` executable in the build products folder that holds this test bundle.
-    static let executable: String = {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: me).deletingLastPathComponent()
-        // On some runners the test executable sits inside a bundle folder (X.xctest/...).
-        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("quire").path) {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("quire").path
-    }()
+    static let executable: String = BuiltProduct.path("quire") ?? "quire (not built beside the tests)"
 
     struct Result {
         var status: Int32
@@ -35,19 +28,17 @@ struct QuireCLI {
     var environment: [String: String] = [:]
 
     init() throws {
-        home = NSTemporaryDirectory() + "quire-cli-test-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        home = try makeTemporaryDirectory("quire-cli-test")
     }
 
     var database: String { home + "/quire.db" }
 
     func remove() { try? FileManager.default.removeItem(atPath: home) }
 
-    /// Starts `quire` with `arguments`; the caller waits or kills.
-    func start(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = arguments
+    /// Starts `quire` with `arguments`; the caller waits or kills, then collects.
+    func start(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) throws
+        -> (Process, ChildRun)
+    {
         var env = ProcessInfo.processInfo.environment
         env["QUIRE_HOME"] = home
         env["NO_COLOR"] = "1"
@@ -55,31 +46,13 @@ struct QuireCLI {
         env["VISUAL"] = nil
         env["EDITOR"] = nil
         for (key, value) in environment.merging(extraEnvironment, uniquingKeysWith: { $1 }) { env[key] = value }
-        process.environment = env
-        let capture = NSTemporaryDirectory() + "quire-cli-out-\(UUID().uuidString)"
-        _ = FileManager.default.createFile(atPath: capture + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: capture + ".err", contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: capture + ".out")
-        process.standardError = FileHandle(forWritingAtPath: capture + ".err")
-        if let stdin {
-            let input = capture + ".in"
-            _ = FileManager.default.createFile(atPath: input, contents: Data(stdin.utf8))
-            process.standardInput = FileHandle(forReadingAtPath: input)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        try process.run()
-        return (process, capture)
+        let child = try ChildRun(Self.executable, arguments, environment: env, stdin: stdin)
+        return (child.process, child)
     }
 
-    static func collect(_ process: Process, _ capture: String) -> Result {
-        process.waitUntilExit()
-        defer {
-            for suffix in [".out", ".err", ".in"] { try? FileManager.default.removeItem(atPath: capture + suffix) }
-        }
-        let out = (try? String(contentsOfFile: capture + ".out", encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOfFile: capture + ".err", encoding: .utf8)) ?? ""
-        return Result(status: process.terminationStatus, stdout: out, stderr: err)
+    static func collect(_ process: Process, _ child: ChildRun) -> Result {
+        let output = child.finish()
+        return Result(status: output.status, stdout: output.stdout, stderr: output.stderr)
     }
 
     @discardableResult

@@ -4,6 +4,7 @@ import NIOSSL
 import PostgresNIO
 import QuireCore
 import QuireProtocol
+import QuireTestSupport
 import Testing
 @testable import QuireServer
 
@@ -97,8 +98,7 @@ import Testing
                     }
                 }
             }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while firstAnswer.value == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+            await suspendUntil(timeout: 60) { firstAnswer.value != 0 }
             server.signal(SIGTERM)
             var outcomes: [Int: Int?] = [:]
             for try await (index, status) in group { outcomes[index] = status }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import QuireStore
 import QuireCore
+import QuireTestSupport
 
 /// Helpers shared by the store tests: a fresh on-disk store with a deterministic clock and ids,
 /// and raw row counts to check invariants against.
@@ -20,19 +21,12 @@ enum StoreFixture {
 
     /// A directory of its own under the temporary folder; the caller removes it.
     static func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "quire-store-test-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try makeTemporaryDirectory("quire-store-test")
     }
 
     /// Waits for `condition` to hold, checking every few milliseconds, up to `seconds`.
     static func wait(upTo seconds: Double = 5, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
+        waitUntil(timeout: seconds, every: 0.002, condition)
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import QuireCore
 import QuireProtocol
 import QuireServer
+import QuireTestSupport
 import Testing
 @testable import QuireSync
 
@@ -27,41 +28,14 @@ extension QuireBinary {
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 do {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: path)
-                    process.arguments = arguments
-                    process.environment = ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-                    let out = Pipe()
-                    let err = Pipe()
-                    process.standardOutput = out
-                    process.standardError = err
-                    process.standardInput = FileHandle.nullDevice
-                    try process.run()
-                    // Both pipes drain at once, so neither can fill up and stall the process.
-                    let errors = ErrorCollector()
-                    let group = DispatchGroup()
-                    group.enter()
-                    Thread.detachNewThread {
-                        errors.data = err.fileHandleForReading.readDataToEndOfFile()
-                        group.leave()
-                    }
-                    let output = out.fileHandleForReading.readDataToEndOfFile()
-                    group.wait()
-                    process.waitUntilExit()
-                    continuation.resume(returning: CLIRun(
-                        status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-                        stderr: String(decoding: errors.data, as: UTF8.self)))
+                    let output = try ChildRun.run(path, arguments, environment: environment(home: home), stdin: stdin)
+                    continuation.resume(returning: CLIRun(status: output.status, stdout: output.stdout, stderr: output.stderr))
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
         }
     }
-}
-
-/// Filled by one thread, read by another after a `DispatchGroup` wait.
-private final class ErrorCollector: @unchecked Sendable {
-    var data = Data()
 }
 
 /// `quire sync` and `quire status --json` as scripts see them: the built binary, its own

@@ -1,17 +1,17 @@
 import Foundation
 import QuireCore
 import QuireStore
+import QuireTestSupport
 import Testing
 @testable import QuireSync
 
 /// The built `quire` executable, beside the test bundle.
 enum QuireBinary {
-    static var path: String? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quire").path,
-            FileManager.default.currentDirectoryPath + "/.build/debug/quire",
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    static var path: String? { BuiltProduct.path("quire") }
+
+    /// The environment of every run: its own home, nothing from the person running the tests.
+    static func environment(home: String) -> [String: String] {
+        ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
     }
 
     /// True once `quire sync` is one of the CLI's commands.
@@ -22,17 +22,8 @@ enum QuireBinary {
 
     @discardableResult
     static func run(_ path: String, _ arguments: [String], home: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let output = try ChildRun.run(path, arguments, environment: environment(home: home), mergingOutput: true)
+        return (output.status, output.stdout)
     }
 }
 

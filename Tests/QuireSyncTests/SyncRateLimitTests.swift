@@ -2,6 +2,7 @@ import Foundation
 import QuireCore
 import QuireServer
 import QuireStore
+import QuireTestSupport
 import Testing
 @testable import QuireSync
 

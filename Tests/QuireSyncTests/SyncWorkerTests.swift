@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import QuireCore
+import QuireTestSupport
 import Testing
 @testable import QuireSync
 
@@ -44,20 +45,6 @@ extension SyncWorker {
     func settled<T>(_ value: () -> T) -> T {
         _ = roundCounts
         return value()
-    }
-}
-
-/// Waits for a condition, checking every few milliseconds, up to a deadline.
-func eventually(
-    timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
-) async {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() > deadline {
-            Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(nanoseconds: 2_000_000)
     }
 }
 

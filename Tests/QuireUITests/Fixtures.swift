@@ -1,4 +1,5 @@
 import Foundation
+import QuireApp
 import QuireCore
 import QuireUI
 import TerminalUI
@@ -42,19 +43,25 @@ enum Fixtures {
         """
 }
 
-/// Drives the pure update with an in-memory list, as the runtime would with the store:
-/// load effects are answered at once, writes change the array.
+/// Drives the pure update as the runtime does: load and write effects go through the app's own
+/// `ItemEffects` over an in-memory source, answered at once.
 struct Harness {
     var state: AppState
-    var items: [Item]
+    let source: InMemoryItemSource
     var effects: [Effect] = []
-    var nextID = 100
 
     init(size: Size, items: [Item] = Fixtures.items) {
         state = AppState(size: size, today: Fixtures.today)
-        self.items = items
+        source = InMemoryItemSource(items: items, environment: .deterministic(start: Fixtures.created))
         run(state.start())
-        send(.syncChanged(SyncSummary(connection: .noRemote, pending: 2), line: "2 pending · no remote set"))
+        send(.tick(Fixtures.created))
+        send(.syncChanged(SyncSummary(connection: .noRemote, pending: 2)))
+    }
+
+    /// Every item the source holds, tombstones too, in the order they were added.
+    var items: [Item] {
+        get { source.all }
+        nonmutating set { source.all = newValue }
     }
 
     var text: String { state.render().buffer.text }
@@ -72,59 +79,25 @@ struct Harness {
         for character in text { send(.key(.character(character))) }
     }
 
+    /// The page the runner answers a request with (a test holds it back to deliver it late).
+    func page(for request: ListRequest) -> ListPage {
+        guard case .listLoaded(let page) = ItemEffects(items: source).load(request) else {
+            preconditionFailure("the in-memory source cannot fail a read")
+        }
+        return page
+    }
+
     mutating func run(_ effects: [Effect]) {
+        let runner = ItemEffects(items: source)
         for effect in effects {
             self.effects.append(effect)
             switch effect {
             case .load(let request):
-                send(.listLoaded(page(for: request)))
+                send(runner.load(request))
             case .write(let intent):
-                send(.written(intent, perform(intent)))
+                send(runner.write(intent))
             default:
                 break
-            }
-        }
-    }
-
-    func page(for request: ListRequest) -> ListPage {
-        let matching = items.filter(request.query.matches).sorted(by: ListQuery.precedes)
-        let anchor = request.anchorID.flatMap { id in matching.firstIndex { $0.id == id } }
-        let selection = anchor ?? max(0, min(request.index, matching.count - 1))
-        let offset = request.offset(selection: selection, total: matching.count)
-        let slice = Array(matching.dropFirst(offset).prefix(request.limit))
-        return ListPage(query: request.query, total: matching.count, offset: offset, items: slice,
-                        selection: selection, anchorFound: anchor != nil, refresh: request.isRefresh ? request : nil)
-    }
-
-    mutating func perform(_ intent: WriteIntent) -> Result<String, WriteFailure> {
-        func change(_ id: String, _ body: (inout Item) -> Void) -> Result<String, WriteFailure> {
-            guard let index = items.firstIndex(where: { $0.id == id }) else { return .failure(WriteFailure("not found")) }
-            body(&items[index])
-            items[index].syncState = .pending
-            return .success(id)
-        }
-        switch intent {
-        case .create(let kind, let title, let body):
-            nextID += 1
-            let id = Fixtures.id(nextID)
-            items.append(Item(id: id, kind: kind, title: title, body: body, createdAt: Fixtures.created))
-            return .success(id)
-        case .edit(let id, _, let after):
-            return change(id) { item in item = (try? item.applying(after, now: Fixtures.created)) ?? item }
-        case .setDone(let id, _, let done):
-            return change(id) { $0.done = done }
-        case .setPinned(let id, _, let pinned):
-            return change(id) { $0.pinned = pinned }
-        case .delete(let id, _):
-            return change(id) { $0.deleted = true }
-        case .undo(let entry):
-            switch entry {
-            case .revert(let id, _, let fields):
-                return change(id) { item in item = (try? item.applying(fields, now: Fixtures.created)) ?? item }
-            case .undelete(let id, _):
-                return change(id) { $0.deleted = false }
-            case .remove(let id, _):
-                return change(id) { $0.deleted = true }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import QuireUI
 import TerminalUI
 import Testing

@@ -258,28 +258,28 @@ import Testing
 
     @Test func syncingFromSGoesOnceTheRoundIsOver() {
         var harness = Harness(size: .standard)
-        harness.send(.notice(AppState.syncStartedNotice, isError: false))
-        harness.send(.syncChanged(SyncSummary(connection: .syncing, pending: 1), line: "syncing…"))
+        harness.send(.notice(.syncStarted))
+        harness.send(.syncChanged(SyncSummary(connection: .syncing, pending: 1)))
         #expect(harness.frame.buffer.lines.last!.contains(AppState.syncStartedNotice), "still going")
-        harness.send(.syncChanged(SyncSummary(connection: .offline, pending: 1), line: "1 pending · offline, retrying in 2s"))
+        harness.send(.syncChanged(SyncSummary(connection: .offline, pending: 1, nextRetry: Fixtures.created.addingTimeInterval(2))))
         harness.send(.syncRoundEnded)
         let last = harness.frame.buffer.lines.last!
         #expect(!last.contains(AppState.syncStartedNotice))
         #expect(last.hasSuffix("1 pending · offline, retrying in 2s"))
         // Other notices are left alone.
-        harness.send(.notice("Created note", isError: false))
+        harness.send(.notice(.info("Created note")))
         harness.send(.syncRoundEnded)
         #expect(harness.frame.buffer.lines.last!.contains("Created note"))
     }
 
     @Test func theStatusBarShowsTheSyncLine() {
         var harness = Harness(size: .standard)
-        let offline = SyncSummary(connection: .offline, pending: 3)
-        harness.send(.syncChanged(offline, line: "3 pending · offline, retrying in 8s"))
+        let offline = SyncSummary(connection: .offline, pending: 3, nextRetry: Fixtures.created.addingTimeInterval(8))
+        harness.send(.syncChanged(offline))
         let last = harness.frame.buffer.lines.last!
         #expect(last.hasSuffix("3 pending · offline, retrying in 8s"))
         #expect(!harness.frame.buffer.roleMask(.statusError, row: Size.standard.height - 1).contains("^"))
-        harness.send(.syncChanged(SyncSummary(connection: .idle, needsReview: 1), line: "1 needs review · press c"))
+        harness.send(.syncChanged(SyncSummary(connection: .idle, needsReview: 1)))
         #expect(harness.frame.buffer.lines.last!.hasSuffix("1 needs review · press c"))
         #expect(harness.frame.buffer.roleMask(.statusError, row: Size.standard.height - 1).contains("^"))
     }

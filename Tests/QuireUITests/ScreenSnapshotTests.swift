@@ -1,4 +1,5 @@
 import QuireCore
+import QuireTestSupport
 import QuireUI
 import TerminalUI
 import Testing

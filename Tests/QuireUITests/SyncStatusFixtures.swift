@@ -41,8 +41,8 @@ enum SyncStatusFixtures {
     /// The harness on the sync status screen with `detail` loaded and a history of outbox depths.
     static func harness(size: Size, detail: SyncStatusDetail, depths: [Int] = [0, 1, 3, 7, 9, 4, 2, 0]) -> Harness {
         var harness = Harness(size: size)
-        for (index, depth) in depths.enumerated() {
-            harness.send(.syncChanged(SyncSummary(connection: .offline, pending: depth), line: "\(depth) pending · \(index)"))
+        for depth in depths {
+            harness.send(.syncChanged(SyncSummary(connection: .offline, pending: depth)))
         }
         harness.press(.character("S"))
         harness.send(.syncStatus(.loaded(detail)))

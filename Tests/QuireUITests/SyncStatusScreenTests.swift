@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireTestSupport
 import QuireUI
 import TerminalUI
 import Testing
@@ -118,13 +119,14 @@ import Testing
     @Test func theOutboxDepthIsSampledWhenTheSummaryChanges() {
         var state = AppState(size: .standard)
         let summary = SyncSummary(connection: .idle, pending: 4)
-        _ = state.update(.syncChanged(summary, line: "4 pending"))
+        _ = state.update(.syncChanged(summary))
         // The same summary again (the line's clock moved on) is no new sample.
-        _ = state.update(.syncChanged(summary, line: "4 pending · later"))
-        _ = state.update(.syncChanged(SyncSummary(connection: .idle, pending: 0), line: "synced"))
+        _ = state.update(.tick(Fixtures.created))
+        _ = state.update(.syncChanged(summary))
+        _ = state.update(.syncChanged(SyncSummary(connection: .idle, pending: 0)))
         #expect(state.syncStatus.depthHistory == [4, 0])
         for depth in 0..<100 {
-            _ = state.update(.syncChanged(SyncSummary(connection: .idle, pending: depth + 1), line: "\(depth)"))
+            _ = state.update(.syncChanged(SyncSummary(connection: .idle, pending: depth + 1)))
         }
         #expect(state.syncStatus.depthHistory.count == SyncStatusState.historyLimit)
         #expect(state.syncStatus.depthHistory.last == 100)

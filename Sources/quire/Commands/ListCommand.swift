@@ -51,7 +51,7 @@ struct ListCommand: StoreCommand {
     }
 
     var filter: ItemFilter {
-        let status: ItemFilter.Status = switch self.status {
+        let status: StatusFilter = switch self.status {
         case .open: .open
         case .done: .done
         case nil: all ? .any : .open

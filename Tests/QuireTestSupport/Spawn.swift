@@ -9,8 +9,8 @@ import Glibc
 /// block every signal: a tmux server started that way could never be stopped by a signal, nor
 /// notice its panes exit. Output goes to a file, not a pipe, because the tmux server outlives
 /// the client that started it and would hold a pipe open forever.
-enum Spawn {
-    static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+public enum Spawn {
+    public static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
         let outputPath = NSTemporaryDirectory() + "quire-spawn-\(UUID().uuidString)"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()

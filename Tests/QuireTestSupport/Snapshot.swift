@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TerminalUI
 
-/// Compares text with `Snapshots/<name>.txt` beside this file; records it when `RECORD_SNAPSHOTS=1`
-/// (or when it is missing, which fails the test), and reports a line diff when it differs.
-func assertSnapshot(
+/// Compares text with `Snapshots/<name>.txt` beside the calling test file; records it when
+/// `RECORD_SNAPSHOTS=1` (or when it is missing, which fails the test), and reports a line diff
+/// when it differs.
+public func assertSnapshot(
     _ actual: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let directory = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")

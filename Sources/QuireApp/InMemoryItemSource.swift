@@ -1,0 +1,114 @@
+import Foundation
+import QuireCore
+import QuireStore
+import QuireUI
+
+/// An `ItemSource` kept in an array: for unit tests of the update and the effect runner, and
+/// for benchmarks that measure drawing without SQLite.
+///
+/// It follows the same rules as `StoreItemSource` (the contract tests run both): list order and
+/// filters from `ListQuery`, ids and times from a `StoreEnvironment`, tombstones kept on delete,
+/// every write leaves the item `pending`. What it leaves out is sync bookkeeping: there is no
+/// outbox, so `counts()` counts pending items, and a search is a substring test rather than
+/// the store's ranked full-text search.
+///
+/// Thread-safe: one lock guards the items, so it may be called from any queue.
+public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Item]
+    private var version = 0
+    private let environment: StoreEnvironment
+
+    /// - Parameters:
+    ///   - items: what the source holds at first, in the order `all` returns them.
+    ///   - environment: the clock and ids of new items and edits.
+    public init(items: [Item] = [], environment: StoreEnvironment = .deterministic()) {
+        stored = items
+        self.environment = environment
+    }
+
+    /// Every item held, tombstones too, in the order they were added.
+    public var all: [Item] {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue; version += 1 } }
+    }
+
+    private func listed(_ query: ListQuery) -> [Item] {
+        lock.withLock { stored }.filter(query.matches).sorted(by: ListQuery.precedes)
+    }
+
+    public func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {
+        let matching = listed(query)
+        return ItemWindow(items: Array(matching.dropFirst(max(0, offset)).prefix(limit)), total: matching.count)
+    }
+
+    public func index(of id: String, in query: ListQuery, near: Int) throws -> Int? {
+        listed(query).firstIndex { $0.id == id }
+    }
+
+    public func item(_ id: String) throws -> Item? {
+        lock.withLock { stored.first { $0.id == id } }
+    }
+
+    public func create(kind: ItemKind, title: String, body: String) throws -> Item {
+        let title = try Validation.title(title)
+        let body = try Validation.body(body)
+        let now = StoreTime.truncated(environment.now())
+        let item = Item(
+            id: environment.newID(now), kind: kind, title: title, body: body, createdAt: now, updatedAt: now,
+            syncState: .pending)
+        lock.withLock {
+            stored.append(item)
+            version += 1
+        }
+        return item
+    }
+
+    public func update(_ id: String, fields: [Field: FieldValue]) throws -> Item {
+        let now = StoreTime.truncated(environment.now())
+        return try change(id) { item in item = try item.applying(fields, now: now) }
+    }
+
+    public func delete(_ id: String) throws {
+        _ = try change(id) { $0.deleted = true }
+    }
+
+    public func restore(_ id: String) throws {
+        _ = try change(id) { $0.deleted = false }
+    }
+
+    /// Items needing review in list order, as the store's conflict table lists them.
+    public func nextNeedingReview(after id: String?) throws -> String? {
+        let ids = listed(ListQuery(needsReviewOnly: true)).map(\.id)
+        guard !ids.isEmpty else { return nil }
+        guard let id, let index = ids.firstIndex(of: id) else { return ids[0] }
+        return ids[(index + 1) % ids.count]
+    }
+
+    public func counts() throws -> StoreCounts {
+        let items = all
+        func count(_ state: SyncState) -> Int { items.filter { $0.syncState == state }.count }
+        return StoreCounts(
+            pending: count(.pending), inFlight: count(.syncing), rejected: count(.error),
+            needsReview: items.filter { $0.syncState == .needsReview && !$0.deleted }.count)
+    }
+
+    public func dataVersion() throws -> Int {
+        lock.withLock { version }
+    }
+
+    /// Changes one item under the lock; a change that leaves it as it was writes nothing, as
+    /// the store does.
+    private func change(_ id: String, _ body: (inout Item) throws -> Void) throws -> Item {
+        try lock.withLock {
+            guard let index = stored.firstIndex(where: { $0.id == id }) else { throw StoreError.notFound(id: id) }
+            var item = stored[index]
+            try body(&item)
+            guard item != stored[index] else { return item }
+            item.syncState = .pending
+            stored[index] = item
+            version += 1
+            return item
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import QuireCore
+import QuireUI
+
+/// The list and write effects, answered from an `ItemSource`: what the runtime runs for
+/// `.load` and `.write`, kept apart from its queues and timers so the UI tests drive this very
+/// code over an in-memory source instead of a copy of it.
+public struct ItemEffects: Sendable {
+    public let items: any ItemSource
+
+    public init(items: any ItemSource) {
+        self.items = items
+    }
+
+    /// Reads the page a request needs: finds the anchor item, then a few screens around it.
+    public func load(_ request: ListRequest) -> Message {
+        do {
+            var selection = max(0, request.index)
+            var anchorFound = false
+            if let anchor = request.anchorID,
+               let found = try items.index(of: anchor, in: request.query, near: request.index)
+            {
+                selection = found
+                anchorFound = true
+            }
+            var offset = request.offset(selection: selection, total: Int.max / 2)
+            var window = try items.page(request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
+            if selection >= window.total, window.total > 0 {
+                selection = window.total - 1
+                let clamped = request.offset(selection: selection, total: window.total)
+                if clamped != offset {
+                    offset = clamped
+                    window = try items.page(request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
+                }
+            }
+            return .listLoaded(ListPage(
+                query: request.query, total: window.total, offset: offset, items: window.items,
+                selection: selection, anchorFound: anchorFound, refresh: request.isRefresh ? request : nil))
+        } catch {
+            return .notice(.error("Cannot read the store: \(error)"))
+        }
+    }
+
+    /// Writes what the person did; the answer carries the id written, or why it failed.
+    public func write(_ intent: WriteIntent) -> Message {
+        do {
+            let id: String
+            switch intent {
+            case .create(let kind, let title, let body):
+                id = try items.create(kind: kind, title: title, body: body).id
+            case .edit(let itemID, _, let after):
+                id = try items.update(itemID, fields: after).id
+            case .setDone(let itemID, _, let done):
+                id = try items.update(itemID, fields: [.done: .bool(done)]).id
+            case .setPinned(let itemID, _, let pinned):
+                id = try items.update(itemID, fields: [.pinned: .bool(pinned)]).id
+            case .delete(let itemID, _):
+                try items.delete(itemID)
+                id = itemID
+            case .undo(let entry):
+                switch entry {
+                case .revert(let itemID, _, let fields):
+                    id = try items.update(itemID, fields: fields).id
+                case .undelete(let itemID, _):
+                    try items.restore(itemID)
+                    id = itemID
+                case .remove(let itemID, _):
+                    try items.delete(itemID)
+                    id = itemID
+                }
+            }
+            return .written(intent, .success(id))
+        } catch {
+            return .written(intent, .failure(WriteFailure(String(describing: error))))
+        }
+    }
+}

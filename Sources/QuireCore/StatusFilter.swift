@@ -1,0 +1,28 @@
+/// Which items a list keeps by their checkbox: the one rule for the TUI's `o` filter and the
+/// store's `--open`/`--done` listings, so an in-memory list and SQLite never disagree.
+///
+/// SPEC gives `done` to tasks only, so a note is never done: it counts as open. That is what
+/// `quire list` shows by default (notes and open tasks), and the TUI's `o` follows it.
+public enum StatusFilter: String, Hashable, Sendable, CaseIterable {
+    case any
+    case open
+    case done
+
+    /// The next filter in the `o` cycle: any, open, done, any.
+    public var next: StatusFilter {
+        switch self {
+        case .any: .open
+        case .open: .done
+        case .done: .any
+        }
+    }
+
+    /// Whether the item's checkbox puts it in this list (notes are open).
+    public func admits(_ item: Item) -> Bool {
+        switch self {
+        case .any: true
+        case .open: !item.done
+        case .done: item.done
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import QuireApp
+import QuireCore
+import QuireStore
+import QuireUI
+import Testing
+
+/// One contract, two sources: whatever the UI tests learn from the in-memory source must hold
+/// for SQLite, which the app runs on. A rule that differs between them fails here.
+@Suite struct ItemSourceContractTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case inMemory
+        case sqlite
+
+        var testDescription: String { rawValue }
+
+        /// A fresh, empty source; the store behind the SQLite one is a real temporary file.
+        func make() throws -> any ItemSource {
+            switch self {
+            case .inMemory: InMemoryItemSource(environment: .deterministic(seed: 3))
+            case .sqlite: StoreItemSource(store: try AppDatabase.temporary(environment: .deterministic(seed: 3)))
+            }
+        }
+    }
+
+    /// A note, an open task and a done task, created in that order.
+    private func threeItems(_ source: any ItemSource) throws -> (note: Item, open: Item, done: Item) {
+        let note = try source.create(kind: .note, title: "A note", body: "about milk")
+        let open = try source.create(kind: .task, title: "Buy milk", body: "")
+        var done = try source.create(kind: .task, title: "Paid rent", body: "")
+        done = try source.update(done.id, fields: [.done: .bool(true)])
+        return (note, open, done)
+    }
+
+    private func ids(_ source: any ItemSource, _ query: ListQuery) throws -> [String] {
+        try source.page(query, offset: 0, limit: 100).items.map(\.id)
+    }
+
+    @Test(arguments: Kind.allCases) func notesCountAsOpenAndOnlyTasksAreDone(_ kind: Kind) throws {
+        let source = try kind.make()
+        let (note, open, done) = try threeItems(source)
+        #expect(try ids(source, ListQuery(status: .open)) == [open.id, note.id])
+        #expect(try ids(source, ListQuery(status: .done)) == [done.id])
+        #expect(try ids(source, ListQuery(kind: .task, status: .open)) == [open.id])
+        #expect(try ids(source, ListQuery(kind: .note, status: .done)) == [])
+    }
+
+    @Test(arguments: Kind.allCases) func newestFirstPinnedBeforeAll(_ kind: Kind) throws {
+        let source = try kind.make()
+        let (note, open, done) = try threeItems(source)
+        #expect(try ids(source, ListQuery()) == [done.id, open.id, note.id])
+        _ = try source.update(note.id, fields: [.pinned: .bool(true)])
+        let window = try source.page(ListQuery(), offset: 1, limit: 1)
+        #expect(window.items.map(\.id) == [done.id])
+        #expect(window.total == 3)
+        #expect(try source.index(of: note.id, in: ListQuery(), near: 2) == 0)
+        #expect(try source.index(of: note.id, in: ListQuery(kind: .task), near: 0) == nil)
+    }
+
+    @Test(arguments: Kind.allCases) func writesLeaveItemsPendingAndMoveTheDataVersion(_ kind: Kind) throws {
+        let source = try kind.make()
+        let before = try source.dataVersion()
+        let item = try source.create(kind: .task, title: "Call the plumber", body: "")
+        #expect(item.syncState == .pending)
+        #expect(try source.dataVersion() != before)
+        let edited = try source.update(item.id, fields: [.title: .string("Call the electrician")])
+        #expect(edited.title == "Call the electrician")
+        #expect(try source.item(item.id)?.title == "Call the electrician")
+        #expect(try source.counts().pending == 1)
+    }
+
+    @Test(arguments: Kind.allCases) func deleteKeepsATombstoneThatRestoreBringsBack(_ kind: Kind) throws {
+        let source = try kind.make()
+        let (note, _, _) = try threeItems(source)
+        try source.delete(note.id)
+        #expect(try source.item(note.id)?.deleted == true)
+        #expect(try !ids(source, ListQuery()).contains(note.id))
+        try source.restore(note.id)
+        #expect(try source.item(note.id)?.deleted == false)
+        #expect(try ids(source, ListQuery()).contains(note.id))
+    }
+
+    @Test(arguments: Kind.allCases) func searchFindsWordsInTitlesAndBodies(_ kind: Kind) throws {
+        let source = try kind.make()
+        let (note, open, _) = try threeItems(source)
+        #expect(try Set(ids(source, ListQuery(search: "milk"))) == [note.id, open.id])
+        #expect(try ids(source, ListQuery(search: "rent")).count == 1)
+    }
+
+    @Test(arguments: Kind.allCases) func badInputChangesNothing(_ kind: Kind) throws {
+        let source = try kind.make()
+        let item = try source.create(kind: .task, title: "Keep me", body: "")
+        let version = try source.dataVersion()
+        #expect(throws: (any Error).self) { try source.create(kind: .note, title: "   ", body: "") }
+        #expect(throws: (any Error).self) { try source.update(item.id, fields: [.priority: .string("urgent")]) }
+        #expect(throws: (any Error).self) { try source.update("0193a9d2-0000-7000-8000-000000000000", fields: [:]) }
+        #expect(try source.item(item.id) == item)
+        #expect(try source.dataVersion() == version)
+        #expect(try source.nextNeedingReview(after: nil) == nil)
+    }
+}

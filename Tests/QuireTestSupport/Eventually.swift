@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+// Waiting for work that finishes on another thread or in another process: the condition is
+// checked every few milliseconds until it holds or the deadline passes, never a fixed sleep
+// that is too short on a busy machine and too long on an idle one.
+
+/// Whether `condition` held within `timeout` seconds (it is checked once more at the deadline).
+/// Blocks the calling thread between checks: for synchronous tests.
+@discardableResult
+public func waitUntil(
+    timeout: TimeInterval = 5, every interval: TimeInterval = 0.005, _ condition: () throws -> Bool
+) rethrows -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(useconds_t(interval * 1_000_000))
+    }
+    return try condition()
+}
+
+/// As `waitUntil`, for async tests: it suspends between checks instead of blocking a thread.
+@discardableResult
+public func suspendUntil(
+    timeout: TimeInterval = 5, every interval: TimeInterval = 0.002, _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+    }
+    return try await condition()
+}
+
+/// Expects `condition` to hold within `timeout` seconds; records a test issue when it does not.
+public func eventually(
+    timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) async {
+    if await !suspendUntil(timeout: timeout, condition) {
+        Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
+    }
+}

@@ -11,6 +11,7 @@
 #                  man pages into $(PREFIX)/share/man/man1 and bash, zsh and fish completions
 #   make man       write the man pages (from the argument parsers) to .build/man
 #   make api-check check a real quire-server against Resources/openapi.yaml with schemathesis
+#   make format    format the code with swift-format (.swift-format); make test checks it
 #   make clean     remove build products
 #
 # Variables: PREFIX (install prefix), DESTDIR (staging root for packagers),
@@ -32,7 +33,7 @@ ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
 EXECUTABLES := quire quire-server
 
-.PHONY: all deps build run test api-check bench man install clean
+.PHONY: all deps build run test api-check bench man install format format-check clean
 
 all: build
 
@@ -45,7 +46,7 @@ build: deps
 run: build
 	@$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/quire $(ARGS)
 
-test: deps
+test: deps format-check
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	@# A hung test must fail the run, not stall it: the whole suite gets TEST_TIMEOUT.
 	scripts/with-postgres.sh timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
@@ -78,6 +79,14 @@ install: deps man
 	  $$bin/$$name --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONS)/_$$name && \
 	  $$bin/$$name --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETIONS)/$$name.fish || exit 1; \
 	done
+
+# The code's layout is swift-format's, from the checked-in .swift-format.
+format:
+	$(SWIFT) format format --in-place --parallel --recursive Package.swift Sources Tests
+
+format-check:
+	@$(SWIFT) format lint --strict --parallel --recursive Package.swift Sources Tests \
+		|| { echo "make: the code is not formatted: run 'make format'" >&2; exit 1; }
 
 clean:
 	rm -rf .build

@@ -102,7 +102,11 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
-        .testTarget(name: "QuireSyncTests", dependencies: ["QuireTestSupport", "QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer", grdb]),
+        .testTarget(
+            name: "QuireSyncTests",
+            dependencies: [
+                "QuireTestSupport", "QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer", grdb,
+            ]),
         .testTarget(name: "TerminalUITests", dependencies: ["QuireTestSupport", "TerminalUI"], exclude: ["Snapshots"]),
         .testTarget(
             name: "QuireUITests", dependencies: ["QuireTestSupport", "QuireUI", "QuireApp", "QuireCore", "TerminalUI"],
@@ -110,7 +114,20 @@ let package = Package(
         ),
         .testTarget(
             name: "QuireAppTests",
-            dependencies: ["QuireTestSupport", "QuireApp", "QuireUI", "QuireStore", "QuireSync", "QuireProtocol", "QuireCore", "TerminalUI"]
+            dependencies: [
+                "QuireTestSupport", "QuireApp", "QuireUI", "QuireStore", "QuireSync", "QuireProtocol", "QuireCore",
+                "TerminalUI",
+            ]
         ),
     ]
 )
+
+// Every target of ours: `any` spelled out on existentials, and a file sees only the modules it
+// imports (as Hummingbird builds), so a dependency is never reached by accident.
+for target in package.targets where target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
+}

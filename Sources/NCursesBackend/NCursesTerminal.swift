@@ -56,7 +56,8 @@ public final class NCursesTerminal: TerminalBackend {
             for fallback in NCursesTerminal.fallbackTypes {
                 opened = quire_newterm(fallback)
                 if opened != nil {
-                    notice = requested.isEmpty
+                    notice =
+                        requested.isEmpty
                         ? "TERM is not set; using \(fallback)"
                         : "unknown terminal type '\(requested)'; using \(fallback)"
                     break

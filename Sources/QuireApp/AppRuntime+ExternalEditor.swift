@@ -1,6 +1,7 @@
 import Foundation
 import QuireCore
 import QuireUI
+import TerminalUI
 
 /// `E`: the terminal goes to `$EDITOR` and comes back.
 extension AppRuntime {

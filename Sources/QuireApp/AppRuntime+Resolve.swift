@@ -22,11 +22,12 @@ extension StoreItemSource: ReviewSource {
         // The row is what the person sees now; it can have been edited since the merge, and
         // the ledger resolves against it, so the screen shows the same.
         let current = try store.item(id)
-        let local = current.map { current in
-            var local = record.local
-            for field in record.fields { local.set(field, from: current) }
-            return local
-        } ?? record.local
+        let local =
+            current.map { current in
+                var local = record.local
+                for field in record.fields { local.set(field, from: current) }
+                return local
+            } ?? record.local
         return ReviewVersions(itemID: id, base: record.base, local: local, remote: record.remote)
     }
 

@@ -21,7 +21,7 @@ public final class AppRuntime: @unchecked Sendable {
     private var shown: Buffer?
     /// The store's data version when we last read it; a different one means someone wrote.
     var lastVersion: Int?
-    private var pollTimer: DispatchSourceTimer?
+    private var pollTimer: (any DispatchSourceTimer)?
     /// The worker's connection state at the last poll (see `SyncControl.workerConnection`).
     private var lastWorkerConnection: SyncConnection?
     /// After `s`: the worker's finished-round count that means the asked-for round is over.
@@ -200,8 +200,9 @@ public final class AppRuntime: @unchecked Sendable {
     /// Polls the store's data version: cheap, and sees every writer, this process or another.
     private func startPolling() {
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + environment.changePollInterval, repeating: environment.changePollInterval,
-                       leeway: .milliseconds(10))
+        timer.schedule(
+            deadline: .now() + environment.changePollInterval, repeating: environment.changePollInterval,
+            leeway: .milliseconds(10))
         timer.setEventHandler { [weak self] in self?.checkForChanges() }
         timer.resume()
         pollTimer = timer

@@ -24,7 +24,7 @@ final class ExternalEditSession: @unchecked Sendable {
     private var lastSaved: Item
     /// Why the latest save could not be written (nil when it was, or when there was none).
     private var lastProblem: String?
-    private var timer: DispatchSourceTimer?
+    private var timer: (any DispatchSourceTimer)?
 
     init(item: Item, items: any ItemSource, directory: String) {
         original = item
@@ -37,8 +37,9 @@ final class ExternalEditSession: @unchecked Sendable {
 
     /// Writes the item to its file (readable by the person only).
     func prepare() throws {
-        guard FileManager.default.createFile(
-            atPath: path, contents: Data(lastContent.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(lastContent.utf8), attributes: [.posixPermissions: 0o600])
         else { throw ChildProcess.SpawnError(description: "cannot create the file \(path)") }
         lastStat = FileStamp(path: path)
     }

@@ -30,7 +30,12 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
     /// Every item held, tombstones too, in the order they were added.
     public var all: [Item] {
         get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue; version += 1 } }
+        set {
+            lock.withLock {
+                stored = newValue
+                version += 1
+            }
+        }
     }
 
     private func listed(_ query: ListQuery) -> [Item] {

@@ -17,24 +17,27 @@ public struct ItemEffects: Sendable {
             var selection = max(0, request.index)
             var anchorFound = false
             if let anchor = request.anchorID,
-               let found = try items.index(of: anchor, in: request.query, near: request.index)
+                let found = try items.index(of: anchor, in: request.query, near: request.index)
             {
                 selection = found
                 anchorFound = true
             }
             var offset = request.offset(selection: selection, total: Int.max / 2)
-            var window = try items.page(request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
+            var window = try items.page(
+                request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
             if selection >= window.total, window.total > 0 {
                 selection = window.total - 1
                 let clamped = request.offset(selection: selection, total: window.total)
                 if clamped != offset {
                     offset = clamped
-                    window = try items.page(request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
+                    window = try items.page(
+                        request.query, offset: offset, limit: request.limit, totalMayBeStale: request.isPaging)
                 }
             }
-            return .listLoaded(ListPage(
-                query: request.query, total: window.total, offset: offset, items: window.items,
-                selection: selection, anchorFound: anchorFound, refresh: request.isRefresh ? request : nil))
+            return .listLoaded(
+                ListPage(
+                    query: request.query, total: window.total, offset: offset, items: window.items,
+                    selection: selection, anchorFound: anchorFound, refresh: request.isRefresh ? request : nil))
         } catch {
             return .notice(.error("Cannot read the store: \(error)"))
         }

@@ -44,12 +44,14 @@ public struct StoreItemSource: ItemSource {
     public func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
         let filter = Self.filter(query)
         if let text = Self.searchText(query) {
-            let matches = try store.search(text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow)
+            let matches = try store.search(
+                text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow)
             return ItemWindow(items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count)
         }
         let version = try store.dataVersion()
         if let total = totals.total(for: query, version: totalMayBeStale ? nil : version) {
-            return ItemWindow(items: try store.items(matching: filter, limit: limit, offset: max(0, offset)), total: total)
+            return ItemWindow(
+                items: try store.items(matching: filter, limit: limit, offset: max(0, offset)), total: total)
         }
         let page = try store.page(matching: filter, limit: limit, offset: max(0, offset))
         // The version read before the page: a write in between only makes the next call count again.
@@ -60,8 +62,10 @@ public struct StoreItemSource: ItemSource {
     public func index(of id: String, in query: ListQuery, near: Int) throws -> Int? {
         let filter = Self.filter(query)
         if let text = Self.searchText(query) {
-            return try store.search(text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow)
-                .firstIndex { $0.id == id }
+            return try store.search(
+                text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow
+            )
+            .firstIndex { $0.id == id }
         }
         // The list order is pinned first, then newest first; an item moves only when others
         // arrive, leave or get pinned, so it is almost always near where it was.

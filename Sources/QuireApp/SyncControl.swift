@@ -171,7 +171,8 @@ public enum SyncStatusReading {
             remote: remote, connection: connection, problem: problem, lastSuccess: lastSuccess,
             outbox: counts.pending, inFlight: counts.inFlight, nextRetry: nextRetry,
             deadLetters: try store.deadLetters().map {
-                SyncStatusDetail.DeadLetter(opID: $0.opID, itemID: $0.itemID, title: $0.title, reason: $0.reason, at: $0.at)
+                SyncStatusDetail.DeadLetter(
+                    opID: $0.opID, itemID: $0.itemID, title: $0.title, reason: $0.reason, at: $0.at)
             },
             conflicts: try store.conflictTitles().map { SyncStatusDetail.Conflict(itemID: $0.itemID, title: $0.title) },
             rounds: rounds(fromLog: events), roundSource: .eventLog,
@@ -189,9 +190,10 @@ public enum SyncStatusReading {
         var current: (start: Date, end: Date?, sent: Int, received: Int)?
         func close() {
             guard let round = current else { return }
-            rounds.append(SyncStatusDetail.Round(
-                duration: round.end.map { max(0, $0.timeIntervalSince(round.start)) },
-                bytesSent: round.sent, bytesReceived: round.received))
+            rounds.append(
+                SyncStatusDetail.Round(
+                    duration: round.end.map { max(0, $0.timeIntervalSince(round.start)) },
+                    bytesSent: round.sent, bytesReceived: round.received))
         }
         for event in events.sorted(by: { $0.seq < $1.seq }) {
             if event.kind == .syncStart {
@@ -232,7 +234,7 @@ extension AppRuntime {
     func performSyncStatus(_ request: SyncStatusRequest) -> [Message] {
         let sync = environment.sync
         let items = environment.items
-        let store = (items as? StoreItemSource)?.store
+        let store = environment.statusStore
         activity.begin()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let answer = SyncStatusReading.answer(request, sync: sync, store: store, items: items)
@@ -258,16 +260,18 @@ extension SyncStatusReading {
                 if let store { return .loaded(try sync.statusDetail(store: store)) }
                 let counts = try items.counts()
                 let summary = sync.summary(counts: counts)
-                return .loaded(SyncStatusDetail(
-                    remote: nil, connection: summary.connection, lastSuccess: summary.lastSuccess,
-                    outbox: counts.pending, inFlight: counts.inFlight, nextRetry: summary.nextRetry))
+                return .loaded(
+                    SyncStatusDetail(
+                        remote: nil, connection: summary.connection, lastSuccess: summary.lastSuccess,
+                        outbox: counts.pending, inFlight: counts.inFlight, nextRetry: summary.nextRetry))
             } catch {
                 return .loadFailed(String(describing: error))
             }
         case .retry(let letter), .discard(let letter):
             guard let store else { return .handled(request, .failure(WriteFailure("there is no store file"))) }
             do {
-                let changed = request == .retry(letter)
+                let changed =
+                    request == .retry(letter)
                     ? try sync.retryDeadLetter(letter, store: store)
                     : try sync.discardDeadLetter(letter, store: store)
                 return .handled(request, .success(changed))

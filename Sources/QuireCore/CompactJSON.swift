@@ -5,44 +5,60 @@
 /// `CompactJSONReader` reads exactly this shape back quickly, and callers fall back to
 /// `JSONDecoder` for anything else.
 public enum CompactJSON {
+    private static let quote = UInt8(ascii: "\"")
+    private static let backslash = UInt8(ascii: "\\")
+
     /// Appends a JSON string literal (quotes included). Runs of bytes that need no escape are
     /// copied at once: bodies are long and mostly plain.
     public static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(34)
+        bytes.append(quote)
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
-                guard byte < 32 || byte == 34 || byte == 92 else { continue }
+                guard byte < UInt8(ascii: " ") || byte == quote || byte == backslash else { continue }
                 if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
                 runStart = index + 1
                 switch byte {
-                case 34: bytes.append(92); bytes.append(34)
-                case 92: bytes.append(92); bytes.append(92)
-                case 10: bytes.append(92); bytes.append(110)
-                case 13: bytes.append(92); bytes.append(114)
-                case 9: bytes.append(92); bytes.append(116)
+                case quote:
+                    bytes.append(backslash)
+                    bytes.append(quote)
+                case backslash:
+                    bytes.append(backslash)
+                    bytes.append(backslash)
+                case UInt8(ascii: "\n"):
+                    bytes.append(backslash)
+                    bytes.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"):
+                    bytes.append(backslash)
+                    bytes.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"):
+                    bytes.append(backslash)
+                    bytes.append(UInt8(ascii: "t"))
                 default:
                     let hex: StaticString = "0123456789abcdef"
                     hex.withUTF8Buffer { digits in
-                        bytes.append(contentsOf: [92, 117, 48, 48, digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+                        bytes.append(contentsOf: [
+                            backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), digits[Int(byte >> 4)],
+                            digits[Int(byte & 15)],
+                        ])
                     }
                 }
             }
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
-        bytes.append(34)
+        bytes.append(quote)
     }
 
     /// Appends a JSON array of strings.
     public static func appendStrings(_ list: [String], to bytes: inout [UInt8]) {
-        bytes.append(91)
+        bytes.append(UInt8(ascii: "["))
         for (index, text) in list.enumerated() {
-            if index > 0 { bytes.append(44) }
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
             appendString(text, to: &bytes)
         }
-        bytes.append(93)
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// Appends one field value as operations carry it.
@@ -55,27 +71,27 @@ public enum CompactJSON {
         case .sha256(let hex):
             appendRaw("{\"sha256\":", to: &bytes)
             appendString(hex, to: &bytes)
-            bytes.append(125)
+            bytes.append(UInt8(ascii: "}"))
         }
     }
 
     /// Appends an op's field changes as `{"title":{"from":…,"to":…},…}`, fields in `Field`
     /// order so equal changes give equal text.
     public static func appendFieldChanges(_ changes: [Field: FieldChange], to bytes: inout [UInt8]) {
-        bytes.append(123)
+        bytes.append(UInt8(ascii: "{"))
         var first = true
         for field in Field.allCases {
             guard let change = changes[field] else { continue }
-            if !first { bytes.append(44) }
+            if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             appendString(field.rawValue, to: &bytes)
             appendRaw(":{\"from\":", to: &bytes)
             appendValue(change.from, to: &bytes)
             appendRaw(",\"to\":", to: &bytes)
             appendValue(change.to, to: &bytes)
-            bytes.append(125)
+            bytes.append(UInt8(ascii: "}"))
         }
-        bytes.append(125)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// Appends an integer in decimal.

@@ -18,9 +18,9 @@ public struct CompactJSONReader {
         if take(UInt8(ascii: "}")) { return changes }
         repeat {
             guard let name = string(), let field = Field(rawValue: name), changes[field] == nil,
-                  take(UInt8(ascii: ":")), take(UInt8(ascii: "{")),
-                  string() == "from", take(UInt8(ascii: ":")), let from = value(), take(UInt8(ascii: ",")),
-                  string() == "to", take(UInt8(ascii: ":")), let to = value(), take(UInt8(ascii: "}"))
+                take(UInt8(ascii: ":")), take(UInt8(ascii: "{")),
+                string() == "from", take(UInt8(ascii: ":")), let from = value(), take(UInt8(ascii: ",")),
+                string() == "to", take(UInt8(ascii: ":")), let to = value(), take(UInt8(ascii: "}"))
             else { return nil }
             changes[field] = FieldChange(from: from, to: to)
         } while take(UInt8(ascii: ","))
@@ -50,7 +50,9 @@ public struct CompactJSONReader {
             return take(UInt8(ascii: "]")) ? .strings(list) : nil
         case UInt8(ascii: "{"):
             index += 1
-            guard string() == "sha256", take(UInt8(ascii: ":")), let hex = string(), take(UInt8(ascii: "}")) else { return nil }
+            guard string() == "sha256", take(UInt8(ascii: ":")), let hex = string(), take(UInt8(ascii: "}")) else {
+                return nil
+            }
             return .sha256(hex)
         default:
             return nil
@@ -85,13 +87,14 @@ public struct CompactJSONReader {
             index += 1
             switch escape {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped.append(escape)
-            case UInt8(ascii: "n"): unescaped.append(10)
-            case UInt8(ascii: "r"): unescaped.append(13)
-            case UInt8(ascii: "t"): unescaped.append(9)
+            case UInt8(ascii: "n"): unescaped.append(UInt8(ascii: "\n"))
+            case UInt8(ascii: "r"): unescaped.append(UInt8(ascii: "\r"))
+            case UInt8(ascii: "t"): unescaped.append(UInt8(ascii: "\t"))
             case UInt8(ascii: "u"):
                 // Only the control characters the writer escapes (U+0000 to U+001F).
-                guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] == UInt8(ascii: "0"),
-                      let high = Self.hexDigit(bytes[index + 2]), let low = Self.hexDigit(bytes[index + 3]), high < 2
+                guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "0"),
+                    bytes[index + 1] == UInt8(ascii: "0"),
+                    let high = Self.hexDigit(bytes[index + 2]), let low = Self.hexDigit(bytes[index + 3]), high < 2
                 else { return nil }
                 unescaped.append(high << 4 | low)
                 index += 4

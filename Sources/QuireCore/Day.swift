@@ -11,8 +11,8 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
         self.init(year: year, month: month, day: day)
     }
@@ -20,7 +20,7 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Builds a date from its parts; nil when the day does not exist.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...Day.daysIn(month: month, year: year)).contains(day)
+            (1...Day.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         self.year = year
         self.month = month

@@ -69,7 +69,8 @@ extension FieldValue: Codable {
             self = .sha256(try keyed.decode(String.self, forKey: .sha256))
         } else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected null, a string, a bool, a list of strings or {\"sha256\": HEX}")
+                in: container,
+                debugDescription: "expected null, a string, a bool, a list of strings or {\"sha256\": HEX}")
         }
     }
 

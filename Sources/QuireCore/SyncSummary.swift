@@ -30,8 +30,10 @@ public struct SyncSummary: Hashable, Sendable {
     /// When the next attempt happens, while waiting after a failure.
     public var nextRetry: Date?
 
-    public init(connection: SyncConnection, pending: Int = 0, needsReview: Int = 0, deadLetters: Int = 0,
-                lastSuccess: Date? = nil, nextRetry: Date? = nil) {
+    public init(
+        connection: SyncConnection, pending: Int = 0, needsReview: Int = 0, deadLetters: Int = 0,
+        lastSuccess: Date? = nil, nextRetry: Date? = nil
+    ) {
         self.connection = connection
         self.pending = pending
         self.needsReview = needsReview

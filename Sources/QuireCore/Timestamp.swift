@@ -60,18 +60,27 @@ public enum Timestamp {
                 divisor /= 10
             }
         }
-        digits(year, 4); bytes.append(45)
-        digits(month, 2); bytes.append(45)
-        digits(day, 2); bytes.append(84)
-        digits(rest / 3_600_000, 2); bytes.append(58)
-        digits(rest / 60_000 % 60, 2); bytes.append(58)
-        digits(rest / 1000 % 60, 2); bytes.append(46)
-        digits(rest % 1000, 3); bytes.append(90)
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(rest / 3_600_000, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(rest / 60_000 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(rest / 1000 % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(rest % 1000, 3)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     private static func parseCanonical(_ utf8: UnsafeBufferPointer<UInt8>) -> Date? {
-        guard utf8.count == 24, utf8[4] == 45, utf8[7] == 45, utf8[10] == 84, utf8[13] == 58,
-              utf8[16] == 58, utf8[19] == 46, utf8[23] == 90
+        guard utf8.count == 24, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
+            utf8[10] == UInt8(ascii: "T"),
+            utf8[13] == UInt8(ascii: ":"),
+            utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "."), utf8[23] == UInt8(ascii: "Z")
         else { return nil }
         func number(_ start: Int, _ count: Int) -> Int64? {
             var value: Int64 = 0
@@ -83,9 +92,9 @@ public enum Timestamp {
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              let millisecond = number(20, 3),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            let millisecond = number(20, 3),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let total = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond

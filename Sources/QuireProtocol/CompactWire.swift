@@ -20,7 +20,11 @@ extension SyncRequest {
         CompactJSON.appendRaw(",\"device\":", to: &bytes)
         CompactJSON.appendString(device, to: &bytes)
         CompactJSON.appendRaw(",\"cursor\":", to: &bytes)
-        if let cursor { CompactJSON.appendString(cursor, to: &bytes) } else { CompactJSON.appendRaw("null", to: &bytes) }
+        if let cursor {
+            CompactJSON.appendString(cursor, to: &bytes)
+        } else {
+            CompactJSON.appendRaw("null", to: &bytes)
+        }
         if let limit {
             CompactJSON.appendRaw(",\"limit\":", to: &bytes)
             CompactJSON.appendInteger(limit, to: &bytes)
@@ -38,9 +42,9 @@ extension SyncRequest {
     public static func readCompact(_ bytes: UnsafeBufferPointer<UInt8>) -> SyncRequest? {
         var reader = CompactJSONReader(bytes)
         guard reader.take(UInt8(ascii: "{")), reader.key("protocol"), let version = reader.integer(),
-              version == SyncProtocol.version,
-              reader.take(UInt8(ascii: ",")), reader.key("device"), let device = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("cursor")
+            version == SyncProtocol.version,
+            reader.take(UInt8(ascii: ",")), reader.key("device"), let device = reader.string(),
+            reader.take(UInt8(ascii: ",")), reader.key("cursor")
         else { return nil }
         var cursor: String?
         if !reader.literal("null") {
@@ -54,7 +58,7 @@ extension SyncRequest {
             limit = number
         }
         guard reader.key("ops"), let ops = reader.array(Op.readCompact),
-              reader.take(UInt8(ascii: "}")), reader.isAtEnd
+            reader.take(UInt8(ascii: "}")), reader.isAtEnd
         else { return nil }
         return SyncRequest(protocolVersion: version, device: device, cursor: cursor, limit: limit, ops: ops)
     }
@@ -80,10 +84,10 @@ extension Op {
 
     fileprivate static func readCompact(_ reader: inout CompactJSONReader) -> Op? {
         guard reader.take(UInt8(ascii: "{")), reader.key("op"), let id = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("item"), let item = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("kind"), let kindText = reader.string(),
-              let kind = OpKind(rawValue: kindText),
-              reader.take(UInt8(ascii: ",")), reader.key("baseRev"), let baseRev = reader.integer()
+            reader.take(UInt8(ascii: ",")), reader.key("item"), let item = reader.string(),
+            reader.take(UInt8(ascii: ",")), reader.key("kind"), let kindText = reader.string(),
+            let kind = OpKind(rawValue: kindText),
+            reader.take(UInt8(ascii: ",")), reader.key("baseRev"), let baseRev = reader.integer()
         else { return nil }
         var fields: [Field: FieldChange]?
         if reader.take(UInt8(ascii: ",")) {
@@ -115,7 +119,11 @@ extension ChangeItem {
         CompactJSON.appendRaw(",\"done\":", to: &bytes)
         CompactJSON.appendValue(.bool(done), to: &bytes)
         CompactJSON.appendRaw(",\"due\":", to: &bytes)
-        if let due { CompactJSON.appendString(due.description, to: &bytes) } else { CompactJSON.appendRaw("null", to: &bytes) }
+        if let due {
+            CompactJSON.appendString(due.description, to: &bytes)
+        } else {
+            CompactJSON.appendRaw("null", to: &bytes)
+        }
         CompactJSON.appendRaw(",\"priority\":", to: &bytes)
         CompactJSON.appendString(priority.rawValue, to: &bytes)
         CompactJSON.appendRaw(",\"pinned\":", to: &bytes)
@@ -167,27 +175,57 @@ extension OpResult {
 }
 
 extension SyncResponse {
+    /// Writes an answer in the shape `readCompact` reads, from changes that are JSON already
+    /// (the server keeps each item's JSON as it sends it, so a pull never encodes an item).
+    public static func compactJSON(
+        results: [OpResult], changeDocuments: [String], cursor: String, more: Bool, epoch: String, stateHash: String
+    ) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + results.count * 64 + changeDocuments.reduce(0) { $0 + $1.utf8.count + 1 })
+        CompactJSON.appendRaw(#"{"results":["#, to: &bytes)
+        for (index, result) in results.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            result.appendCompactJSON(to: &bytes)
+        }
+        CompactJSON.appendRaw(#"],"changes":["#, to: &bytes)
+        for (index, document) in changeDocuments.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: document.utf8)
+        }
+        CompactJSON.appendRaw(#"],"cursor":"#, to: &bytes)
+        CompactJSON.appendString(cursor, to: &bytes)
+        CompactJSON.appendRaw(#","more":"#, to: &bytes)
+        CompactJSON.appendRaw(more ? "true" : "false", to: &bytes)
+        CompactJSON.appendRaw(#","epoch":"#, to: &bytes)
+        CompactJSON.appendString(epoch, to: &bytes)
+        CompactJSON.appendRaw(#","stateHash":"#, to: &bytes)
+        CompactJSON.appendString(stateHash, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
     /// Reads an answer in the shape a Quire server writes (keys in `SyncResponse`'s order,
     /// items and results as `appendCompactJSON` writes them); nil for anything else.
     public static func readCompact(_ bytes: UnsafeBufferPointer<UInt8>) -> SyncResponse? {
         var reader = CompactJSONReader(bytes)
         guard reader.take(UInt8(ascii: "{")), reader.key("results"), let results = reader.array(OpResult.readCompact),
-              reader.take(UInt8(ascii: ",")), reader.key("changes"), let changes = reader.array(ChangeItem.readCompact),
-              reader.take(UInt8(ascii: ",")), reader.key("cursor"), let cursor = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("more"), let more = reader.bool(),
-              reader.take(UInt8(ascii: ",")), reader.key("epoch"), let epoch = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("stateHash"), let stateHash = reader.string(),
-              reader.take(UInt8(ascii: "}")), reader.isAtEnd
+            reader.take(UInt8(ascii: ",")), reader.key("changes"), let changes = reader.array(ChangeItem.readCompact),
+            reader.take(UInt8(ascii: ",")), reader.key("cursor"), let cursor = reader.string(),
+            reader.take(UInt8(ascii: ",")), reader.key("more"), let more = reader.bool(),
+            reader.take(UInt8(ascii: ",")), reader.key("epoch"), let epoch = reader.string(),
+            reader.take(UInt8(ascii: ",")), reader.key("stateHash"), let stateHash = reader.string(),
+            reader.take(UInt8(ascii: "}")), reader.isAtEnd
         else { return nil }
-        return SyncResponse(results: results, changes: changes, cursor: cursor, more: more, epoch: epoch, stateHash: stateHash)
+        return SyncResponse(
+            results: results, changes: changes, cursor: cursor, more: more, epoch: epoch, stateHash: stateHash)
     }
 }
 
 extension OpResult {
     fileprivate static func readCompact(_ reader: inout CompactJSONReader) -> OpResult? {
         guard reader.take(UInt8(ascii: "{")), reader.key("op"), let op = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("status"), let statusText = reader.string(),
-              let status = OpStatus(rawValue: statusText)
+            reader.take(UInt8(ascii: ",")), reader.key("status"), let statusText = reader.string(),
+            let status = OpStatus(rawValue: statusText)
         else { return nil }
         var result = OpResult(op: op, status: status)
         while reader.take(UInt8(ascii: ",")) {
@@ -211,15 +249,15 @@ extension OpResult {
 extension ChangeItem {
     fileprivate static func readCompact(_ reader: inout CompactJSONReader) -> ChangeItem? {
         guard reader.take(UInt8(ascii: "{")), reader.key("id"), let id = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("rev"), let rev = reader.integer(),
-              reader.take(UInt8(ascii: ",")), reader.key("deleted"), let deleted = reader.bool(),
-              reader.take(UInt8(ascii: ",")), reader.key("kind"), let kindText = reader.string(),
-              let kind = ItemKind(rawValue: kindText),
-              reader.take(UInt8(ascii: ",")), reader.key("title"), let title = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("body"), let body = reader.string(),
-              reader.take(UInt8(ascii: ",")), reader.key("tags"), case .strings(let tags)? = reader.value(),
-              reader.take(UInt8(ascii: ",")), reader.key("done"), let done = reader.bool(),
-              reader.take(UInt8(ascii: ",")), reader.key("due")
+            reader.take(UInt8(ascii: ",")), reader.key("rev"), let rev = reader.integer(),
+            reader.take(UInt8(ascii: ",")), reader.key("deleted"), let deleted = reader.bool(),
+            reader.take(UInt8(ascii: ",")), reader.key("kind"), let kindText = reader.string(),
+            let kind = ItemKind(rawValue: kindText),
+            reader.take(UInt8(ascii: ",")), reader.key("title"), let title = reader.string(),
+            reader.take(UInt8(ascii: ",")), reader.key("body"), let body = reader.string(),
+            reader.take(UInt8(ascii: ",")), reader.key("tags"), case .strings(let tags)? = reader.value(),
+            reader.take(UInt8(ascii: ",")), reader.key("done"), let done = reader.bool(),
+            reader.take(UInt8(ascii: ",")), reader.key("due")
         else { return nil }
         var due: Day?
         if !reader.literal("null") {
@@ -227,11 +265,13 @@ extension ChangeItem {
             due = day
         }
         guard reader.take(UInt8(ascii: ",")), reader.key("priority"), let priorityText = reader.string(),
-              let priority = Priority(rawValue: priorityText),
-              reader.take(UInt8(ascii: ",")), reader.key("pinned"), let pinned = reader.bool(),
-              reader.take(UInt8(ascii: ",")), reader.key("createdAt"), let created = reader.string().flatMap(Timestamp.date(from:)),
-              reader.take(UInt8(ascii: ",")), reader.key("updatedAt"), let updated = reader.string().flatMap(Timestamp.date(from:)),
-              reader.take(UInt8(ascii: "}"))
+            let priority = Priority(rawValue: priorityText),
+            reader.take(UInt8(ascii: ",")), reader.key("pinned"), let pinned = reader.bool(),
+            reader.take(UInt8(ascii: ",")), reader.key("createdAt"),
+            let created = reader.string().flatMap(Timestamp.date(from:)),
+            reader.take(UInt8(ascii: ",")), reader.key("updatedAt"),
+            let updated = reader.string().flatMap(Timestamp.date(from:)),
+            reader.take(UInt8(ascii: "}"))
         else { return nil }
         return ChangeItem(
             id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,

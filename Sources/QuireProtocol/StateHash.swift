@@ -32,7 +32,9 @@ public struct StateHash: Hashable, Sendable, CustomStringConvertible {
         result.reserveCapacity(32)
         var index = 0
         while index < 64 {
-            guard let high = StateHash.nibble(utf8[index]), let low = StateHash.nibble(utf8[index + 1]) else { return nil }
+            guard let high = StateHash.nibble(utf8[index]), let low = StateHash.nibble(utf8[index + 1]) else {
+                return nil
+            }
             result.append(high << 4 | low)
             index += 2
         }

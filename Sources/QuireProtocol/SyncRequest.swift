@@ -40,7 +40,9 @@ public struct SyncRequest: Hashable, Codable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
-        guard protocolVersion == SyncProtocol.version else { throw UnsupportedProtocolVersion(version: protocolVersion) }
+        guard protocolVersion == SyncProtocol.version else {
+            throw UnsupportedProtocolVersion(version: protocolVersion)
+        }
         device = try container.decode(String.self, forKey: .device)
         cursor = try container.decodeIfPresent(String.self, forKey: .cursor)
         limit = try container.decodeIfPresent(Int.self, forKey: .limit)

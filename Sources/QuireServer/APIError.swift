@@ -15,7 +15,8 @@ struct APIError: Error, Sendable {
     static func unsupportedProtocol(_ version: Int) -> APIError {
         APIError(
             status: .badRequest,
-            body: ErrorBody(.unsupportedProtocol,
+            body: ErrorBody(
+                .unsupportedProtocol,
                 "protocol version \(version) is not supported; this server speaks version \(SyncProtocol.version)"))
     }
     static func unauthorized(_ message: String) -> APIError {
@@ -27,7 +28,9 @@ struct APIError: Error, Sendable {
     static func unsupportedCoding(_ coding: String) -> APIError {
         APIError(
             status: .unsupportedMediaType,
-            body: ErrorBody(.badRequest, "the body's Content-Encoding '\(coding)' is not supported; send it as is or gzip-compressed"),
+            body: ErrorBody(
+                .badRequest,
+                "the body's Content-Encoding '\(coding)' is not supported; send it as is or gzip-compressed"),
             headers: [.acceptEncoding: SyncProtocol.requestCoding])
     }
     static func rateLimited(retryAfter seconds: Int) -> APIError {
@@ -64,7 +67,11 @@ extension DecodingError {
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
             for key in keys {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
             }
             return text.isEmpty ? "the body" : "'\(text)'"
         }

@@ -33,7 +33,8 @@ struct EdgeMiddleware: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = EdgeMiddleware.translate(error.status).response
         } catch {
-            logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            logger.error(
+                "unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             response = APIError.internal("the server failed unexpectedly").response
         }
         // RFC 7694: request bodies may come gzip-compressed (see `BodyCoding`).

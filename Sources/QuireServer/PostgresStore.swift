@@ -27,7 +27,9 @@ final class PostgresStore: SyncStore {
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = 0
         if let schema {
-            guard !schema.isEmpty, schema.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }) else {
+            guard !schema.isEmpty,
+                schema.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 })
+            else {
                 throw ConfigurationError("invalid schema name '\(schema)': use a-z, 0-9 and _")
             }
             configuration.options.additionalStartupParameters = [("search_path", schema)]
@@ -40,8 +42,11 @@ final class PostgresStore: SyncStore {
     /// Reads a libpq-style URL; `sslmode` may be `disable` (the default), `prefer` or `require`.
     static func configuration(url text: String) throws -> PostgresClient.Configuration {
         guard let url = URL(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""),
-              let host = url.host, !host.isEmpty
-        else { throw ConfigurationError("invalid PostgreSQL URL '\(text)': use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE") }
+            let host = url.host, !host.isEmpty
+        else {
+            throw ConfigurationError(
+                "invalid PostgreSQL URL '\(text)': use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+        }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let sslmode = components?.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
@@ -84,16 +89,19 @@ final class PostgresStore: SyncStore {
             try await connection.query("SELECT pg_advisory_xact_lock(7345102231)", logger: self.logger)
             try SchemaVersion.check(found: try await self.schemaVersion(connection), database: "on PostgreSQL")
             if let schema = self.schema {
-                try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: self.logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: self.logger)
             }
             for statement in PostgresStore.schemaV1 {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
             }
             let epoch = makeEpoch()
             try await connection.query(
-                "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO NOTHING", logger: self.logger)
+                "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO NOTHING",
+                logger: self.logger)
             try await connection.query(
-                "INSERT INTO meta (key, value) VALUES ('schema', '1') ON CONFLICT (key) DO NOTHING", logger: self.logger)
+                "INSERT INTO meta (key, value) VALUES ('schema', '1') ON CONFLICT (key) DO NOTHING", logger: self.logger
+            )
         }
     }
 
@@ -188,7 +196,8 @@ final class PostgresStore: SyncStore {
             for try await value in rows.decode(Int64.self) { id = value }
             guard let id else { throw StoreError.userExists(name) }
             try await connection.query(
-                "INSERT INTO tokens (hash, user_id, created_at) VALUES (\(tokenHash), \(id), \(created))", logger: self.logger)
+                "INSERT INTO tokens (hash, user_id, created_at) VALUES (\(tokenHash), \(id), \(created))",
+                logger: self.logger)
         }
     }
 
@@ -199,7 +208,8 @@ final class PostgresStore: SyncStore {
                 throw StoreError.userNotFound(userName)
             }
             try await connection.query(
-                "INSERT INTO tokens (hash, user_id, created_at) VALUES (\(tokenHash), \(id), \(created))", logger: self.logger)
+                "INSERT INTO tokens (hash, user_id, created_at) VALUES (\(tokenHash), \(id), \(created))",
+                logger: self.logger)
         }
     }
 
@@ -210,7 +220,8 @@ final class PostgresStore: SyncStore {
     }
 
     func users() async throws -> [UserSummary] {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT name, created_at,
                    (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id),
                    (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND NOT i.deleted)
@@ -228,7 +239,8 @@ final class PostgresStore: SyncStore {
             guard let id = try await self.userID(named: userName, on: connection) else {
                 throw StoreError.userNotFound(userName)
             }
-            let rows = try await connection.query("DELETE FROM tokens WHERE user_id = \(id) RETURNING hash", logger: self.logger)
+            let rows = try await connection.query(
+                "DELETE FROM tokens WHERE user_id = \(id) RETURNING hash", logger: self.logger)
             var count = 0
             for try await _ in rows.decode(String.self) { count += 1 }
             return count
@@ -249,7 +261,8 @@ final class PostgresStore: SyncStore {
 
     /// The user's feed head; `FOR UPDATE` in a push, so that writers of one user queue here.
     private func head(user: UserID, lock: Bool, on connection: PostgresConnection) async throws -> FeedHead {
-        let query: PostgresQuery = lock
+        let query: PostgresQuery =
+            lock
             ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = \(user.rawValue) FOR UPDATE"
             : "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = \(user.rawValue)"
         let rows = try await connection.query(query, logger: logger)
@@ -268,7 +281,8 @@ final class PostgresStore: SyncStore {
 
             var recorded: [String: OpResult] = [:]
             let recordRows = try await connection.query(
-                "SELECT op, result FROM op_results WHERE user_id = \(user.rawValue) AND op = ANY(\(opIDs))", logger: self.logger)
+                "SELECT op, result FROM op_results WHERE user_id = \(user.rawValue) AND op = ANY(\(opIDs))",
+                logger: self.logger)
             for try await (op, text) in recordRows.decode((String, String).self) {
                 recorded[op] = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
             }
@@ -289,7 +303,8 @@ final class PostgresStore: SyncStore {
                 let deleted = plan.writes.map(\.item.deleted)
                 let deletedAts = plan.writes.map(\.deletedAt)
                 let docs = try plan.writes.map { try $0.doc() }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc)
                     SELECT \(user.rawValue), * FROM UNNEST(\(ids)::text[], \(revs)::bigint[], \(seqs)::bigint[],
                         \(deleted)::boolean[], \(deletedAts)::bigint[], \(docs)::text[])
@@ -301,7 +316,8 @@ final class PostgresStore: SyncStore {
                 let ops = plan.records.map(\.op)
                 let results = plan.records.map { $0.result.compactJSON() }
                 let created = Int64(planner.now.timeIntervalSince1970)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO op_results (user_id, op, result, created_at)
                     SELECT \(user.rawValue), op, result, \(created) FROM UNNEST(\(ops)::text[], \(results)::text[]) AS t(op, result)
                     """, logger: self.logger)
@@ -333,7 +349,8 @@ final class PostgresStore: SyncStore {
     func snapshot(user: UserID, after: String?, limit: Int, maxBytes: Int) async throws -> SnapshotRead {
         try await transaction(readOnly: true) { connection in
             let head = try await self.head(user: user, lock: false, on: connection)
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT id, doc FROM items WHERE user_id = \(user.rawValue) AND NOT deleted AND id > \(after ?? "")
                 ORDER BY id LIMIT \(limit + 1)
                 """, logger: self.logger)
@@ -382,13 +399,16 @@ final class PostgresStore: SyncStore {
     func stats(user: UserID) async throws -> UserStats {
         try await transaction(readOnly: true) { connection in
             let head = try await self.head(user: user, lock: false, on: connection)
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT (SELECT COUNT(*) FROM items WHERE user_id = \(user.rawValue) AND NOT deleted),
                        (SELECT COUNT(*) FROM items WHERE user_id = \(user.rawValue) AND deleted),
                        (SELECT COUNT(*) FROM op_results WHERE user_id = \(user.rawValue))
                 """, logger: self.logger)
             for try await (live, dead, records) in rows.decode((Int64, Int64, Int64).self) {
-                return UserStats(seq: head.seq, items: Int(live), tombstones: Int(dead), records: Int(records), stateHash: head.stateHash)
+                return UserStats(
+                    seq: head.seq, items: Int(live), tombstones: Int(dead), records: Int(records),
+                    stateHash: head.stateHash)
             }
             return UserStats(seq: head.seq, items: 0, tombstones: 0, records: 0, stateHash: head.stateHash)
         }

@@ -32,10 +32,12 @@ struct PurgeService: Service {
         do {
             let summary = try await store.purge(before: cutoff)
             if summary.tombstones > 0 || summary.records > 0 {
-                logger.info("purged", metadata: [
-                    "tombstones": "\(summary.tombstones)", "records": "\(summary.records)",
-                    "before": "\(cutoff)",
-                ])
+                logger.info(
+                    "purged",
+                    metadata: [
+                        "tombstones": "\(summary.tombstones)", "records": "\(summary.records)",
+                        "before": "\(cutoff)",
+                    ])
             }
         } catch {
             logger.error("purge failed", metadata: ["error": "\(String(reflecting: error))"])

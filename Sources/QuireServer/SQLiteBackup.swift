@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Online backup and restore of the server's SQLite database.
@@ -50,8 +51,12 @@ public enum SQLiteBackup {
     ///
     /// Refuses while any process has the database open. The database it replaces is kept
     /// beside it as `<database>.replaced-<time>` (with its `-wal`), never deleted.
-    public static func restore(backup: String, into database: String, now: Date = Date()) throws -> (Summary, replaced: String?) {
-        guard FileManager.default.fileExists(atPath: backup) else { throw ConfigurationError("no backup at '\(backup)'") }
+    public static func restore(backup: String, into database: String, now: Date = Date()) throws -> (
+        Summary, replaced: String?
+    ) {
+        guard FileManager.default.fileExists(atPath: backup) else {
+            throw ConfigurationError("no backup at '\(backup)'")
+        }
         _ = try check(backup)
         let lock = try DatabaseLock(database: database, exclusive: true)
         let staging = database + ".restoring-\(getpid())"
@@ -62,7 +67,8 @@ public enum SQLiteBackup {
             let copy = try DatabaseQueue(path: staging)
             try copy.inDatabase { db in
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
-                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [makeEpoch()])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [makeEpoch()])
             }
             try copy.close()
         } catch {

@@ -35,7 +35,8 @@ final class SQLiteStore: SyncStore {
         try await pool.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [makeEpoch()])
             try db.execute(
-                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", arguments: [String(SchemaVersion.current)])
+                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)",
+                arguments: [String(SchemaVersion.current)])
         }
     }
 
@@ -55,39 +56,40 @@ final class SQLiteStore: SyncStore {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                CREATE TABLE users (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL UNIQUE,
-                    seq INTEGER NOT NULL DEFAULT 0 CHECK (seq >= 0),
-                    state_hash TEXT NOT NULL,
-                    horizon INTEGER NOT NULL DEFAULT 0,
-                    created_at TEXT NOT NULL);
-                CREATE TABLE tokens (
-                    hash TEXT PRIMARY KEY NOT NULL,
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    created_at TEXT NOT NULL);
-                CREATE INDEX tokens_user ON tokens(user_id);
-                CREATE TABLE items (
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    id TEXT NOT NULL,
-                    rev INTEGER NOT NULL CHECK (rev >= 1),
-                    seq INTEGER NOT NULL,
-                    deleted INTEGER NOT NULL CHECK (deleted IN (0, 1)),
-                    deleted_at INTEGER NOT NULL DEFAULT 0,
-                    doc TEXT NOT NULL,
-                    PRIMARY KEY (user_id, id)) WITHOUT ROWID;
-                CREATE UNIQUE INDEX items_feed ON items(user_id, seq);
-                CREATE INDEX items_tombstones ON items(deleted_at) WHERE deleted = 1;
-                CREATE TABLE op_results (
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    op TEXT NOT NULL,
-                    result TEXT NOT NULL,
-                    created_at INTEGER NOT NULL,
-                    PRIMARY KEY (user_id, op)) WITHOUT ROWID;
-                CREATE INDEX op_results_age ON op_results(created_at);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    CREATE TABLE users (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        seq INTEGER NOT NULL DEFAULT 0 CHECK (seq >= 0),
+                        state_hash TEXT NOT NULL,
+                        horizon INTEGER NOT NULL DEFAULT 0,
+                        created_at TEXT NOT NULL);
+                    CREATE TABLE tokens (
+                        hash TEXT PRIMARY KEY NOT NULL,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at TEXT NOT NULL);
+                    CREATE INDEX tokens_user ON tokens(user_id);
+                    CREATE TABLE items (
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        id TEXT NOT NULL,
+                        rev INTEGER NOT NULL CHECK (rev >= 1),
+                        seq INTEGER NOT NULL,
+                        deleted INTEGER NOT NULL CHECK (deleted IN (0, 1)),
+                        deleted_at INTEGER NOT NULL DEFAULT 0,
+                        doc TEXT NOT NULL,
+                        PRIMARY KEY (user_id, id)) WITHOUT ROWID;
+                    CREATE UNIQUE INDEX items_feed ON items(user_id, seq);
+                    CREATE INDEX items_tombstones ON items(deleted_at) WHERE deleted = 1;
+                    CREATE TABLE op_results (
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        op TEXT NOT NULL,
+                        result TEXT NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        PRIMARY KEY (user_id, op)) WITHOUT ROWID;
+                    CREATE INDEX op_results_age ON op_results(created_at);
+                    """)
         }
         return migrator
     }
@@ -132,7 +134,8 @@ final class SQLiteStore: SyncStore {
 
     func addToken(userName: String, tokenHash: String, now: Date) async throws {
         try await pool.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [userName]) else {
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [userName])
+            else {
                 throw StoreError.userNotFound(userName)
             }
             try db.execute(
@@ -143,12 +146,15 @@ final class SQLiteStore: SyncStore {
 
     func users() async throws -> [UserSummary] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT name, created_at,
-                       (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id) AS tokens,
-                       (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND i.deleted = 0) AS items
-                FROM users u ORDER BY name
-                """).map { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name, created_at,
+                           (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id) AS tokens,
+                           (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND i.deleted = 0) AS items
+                    FROM users u ORDER BY name
+                    """
+            ).map { row in
                 UserSummary(name: row["name"], createdAt: row["created_at"], tokens: row["tokens"], items: row["items"])
             }
         }
@@ -156,7 +162,8 @@ final class SQLiteStore: SyncStore {
 
     func revokeTokens(userName: String) async throws -> Int {
         try await pool.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [userName]) else {
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [userName])
+            else {
                 throw StoreError.userNotFound(userName)
             }
             try db.execute(sql: "DELETE FROM tokens WHERE user_id = ?", arguments: [id])
@@ -166,9 +173,10 @@ final class SQLiteStore: SyncStore {
 
     func tokenOwner(tokenHash: String) async throws -> TokenOwner? {
         try await pool.read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT u.id, u.name, t.hash FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT u.id, u.name, t.hash FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ?
+                    """)
             guard let row = try Row.fetchOne(statement, arguments: [tokenHash]) else { return nil }
             return TokenOwner(user: UserID(row[0]), name: row[1], tokenHash: row[2])
         }
@@ -177,9 +185,10 @@ final class SQLiteStore: SyncStore {
     // MARK: - Sync
 
     private static func head(_ db: Database, user: UserID) throws -> FeedHead {
-        let statement = try db.cachedStatement(sql: """
-            SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = ?
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = ?
+                """)
         guard let row = try Row.fetchOne(statement, arguments: [user.rawValue]) else {
             throw ResyncRequired(reason: "the user no longer exists")
         }
@@ -199,7 +208,8 @@ final class SQLiteStore: SyncStore {
                 }
             }
             var items: [String: StoredItem] = [:]
-            let findItem = try db.cachedStatement(sql: "SELECT doc, seq, deleted_at FROM items WHERE user_id = ? AND id = ?")
+            let findItem = try db.cachedStatement(
+                sql: "SELECT doc, seq, deleted_at FROM items WHERE user_id = ? AND id = ?")
             for op in ops where items[op.item] == nil {
                 if let row = try Row.fetchOne(findItem, arguments: [user.rawValue, op.item]) {
                     items[op.item] = try StoredItem(doc: row[0], seq: row[1], deletedAt: row[2])
@@ -208,20 +218,22 @@ final class SQLiteStore: SyncStore {
 
             let plan = planner.plan(ops: ops, head: head, recorded: recorded, items: items)
 
-            let writeItem = try db.cachedStatement(sql: """
-                INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (user_id, id) DO UPDATE SET rev = excluded.rev, seq = excluded.seq,
-                    deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc
-                """)
+            let writeItem = try db.cachedStatement(
+                sql: """
+                    INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id, id) DO UPDATE SET rev = excluded.rev, seq = excluded.seq,
+                        deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc
+                    """)
             for stored in plan.writes {
                 try writeItem.execute(arguments: [
                     user.rawValue, stored.item.id, stored.item.rev, stored.seq, stored.item.deleted,
                     stored.deletedAt, try stored.doc(),
                 ])
             }
-            let writeRecord = try db.cachedStatement(sql: """
-                INSERT INTO op_results (user_id, op, result, created_at) VALUES (?, ?, ?, ?)
-                """)
+            let writeRecord = try db.cachedStatement(
+                sql: """
+                    INSERT INTO op_results (user_id, op, result, created_at) VALUES (?, ?, ?, ?)
+                    """)
             let created = Int64(planner.now.timeIntervalSince1970)
             for record in plan.records {
                 try writeRecord.execute(arguments: [user.rawValue, record.op, record.result.compactJSON(), created])
@@ -238,9 +250,10 @@ final class SQLiteStore: SyncStore {
     func pull(user: UserID, after: Int64, limit: Int, maxBytes: Int) async throws -> FeedPage {
         try await pool.read { db in
             let head = try SQLiteStore.head(db, user: user)
-            let statement = try db.cachedStatement(sql: """
-                SELECT seq, doc FROM items WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT seq, doc FROM items WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                    """)
             let rows = try Row.fetchCursor(statement, arguments: [user.rawValue, after, limit + 1])
             var page = PageBuilder<Int64>(limit: limit, maxBytes: maxBytes)
             while let row = try rows.next() {
@@ -253,9 +266,10 @@ final class SQLiteStore: SyncStore {
     func snapshot(user: UserID, after: String?, limit: Int, maxBytes: Int) async throws -> SnapshotRead {
         try await pool.read { db in
             let head = try SQLiteStore.head(db, user: user)
-            let statement = try db.cachedStatement(sql: """
-                SELECT id, doc FROM items WHERE user_id = ? AND deleted = 0 AND id > ? ORDER BY id LIMIT ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT id, doc FROM items WHERE user_id = ? AND deleted = 0 AND id > ? ORDER BY id LIMIT ?
+                    """)
             let rows = try Row.fetchCursor(statement, arguments: [user.rawValue, after ?? "", limit + 1])
             var page = PageBuilder<String>(limit: limit, maxBytes: maxBytes)
             while let row = try rows.next() {
@@ -269,10 +283,12 @@ final class SQLiteStore: SyncStore {
         let seconds = Int64(cutoff.timeIntervalSince1970)
         return try await pool.write { db in
             var summary = PurgeSummary(tombstones: 0, records: 0)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT user_id, MAX(seq) AS top, COUNT(*) AS count FROM items
-                WHERE deleted = 1 AND deleted_at < ? GROUP BY user_id
-                """, arguments: [seconds])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user_id, MAX(seq) AS top, COUNT(*) AS count FROM items
+                    WHERE deleted = 1 AND deleted_at < ? GROUP BY user_id
+                    """, arguments: [seconds])
             for row in rows {
                 let user: Int64 = row["user_id"]
                 let top: Int64 = row["top"]
@@ -292,9 +308,17 @@ final class SQLiteStore: SyncStore {
     func stats(user: UserID) async throws -> UserStats {
         try await pool.read { db in
             let head = try SQLiteStore.head(db, user: user)
-            let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE user_id = ? AND deleted = 0", arguments: [user.rawValue]) ?? 0
-            let dead = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE user_id = ? AND deleted = 1", arguments: [user.rawValue]) ?? 0
-            let records = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM op_results WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+            let live =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM items WHERE user_id = ? AND deleted = 0", arguments: [user.rawValue])
+                ?? 0
+            let dead =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM items WHERE user_id = ? AND deleted = 1", arguments: [user.rawValue])
+                ?? 0
+            let records =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM op_results WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
             return UserStats(seq: head.seq, items: live, tombstones: dead, records: records, stateHash: head.stateHash)
         }
     }

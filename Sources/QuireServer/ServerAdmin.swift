@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 
 /// The operator's commands (`user add`, `user list`, `token revoke`, …) over a store.
 public struct ServerAdmin: Sendable {

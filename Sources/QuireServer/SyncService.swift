@@ -41,13 +41,17 @@ struct SyncService: Sendable {
         var results: [OpResult] = []
         if !sync.ops.isEmpty {
             let planner = PushPlanner(now: now(), maxItemBytes: limits.maxItemBytes)
-            let plan = try await guarded { try await store.push(user: owner.user, ops: sync.ops, cursor: cursor, planner: planner) }
+            let plan = try await guarded {
+                try await store.push(user: owner.user, ops: sync.ops, cursor: cursor, planner: planner)
+            }
             metrics.record(plan.tally)
             results = plan.results
-            logger.debug("push", metadata: [
-                "user": "\(owner.name)", "device": "\(sync.device)", "ops": "\(sync.ops.count)",
-                "applied": "\(plan.tally.applied)", "conflicts": "\(plan.tally.conflicted)",
-            ])
+            logger.debug(
+                "push",
+                metadata: [
+                    "user": "\(owner.name)", "device": "\(sync.device)", "ops": "\(sync.ops.count)",
+                    "applied": "\(plan.tally.applied)", "conflicts": "\(plan.tally.conflicted)",
+                ])
         }
 
         let page = try await guarded {
@@ -57,30 +61,10 @@ struct SyncService: Sendable {
         let next = FeedCursor(seq: page.more ? (page.lastSeq ?? page.head.seq) : page.head.seq, epoch: page.head.epoch)
         metrics.sent(page.docs.count)
 
-        var out = ByteBuffer()
-        out.writeString(#"{"results":"#)
-        var resultBytes: [UInt8] = [UInt8(ascii: "[")]
-        for (index, result) in results.enumerated() {
-            if index > 0 { resultBytes.append(UInt8(ascii: ",")) }
-            result.appendCompactJSON(to: &resultBytes)
-        }
-        resultBytes.append(UInt8(ascii: "]"))
-        out.writeBytes(resultBytes)
-        out.writeString(#","changes":["#)
-        for (index, doc) in page.docs.enumerated() {
-            if index > 0 { out.writeString(",") }
-            out.writeString(doc)
-        }
-        out.writeString(#"],"cursor":"#)
-        out.writeBytes(try WireJSON.encode(next.description))
-        out.writeString(#","more":"#)
-        out.writeString(page.more ? "true" : "false")
-        out.writeString(#","epoch":"#)
-        out.writeBytes(try WireJSON.encode(page.head.epoch))
-        out.writeString(#","stateHash":"#)
-        out.writeBytes(try WireJSON.encode(page.head.stateHash))
-        out.writeString("}")
-        return json(out)
+        let answer = SyncResponse.compactJSON(
+            results: results, changeDocuments: page.docs, cursor: next.description, more: page.more,
+            epoch: page.head.epoch, stateHash: page.head.stateHash)
+        return json(ByteBuffer(bytes: answer))
     }
 
     /// `GET /v1/snapshot?after=ID&limit=N`: a page of live items ordered by id.
@@ -90,7 +74,9 @@ struct SyncService: Sendable {
         var after: String?
         // An empty `after` is a malformed one, as the document says: leave it out to start.
         if let value = query["after"] {
-            guard UUIDv7Generator.isValid(String(value)) else { throw APIError.badRequest("'after' must be an item id (a UUID)") }
+            guard UUIDv7Generator.isValid(String(value)) else {
+                throw APIError.badRequest("'after' must be an item id (a UUID)")
+            }
             after = String(value)
         }
         var limit = limits.defaultPageLimit
@@ -147,10 +133,11 @@ struct SyncService: Sendable {
         }
         let hash = Tokens.hash(token)
         guard let owner = try await guarded({ try await store.tokenOwner(tokenHash: hash) }),
-              Tokens.constantTimeEqual(owner.tokenHash, hash)
+            Tokens.constantTimeEqual(owner.tokenHash, hash)
         else { throw APIError.unauthorized("the token is not valid (unknown or revoked); sign in again") }
         if let wait = limiter.take(hash) {
-            let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
+            let seconds = max(
+                1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
             throw APIError.rateLimited(retryAfter: seconds)
         }
         return owner
@@ -191,7 +178,8 @@ struct SyncService: Sendable {
             throw APIError.unsupportedProtocol(error.version)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-               let field = NumberProbe.misfit(in: data, decoder: decoder) {
+                let field = NumberProbe.misfit(in: data, decoder: decoder)
+            {
                 throw APIError.badRequest("\(field) must be a whole number in range")
             }
             throw APIError.badRequest(error.readableMessage)
@@ -209,7 +197,9 @@ struct SyncService: Sendable {
         }
         for (index, op) in sync.ops.enumerated() {
             guard UUIDv7Generator.isValid(op.id) else { throw APIError.badRequest("'ops[\(index)].op' must be a UUID") }
-            guard UUIDv7Generator.isValid(op.item) else { throw APIError.badRequest("'ops[\(index)].item' must be a UUID") }
+            guard UUIDv7Generator.isValid(op.item) else {
+                throw APIError.badRequest("'ops[\(index)].item' must be a UUID")
+            }
             guard op.baseRev >= 0 else { throw APIError.badRequest("'ops[\(index)].baseRev' must not be negative") }
             var size = 0
             for (field, change) in op.fields ?? [:] {
@@ -218,19 +208,22 @@ struct SyncService: Sendable {
                     size += text.utf8.count
                     if field == .body, text.utf8.count > Validation.maxBodyBytes {
                         throw APIError.tooLarge(
-                            "'ops[\(index)]' sets a body of \(text.utf8.count) bytes; the limit is \(Validation.maxBodyBytes) bytes")
+                            "'ops[\(index)]' sets a body of \(text.utf8.count) bytes; the limit is \(Validation.maxBodyBytes) bytes"
+                        )
                     }
                 case .strings(let list): size += list.reduce(0) { $0 + $1.utf8.count }
                 default: break
                 }
             }
             guard size <= limits.maxItemBytes else {
-                throw APIError.tooLarge("'ops[\(index)]' carries \(size) bytes of item; the limit is \(limits.maxItemBytes) bytes")
+                throw APIError.tooLarge(
+                    "'ops[\(index)]' carries \(size) bytes of item; the limit is \(limits.maxItemBytes) bytes")
             }
         }
         guard let text = sync.cursor else { return nil }
         guard let cursor = FeedCursor(text) else {
-            throw APIError.badRequest("'cursor' is not one this server wrote; send null or the cursor of the last answer")
+            throw APIError.badRequest(
+                "'cursor' is not one this server wrote; send null or the cursor of the last answer")
         }
         return cursor
     }

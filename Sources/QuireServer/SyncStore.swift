@@ -124,7 +124,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .userExists(let name): "user '\(name)' already exists (issue another token with 'quire-server token add \(name)')"
+        case .userExists(let name):
+            "user '\(name)' already exists (issue another token with 'quire-server token add \(name)')"
         case .userNotFound(let name): "no user named '\(name)'"
         case .invalidName(let name): "invalid user name '\(name)': use 1 to 64 letters, digits, '.', '_' or '-'"
         }
@@ -134,10 +135,12 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 extension SyncStore {
     /// Checks a user name before it is stored.
     static func validate(name: String) throws -> String {
-        let ok = !name.isEmpty && name.utf8.count <= 64 && name.unicodeScalars.allSatisfy {
-            ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0))
-                && $0.isASCII
-        }
+        let ok =
+            !name.isEmpty && name.utf8.count <= 64
+            && name.unicodeScalars.allSatisfy {
+                ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0))
+                    && $0.isASCII
+            }
         guard ok else { throw StoreError.invalidName(name) }
         return name
     }

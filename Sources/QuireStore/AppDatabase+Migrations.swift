@@ -10,143 +10,145 @@ extension AppDatabase {
     static func migrator(environment: StoreEnvironment) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 items, history, outbox, sync state, conflicts, events, search") { db in
-            try db.execute(sql: """
-                -- Items. `rowNumber` is the explicit rowid the search index points at (VACUUM keeps it);
-                -- `id` is the UUIDv7 people and the server know.
-                CREATE TABLE item (
-                  rowNumber INTEGER PRIMARY KEY,
-                  id TEXT NOT NULL UNIQUE CHECK (length(id) = 36),
-                  kind TEXT NOT NULL CHECK (kind IN ('note', 'task')),
-                  title TEXT NOT NULL CHECK (title <> ''),
-                  body TEXT NOT NULL DEFAULT '' CHECK (length(CAST(body AS BLOB)) <= 1048576),
-                  tags TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags) AND json_type(tags) = 'array'),
-                  done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
-                  doneAt TEXT,
-                  due TEXT CHECK (due IS NULL OR due GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
-                  priority TEXT NOT NULL DEFAULT 'none' CHECK (priority IN ('none', 'low', 'medium', 'high')),
-                  pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
-                  createdAt TEXT NOT NULL,
-                  updatedAt TEXT NOT NULL,
-                  deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
-                  rev INTEGER NOT NULL DEFAULT 0 CHECK (rev >= 0),
-                  syncState TEXT NOT NULL DEFAULT 'pending'
-                    CHECK (syncState IN ('synced', 'pending', 'syncing', 'needs-review', 'error'))
-                );
-                -- Lists are "pinned first, newest first"; UUIDv7 ids sort by creation time.
-                CREATE INDEX item_by_order ON item(deleted, pinned, id);
-                CREATE INDEX item_by_open_order ON item(deleted, done, pinned, id);
-                CREATE INDEX item_by_sync_state ON item(syncState) WHERE syncState <> 'synced';
+            try db.execute(
+                sql: """
+                    -- Items. `rowNumber` is the explicit rowid the search index points at (VACUUM keeps it);
+                    -- `id` is the UUIDv7 people and the server know.
+                    CREATE TABLE item (
+                      rowNumber INTEGER PRIMARY KEY,
+                      id TEXT NOT NULL UNIQUE CHECK (length(id) = 36),
+                      kind TEXT NOT NULL CHECK (kind IN ('note', 'task')),
+                      title TEXT NOT NULL CHECK (title <> ''),
+                      body TEXT NOT NULL DEFAULT '' CHECK (length(CAST(body AS BLOB)) <= 1048576),
+                      tags TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags) AND json_type(tags) = 'array'),
+                      done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+                      doneAt TEXT,
+                      due TEXT CHECK (due IS NULL OR due GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                      priority TEXT NOT NULL DEFAULT 'none' CHECK (priority IN ('none', 'low', 'medium', 'high')),
+                      pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+                      createdAt TEXT NOT NULL,
+                      updatedAt TEXT NOT NULL,
+                      deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
+                      rev INTEGER NOT NULL DEFAULT 0 CHECK (rev >= 0),
+                      syncState TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (syncState IN ('synced', 'pending', 'syncing', 'needs-review', 'error'))
+                    );
+                    -- Lists are "pinned first, newest first"; UUIDv7 ids sort by creation time.
+                    CREATE INDEX item_by_order ON item(deleted, pinned, id);
+                    CREATE INDEX item_by_open_order ON item(deleted, done, pinned, id);
+                    CREATE INDEX item_by_sync_state ON item(syncState) WHERE syncState <> 'synced';
 
-                -- Every version of an item this device has seen or made, oldest first by seq.
-                CREATE TABLE itemVersion (
-                  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                  itemId TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                  recordedAt TEXT NOT NULL,
-                  origin TEXT NOT NULL CHECK (origin IN ('local', 'import', 'remote', 'merge', 'resolve')),
-                  opId TEXT,
-                  kind TEXT NOT NULL,
-                  title TEXT NOT NULL,
-                  body TEXT NOT NULL,
-                  tags TEXT NOT NULL,
-                  done INTEGER NOT NULL,
-                  doneAt TEXT,
-                  due TEXT,
-                  priority TEXT NOT NULL,
-                  pinned INTEGER NOT NULL,
-                  createdAt TEXT NOT NULL,
-                  updatedAt TEXT NOT NULL,
-                  deleted INTEGER NOT NULL,
-                  rev INTEGER NOT NULL
-                );
-                CREATE INDEX itemVersion_by_item ON itemVersion(itemId, seq);
+                    -- Every version of an item this device has seen or made, oldest first by seq.
+                    CREATE TABLE itemVersion (
+                      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                      itemId TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                      recordedAt TEXT NOT NULL,
+                      origin TEXT NOT NULL CHECK (origin IN ('local', 'import', 'remote', 'merge', 'resolve')),
+                      opId TEXT,
+                      kind TEXT NOT NULL,
+                      title TEXT NOT NULL,
+                      body TEXT NOT NULL,
+                      tags TEXT NOT NULL,
+                      done INTEGER NOT NULL,
+                      doneAt TEXT,
+                      due TEXT,
+                      priority TEXT NOT NULL,
+                      pinned INTEGER NOT NULL,
+                      createdAt TEXT NOT NULL,
+                      updatedAt TEXT NOT NULL,
+                      deleted INTEGER NOT NULL,
+                      rev INTEGER NOT NULL
+                    );
+                    CREATE INDEX itemVersion_by_item ON itemVersion(itemId, seq);
 
-                -- Local changes waiting for the server, in creation order (seq). `fields` holds
-                -- {"field": {"from": v, "to": v}} for creates and updates, NULL for deletes.
-                CREATE TABLE outbox (
-                  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                  opId TEXT NOT NULL UNIQUE,
-                  itemId TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                  kind TEXT NOT NULL CHECK (kind IN ('create', 'update', 'delete')),
-                  baseRev INTEGER NOT NULL CHECK (baseRev >= 0),
-                  fields TEXT CHECK ((kind = 'delete') = (fields IS NULL)),
-                  createdAt TEXT NOT NULL,
-                  attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
-                  nextAttemptAt TEXT,
-                  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'in-flight', 'rejected')),
-                  lastError TEXT
-                );
-                CREATE INDEX outbox_by_item ON outbox(itemId, seq);
-                CREATE INDEX outbox_by_state ON outbox(state, seq);
+                    -- Local changes waiting for the server, in creation order (seq). `fields` holds
+                    -- {"field": {"from": v, "to": v}} for creates and updates, NULL for deletes.
+                    CREATE TABLE outbox (
+                      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                      opId TEXT NOT NULL UNIQUE,
+                      itemId TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                      kind TEXT NOT NULL CHECK (kind IN ('create', 'update', 'delete')),
+                      baseRev INTEGER NOT NULL CHECK (baseRev >= 0),
+                      fields TEXT CHECK ((kind = 'delete') = (fields IS NULL)),
+                      createdAt TEXT NOT NULL,
+                      attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                      nextAttemptAt TEXT,
+                      state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'in-flight', 'rejected')),
+                      lastError TEXT
+                    );
+                    CREATE INDEX outbox_by_item ON outbox(itemId, seq);
+                    CREATE INDEX outbox_by_state ON outbox(state, seq);
 
-                -- Where this device stands with the server: one row.
-                CREATE TABLE syncMeta (
-                  id INTEGER PRIMARY KEY CHECK (id = 1),
-                  deviceId TEXT NOT NULL CHECK (length(deviceId) = 36),
-                  cursor TEXT,
-                  epoch TEXT,
-                  stateHash TEXT,
-                  lastSuccessAt TEXT
-                );
+                    -- Where this device stands with the server: one row.
+                    CREATE TABLE syncMeta (
+                      id INTEGER PRIMARY KEY CHECK (id = 1),
+                      deviceId TEXT NOT NULL CHECK (length(deviceId) = 36),
+                      cursor TEXT,
+                      epoch TEXT,
+                      stateHash TEXT,
+                      lastSuccessAt TEXT
+                    );
 
-                -- Items that need review: the three versions (SPEC JSON items) and the fields in conflict.
-                CREATE TABLE conflict (
-                  itemId TEXT PRIMARY KEY NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                  base TEXT,
-                  local TEXT NOT NULL,
-                  remote TEXT NOT NULL,
-                  fields TEXT NOT NULL CHECK (json_valid(fields)),
-                  detectedAt TEXT NOT NULL
-                );
+                    -- Items that need review: the three versions (SPEC JSON items) and the fields in conflict.
+                    CREATE TABLE conflict (
+                      itemId TEXT PRIMARY KEY NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                      base TEXT,
+                      local TEXT NOT NULL,
+                      remote TEXT NOT NULL,
+                      fields TEXT NOT NULL CHECK (json_valid(fields)),
+                      detectedAt TEXT NOT NULL
+                    );
 
-                -- What the sync worker did, newest last.
-                CREATE TABLE syncEvent (
-                  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                  at TEXT NOT NULL,
-                  kind TEXT NOT NULL,
-                  message TEXT NOT NULL,
-                  itemId TEXT,
-                  opId TEXT
-                );
+                    -- What the sync worker did, newest last.
+                    CREATE TABLE syncEvent (
+                      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                      at TEXT NOT NULL,
+                      kind TEXT NOT NULL,
+                      message TEXT NOT NULL,
+                      itemId TEXT,
+                      opId TEXT
+                    );
 
-                -- Full-text search over title, body and tags, kept in step with item by triggers.
-                CREATE VIRTUAL TABLE itemSearch USING fts5(
-                  title, body, tags,
-                  content = 'item', content_rowid = 'rowNumber',
-                  tokenize = 'unicode61 remove_diacritics 2'
-                );
-                CREATE TRIGGER item_search_insert AFTER INSERT ON item BEGIN
-                  INSERT INTO itemSearch(rowid, title, body, tags) VALUES (new.rowNumber, new.title, new.body, new.tags);
-                END;
-                CREATE TRIGGER item_search_delete AFTER DELETE ON item BEGIN
-                  INSERT INTO itemSearch(itemSearch, rowid, title, body, tags)
-                    VALUES ('delete', old.rowNumber, old.title, old.body, old.tags);
-                END;
-                CREATE TRIGGER item_search_update AFTER UPDATE OF title, body, tags ON item
-                WHEN old.title IS NOT new.title OR old.body IS NOT new.body OR old.tags IS NOT new.tags
-                BEGIN
-                  INSERT INTO itemSearch(itemSearch, rowid, title, body, tags)
-                    VALUES ('delete', old.rowNumber, old.title, old.body, old.tags);
-                  INSERT INTO itemSearch(rowid, title, body, tags) VALUES (new.rowNumber, new.title, new.body, new.tags);
-                END;
-                """)
+                    -- Full-text search over title, body and tags, kept in step with item by triggers.
+                    CREATE VIRTUAL TABLE itemSearch USING fts5(
+                      title, body, tags,
+                      content = 'item', content_rowid = 'rowNumber',
+                      tokenize = 'unicode61 remove_diacritics 2'
+                    );
+                    CREATE TRIGGER item_search_insert AFTER INSERT ON item BEGIN
+                      INSERT INTO itemSearch(rowid, title, body, tags) VALUES (new.rowNumber, new.title, new.body, new.tags);
+                    END;
+                    CREATE TRIGGER item_search_delete AFTER DELETE ON item BEGIN
+                      INSERT INTO itemSearch(itemSearch, rowid, title, body, tags)
+                        VALUES ('delete', old.rowNumber, old.title, old.body, old.tags);
+                    END;
+                    CREATE TRIGGER item_search_update AFTER UPDATE OF title, body, tags ON item
+                    WHEN old.title IS NOT new.title OR old.body IS NOT new.body OR old.tags IS NOT new.tags
+                    BEGIN
+                      INSERT INTO itemSearch(itemSearch, rowid, title, body, tags)
+                        VALUES ('delete', old.rowNumber, old.title, old.body, old.tags);
+                      INSERT INTO itemSearch(rowid, title, body, tags) VALUES (new.rowNumber, new.title, new.body, new.tags);
+                    END;
+                    """)
             let now = StoreTime.truncated(environment.now())
             try db.execute(
                 sql: "INSERT INTO syncMeta (id, deviceId) VALUES (1, ?)",
                 arguments: [environment.newID(now)])
         }
         migrator.registerMigration("v2 sync events carry their facts in columns") { db in
-            try db.execute(sql: """
-                -- What an event's message says in words, as values: the bytes an exchange moved,
-                -- how long it took, the server's Retry-After and why it failed
-                -- ('unreachable', 'server', 'invalid-answer').
-                ALTER TABLE syncEvent ADD COLUMN bytes INTEGER;
-                ALTER TABLE syncEvent ADD COLUMN durationMs INTEGER;
-                ALTER TABLE syncEvent ADD COLUMN retryAfterSeconds REAL;
-                ALTER TABLE syncEvent ADD COLUMN failure TEXT;
-                -- Older retries said only in words that the server was out of reach.
-                UPDATE syncEvent SET failure = 'unreachable' WHERE kind = 'RETRY' AND message LIKE 'server unreachable%';
-                UPDATE syncEvent SET failure = 'server' WHERE kind = 'RETRY' AND failure IS NULL;
-                """)
+            try db.execute(
+                sql: """
+                    -- What an event's message says in words, as values: the bytes an exchange moved,
+                    -- how long it took, the server's Retry-After and why it failed
+                    -- ('unreachable', 'server', 'invalid-answer').
+                    ALTER TABLE syncEvent ADD COLUMN bytes INTEGER;
+                    ALTER TABLE syncEvent ADD COLUMN durationMs INTEGER;
+                    ALTER TABLE syncEvent ADD COLUMN retryAfterSeconds REAL;
+                    ALTER TABLE syncEvent ADD COLUMN failure TEXT;
+                    -- Older retries said only in words that the server was out of reach.
+                    UPDATE syncEvent SET failure = 'unreachable' WHERE kind = 'RETRY' AND message LIKE 'server unreachable%';
+                    UPDATE syncEvent SET failure = 'server' WHERE kind = 'RETRY' AND failure IS NULL;
+                    """)
         }
         return migrator
     }

@@ -61,7 +61,7 @@ extension AppDatabase {
         let lower = text.lowercased()
         let hex = lower.filter { $0 != "-" }
         guard hex.count >= minimumPrefixLength, hex.count <= 32,
-              hex.allSatisfy({ $0.isHexDigit && $0.isASCII })
+            hex.allSatisfy({ $0.isHexDigit && $0.isASCII })
         else { return nil }
         var result = ""
         for (index, character) in hex.enumerated() {
@@ -75,7 +75,9 @@ extension AppDatabase {
     }
 
     /// Items matching `filter`, pinned first then newest first, one page at a time.
-    public func items(matching filter: ItemFilter = .live, limit: Int? = nil, offset: Int = 0) throws(StoreError) -> [Item] {
+    public func items(matching filter: ItemFilter = .live, limit: Int? = nil, offset: Int = 0) throws(StoreError)
+        -> [Item]
+    {
         try read { db in try Self.fetchItems(filter, limit: limit, offset: offset, in: db) }
     }
 
@@ -92,16 +94,19 @@ extension AppDatabase {
             let (condition, arguments) = filter.whereClause()
             var lookup: StatementArguments = [id]
             lookup += arguments
-            guard let pinned = try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT item.pinned FROM item WHERE item.id = ? AND \(condition)"), arguments: lookup)
+            guard
+                let pinned = try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT item.pinned FROM item WHERE item.id = ? AND \(condition)"),
+                    arguments: lookup)
             else { return nil }
             var before: StatementArguments = arguments
             before += [pinned, pinned, id]
             return try Int.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT count(*) FROM item
-                    WHERE \(condition) AND (item.pinned > ? OR (item.pinned = ? AND item.id > ?))
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT count(*) FROM item
+                        WHERE \(condition) AND (item.pinned > ? OR (item.pinned = ? AND item.id > ?))
+                        """),
                 arguments: before) ?? 0
         }
     }
@@ -121,7 +126,10 @@ extension AppDatabase {
         try read { db in
             let (condition, arguments) = filter.whereClause()
             let cursor = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC"),
+                db.cachedStatement(
+                    sql:
+                        "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC"
+                ),
                 arguments: arguments)
             while let row = try cursor.next() { try body(try ItemRow.decode(row)) }
         }
@@ -157,7 +165,8 @@ extension AppDatabase {
             guard let window, window > 0 else { return try ranked(from: nil) }
             // The row of the window's oldest match; nil when there are fewer matches than that.
             let floor = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT rowid FROM itemSearch WHERE itemSearch MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"),
+                db.cachedStatement(
+                    sql: "SELECT rowid FROM itemSearch WHERE itemSearch MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"),
                 arguments: [match, window - 1])
             guard let floor else { return try ranked(from: nil) }
             let items = try ranked(from: floor)
@@ -179,7 +188,8 @@ extension AppDatabase {
                 let origin: String = row[2]
                 return ItemVersion(
                     seq: row[0], recordedAt: StoreTime.date(from: recorded) ?? Date(timeIntervalSince1970: 0),
-                    origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3], item: try ItemRow.decode(row, at: 4))
+                    origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3], item: try ItemRow.decode(row, at: 4)
+                )
             }
         }
     }
@@ -192,7 +202,9 @@ extension AppDatabase {
             let after = try db.cachedStatement(sql: "SELECT id FROM item WHERE id > ? ORDER BY id LIMIT 1")
             var result: [String: String] = [:]
             for id in ids {
-                let neighbours = [try String.fetchOne(before, arguments: [id]), try String.fetchOne(after, arguments: [id])]
+                let neighbours = [
+                    try String.fetchOne(before, arguments: [id]), try String.fetchOne(after, arguments: [id]),
+                ]
                 var length = minimum
                 for case let other? in neighbours {
                     let shared = zip(id.utf8, other.utf8).prefix { $0 == $1 }.count
@@ -210,12 +222,14 @@ extension AppDatabase {
         let (condition, arguments) = filter.whereClause()
         var all = arguments
         all += [limit ?? -1, offset]
-        let sql = "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC LIMIT ? OFFSET ?"
+        let sql =
+            "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC LIMIT ? OFFSET ?"
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: all).map { try ItemRow.decode($0) }
     }
 
     static func countItems(_ filter: ItemFilter, in db: Database) throws -> Int {
         let (condition, arguments) = filter.whereClause()
-        return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM item WHERE \(condition)"), arguments: arguments) ?? 0
+        return try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM item WHERE \(condition)"), arguments: arguments) ?? 0
     }
 }

@@ -130,7 +130,8 @@ private struct SyncTables: SyncTransaction {
         }
         let rewritten = changes.compactMap { change -> Item? in
             guard let old = change.old.item, let new = change.new.item, new != old,
-                  !Self.onlyBookkeepingDiffers(old, new) else { return nil }
+                !Self.onlyBookkeepingDiffers(old, new)
+            else { return nil }
             return new
         }
         let rewrittenIDs = Set(rewritten.map(\.id))
@@ -164,10 +165,12 @@ private struct SyncTables: SyncTransaction {
     }
 
     func hasOutstandingChanges() throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM outbox WHERE state IN ('pending', 'in-flight'))
-                OR EXISTS (SELECT 1 FROM conflict)
-            """) ?? false
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM outbox WHERE state IN ('pending', 'in-flight'))
+                    OR EXISTS (SELECT 1 FROM conflict)
+                """) ?? false
     }
 
     /// True when two versions of an item differ at most in revision and badge.
@@ -190,13 +193,15 @@ private struct SyncTables: SyncTransaction {
         while start < count {
             let end = min(count, start + perStatement)
             let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+            let sql =
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: row, count: end - start).joined(separator: ", ") + clause
             var arguments: [(any DatabaseValueConvertible)?] = []
             arguments.reserveCapacity((end - start) * columns.count)
             for index in start..<end { values(index, &arguments) }
             // Only full-size statements are kept prepared: the other sizes come once per call.
-            let statement = end - start == perStatement ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+            let statement =
+                end - start == perStatement ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
             try statement.execute(arguments: StatementArguments(arguments))
             start = end
         }

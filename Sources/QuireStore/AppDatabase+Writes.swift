@@ -119,11 +119,13 @@ extension AppDatabase {
                 after.deleted = false
                 after.updatedAt = now
                 var opID: String?
-                if let latest = try Outbox.entries(for: id, in: db).last, latest.wasNeverSent, latest.op.kind == .delete {
+                if let latest = try Outbox.entries(for: id, in: db).last, latest.wasNeverSent, latest.op.kind == .delete
+                {
                     try Outbox.remove([latest.seq], in: db)
                 } else {
                     opID = environment.newID(now)
-                    try Outbox.insert(opID: opID!, item: after, kind: .create, fields: createFields(after), createdAt: now, in: db)
+                    try Outbox.insert(
+                        opID: opID!, item: after, kind: .create, fields: createFields(after), createdAt: now, in: db)
                 }
                 after.syncState = try settledState(after, in: db)
                 try ItemRow.update(after, in: db)
@@ -157,7 +159,8 @@ extension AppDatabase {
                     }
                 }
                 let item = try importedItem(entry, now: now)
-                batch.append(item, opID: item.deleted ? nil : environment.newID(now), createFields: createFields(item), at: now)
+                batch.append(
+                    item, opID: item.deleted ? nil : environment.newID(now), createFields: createFields(item), at: now)
                 summary.created += 1
                 if batch.isFull { try batch.flush(in: db) }
             }
@@ -180,7 +183,8 @@ extension AppDatabase {
     }
 
     /// Applies `fields` to a live item, folds or queues the op, writes row and history.
-    func recordUpdate(_ before: Item, fields: [Field: FieldValue], origin: ChangeOrigin, in db: Database) throws -> Item {
+    func recordUpdate(_ before: Item, fields: [Field: FieldValue], origin: ChangeOrigin, in db: Database) throws -> Item
+    {
         let now = self.now()
         var after = try before.applying(fields, now: now)
         let changes = after.changes(since: before)
@@ -195,9 +199,11 @@ extension AppDatabase {
 
     /// Folds `changes` into the item's latest op when it was never sent, else queues an update.
     /// Returns the id of the op that now carries the change (nil when folding cancelled it out).
-    private func foldOrQueue(_ before: Item, changes: [Field: FieldChange], now: Date, in db: Database) throws -> String? {
+    private func foldOrQueue(_ before: Item, changes: [Field: FieldChange], now: Date, in db: Database) throws
+        -> String?
+    {
         if let latest = try Outbox.entries(for: before.id, in: db).last,
-           latest.wasNeverSent, latest.op.kind != .delete
+            latest.wasNeverSent, latest.op.kind != .delete
         {
             if let merged = OutboxFold.fold(kind: latest.op.kind, existing: latest.op.fields ?? [:], changes: changes) {
                 try Outbox.setFields(merged, seq: latest.seq, in: db)
@@ -213,8 +219,10 @@ extension AppDatabase {
 
     /// The badge an item shows after a local change, by the rule sync follows too (`SyncBadge`).
     func settledState(_ item: Item, in db: Database) throws -> SyncState {
-        let needsReview = try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM conflict WHERE itemId = ?)"), arguments: [item.id]) ?? false
+        let needsReview =
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM conflict WHERE itemId = ?)"), arguments: [item.id]
+            ) ?? false
         return SyncBadge.state(needsReview: needsReview, ops: try Outbox.entries(for: item.id, in: db).map(\.standing))
     }
 
@@ -246,7 +254,9 @@ enum History {
         "INSERT INTO itemVersion (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
 
     /// The values of `columns` for one version; `recorded` is the time as the store writes it.
-    static func values(_ item: Item, origin: ChangeOrigin, opID: String?, recorded: String) -> [(any DatabaseValueConvertible)?] {
+    static func values(_ item: Item, origin: ChangeOrigin, opID: String?, recorded: String) -> [(
+        any DatabaseValueConvertible
+    )?] {
         [item.id, recorded, origin.rawValue, opID] + ItemRow.arguments(item)[1..<14]
     }
 

@@ -116,9 +116,10 @@ public final class AppDatabase: Sendable {
                 // there). Every commit is synced (FULL): what a command reports done survives a
                 // power cut. A large page cache keeps a big import from spilling pages twice.
                 try queue.writeWithoutTransaction { db in
-                    try db.execute(sql: """
-                        PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -65536
-                        """)
+                    try db.execute(
+                        sql: """
+                            PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -65536
+                            """)
                 }
                 writer = queue
             }
@@ -139,7 +140,8 @@ public final class AppDatabase: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw .unusable(path: directory, reason: "cannot create a temporary directory: \(error.localizedDescription)")
+            throw .unusable(
+                path: directory, reason: "cannot create a temporary directory: \(error.localizedDescription)")
         }
         let path = directory + "/quire.db"
         let opened = try open(path: path, environment: environment)

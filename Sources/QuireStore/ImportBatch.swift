@@ -29,7 +29,11 @@ struct ImportBatch {
         // One JSON array per row; texts as JSON strings (tags as the JSON text the column
         // stores), booleans as 0 and 1.
         func text(_ value: String?, _ bytes: inout [UInt8]) {
-            if let value { CompactJSON.appendString(value, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
+            if let value {
+                CompactJSON.appendString(value, to: &bytes)
+            } else {
+                bytes.append(contentsOf: Array("null".utf8))
+            }
             bytes.append(44)
         }
         func flag(_ value: Bool, _ bytes: inout [UInt8]) {

@@ -7,11 +7,11 @@ public enum ItemJSON {
     /// Appends one item as a compact JSON object.
     public static func append(_ item: Item, to bytes: inout [UInt8]) {
         func key(_ name: StaticString, first: Bool = false) {
-            if !first { bytes.append(44) }
-            bytes.append(34)
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
             name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            bytes.append(34)
-            bytes.append(58)
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(UInt8(ascii: ":"))
         }
         func literal(_ text: StaticString) {
             text.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -19,27 +19,42 @@ public enum ItemJSON {
         func bool(_ flag: Bool) { literal(flag ? "true" : "false") }
         func time(_ date: Date?) {
             guard let date else { return literal("null") }
-            bytes.append(34)
+            bytes.append(UInt8(ascii: "\""))
             StoreTime.append(date, to: &bytes)
-            bytes.append(34)
+            bytes.append(UInt8(ascii: "\""))
         }
         bytes.append(123)
-        key("id", first: true); CompactJSON.appendString(item.id, to: &bytes)
-        key("kind"); CompactJSON.appendString(item.kind.rawValue, to: &bytes)
-        key("title"); CompactJSON.appendString(item.title, to: &bytes)
-        key("body"); CompactJSON.appendString(item.body, to: &bytes)
-        key("tags"); CompactJSON.appendStrings(item.tags, to: &bytes)
-        key("done"); bool(item.done)
-        key("doneAt"); time(item.doneAt)
+        key("id", first: true)
+        CompactJSON.appendString(item.id, to: &bytes)
+        key("kind")
+        CompactJSON.appendString(item.kind.rawValue, to: &bytes)
+        key("title")
+        CompactJSON.appendString(item.title, to: &bytes)
+        key("body")
+        CompactJSON.appendString(item.body, to: &bytes)
+        key("tags")
+        CompactJSON.appendStrings(item.tags, to: &bytes)
+        key("done")
+        bool(item.done)
+        key("doneAt")
+        time(item.doneAt)
         key("due")
         if let due = item.due { CompactJSON.appendString(due.description, to: &bytes) } else { literal("null") }
-        key("priority"); CompactJSON.appendString(item.priority.rawValue, to: &bytes)
-        key("pinned"); bool(item.pinned)
-        key("createdAt"); time(item.createdAt)
-        key("updatedAt"); time(item.updatedAt)
-        key("deleted"); bool(item.deleted)
-        key("rev"); literal(""); bytes.append(contentsOf: Array(String(item.rev).utf8))
-        key("syncState"); CompactJSON.appendString(item.syncState.rawValue, to: &bytes)
+        key("priority")
+        CompactJSON.appendString(item.priority.rawValue, to: &bytes)
+        key("pinned")
+        bool(item.pinned)
+        key("createdAt")
+        time(item.createdAt)
+        key("updatedAt")
+        time(item.updatedAt)
+        key("deleted")
+        bool(item.deleted)
+        key("rev")
+        literal("")
+        bytes.append(contentsOf: Array(String(item.rev).utf8))
+        key("syncState")
+        CompactJSON.appendString(item.syncState.rawValue, to: &bytes)
         bytes.append(125)
     }
 

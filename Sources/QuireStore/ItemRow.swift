@@ -53,14 +53,17 @@ enum ItemRow {
         ]
     }
 
-    static let insertSQL = "INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+    static let insertSQL =
+        "INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
 
     /// Updates every column but `id`; the search trigger only fires when title, body or tags differ.
-    static let updateSQL = "UPDATE item SET " + columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+    static let updateSQL =
+        "UPDATE item SET " + columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
     /// Turns a multi-row INSERT of items into an update of the rows with those ids (the row
     /// keeps its `rowNumber`, which the search index points at).
-    static let upsertClause = " ON CONFLICT (id) DO UPDATE SET "
+    static let upsertClause =
+        " ON CONFLICT (id) DO UPDATE SET "
         + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     static func insert(_ item: Item, in db: Database) throws {

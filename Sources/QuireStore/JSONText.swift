@@ -28,22 +28,24 @@ public enum JSONText {
 
     /// The fast path: an array of strings without escapes, as the writer makes for most tags.
     private static func parseSimpleStrings(_ utf8: UnsafeBufferPointer<UInt8>) -> [String]? {
-        guard utf8.count >= 2, utf8[0] == 91, utf8[utf8.count - 1] == 93 else { return nil }
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "["), utf8[utf8.count - 1] == UInt8(ascii: "]") else {
+            return nil
+        }
         if utf8.count == 2 { return [] }
         var result: [String] = []
         var index = 1
         while index < utf8.count - 1 {
-            guard utf8[index] == 34 else { return nil }
+            guard utf8[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
             var end = start
-            while end < utf8.count && utf8[end] != 34 {
-                if utf8[end] == 92 { return nil }
+            while end < utf8.count && utf8[end] != UInt8(ascii: "\"") {
+                if utf8[end] == UInt8(ascii: "\\") { return nil }
                 end += 1
             }
             guard end < utf8.count - 1 else { return nil }
             result.append(String(decoding: UnsafeBufferPointer(rebasing: utf8[start..<end]), as: UTF8.self))
             index = end + 1
-            if utf8[index] == 44 {
+            if utf8[index] == UInt8(ascii: ",") {
                 index += 1
             } else if index != utf8.count - 1 {
                 return nil

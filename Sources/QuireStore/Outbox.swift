@@ -112,21 +112,25 @@ enum Outbox {
         let createdText: String = row[6]
         return OutboxOp(
             seq: row[0],
-            op: Op(id: row[1], item: row[2], kind: kind, baseRev: row[4], fields: try fieldsText.map(JSONText.parseFieldChanges)),
+            op: Op(
+                id: row[1], item: row[2], kind: kind, baseRev: row[4],
+                fields: try fieldsText.map(JSONText.parseFieldChanges)),
             state: state, attempts: row[7], lastError: row[9],
             createdAt: StoreTime.date(from: createdText) ?? Date(timeIntervalSince1970: 0))
     }
 
     /// Adds an op at the end of the outbox (a new `seq`).
     static func insert(_ entry: OutboxOp, in db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                entry.op.id, entry.op.item, entry.op.kind.rawValue, entry.op.baseRev,
-                entry.op.fields.map(JSONText.fieldChanges), StoreTime.string(from: entry.createdAt),
-                entry.attempts, entry.state.rawValue, entry.lastError,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            entry.op.id, entry.op.item, entry.op.kind.rawValue, entry.op.baseRev,
+            entry.op.fields.map(JSONText.fieldChanges), StoreTime.string(from: entry.createdAt),
+            entry.attempts, entry.state.rawValue, entry.lastError,
+        ])
     }
 
     /// Queues a new op for `item`, against the item's current revision.

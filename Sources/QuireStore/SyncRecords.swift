@@ -89,8 +89,10 @@ public struct SyncEvent: Sendable, Hashable {
 /// The `syncMeta` row's one mapping.
 enum SyncMetaRow {
     static func fetch(in db: Database) throws -> SyncMeta {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT deviceId, cursor, epoch, stateHash, lastSuccessAt FROM syncMeta WHERE id = 1"))
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT deviceId, cursor, epoch, stateHash, lastSuccessAt FROM syncMeta WHERE id = 1"))
         else { throw DecodeFailure("the sync state row is missing") }
         let last: String? = row[4]
         return SyncMeta(
@@ -153,10 +155,11 @@ enum SyncEventRow {
 
     /// Appends events (their `seq` is assigned here) and drops the oldest beyond `keeping`.
     static func append(_ events: [SyncEvent], keeping: Int, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO syncEvent (at, kind, message, itemId, opId, bytes, durationMs, retryAfterSeconds, failure)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO syncEvent (at, kind, message, itemId, opId, bytes, durationMs, retryAfterSeconds, failure)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for event in events {
             try statement.execute(arguments: [
                 StoreTime.string(from: event.at), event.kind.rawValue, event.message, event.itemID, event.opID,

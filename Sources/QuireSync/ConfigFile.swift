@@ -67,7 +67,8 @@ public struct ConfigFile: Sendable, Equatable {
     public func checkKeys(_ known: [String: Set<String>]) throws(ConfigFileError) {
         for entry in entries where known[entry.section]?.contains(entry.key) != true {
             let place = entry.section.isEmpty ? "outside any section" : "in [\(entry.section)]"
-            let expected = known[entry.section].map { "; known keys there: " + $0.sorted().joined(separator: ", ") } ?? ""
+            let expected =
+                known[entry.section].map { "; known keys there: " + $0.sorted().joined(separator: ", ") } ?? ""
             throw ConfigFileError(line: entry.line, "has the unknown key '\(entry.key)' \(place)\(expected)")
         }
     }
@@ -157,7 +158,9 @@ private struct LineScanner {
     /// Spaces, then nothing or a comment, after `what` (a value, a section name).
     mutating func expectEnd(after what: String) throws(ConfigFileError) {
         skipSpaces()
-        guard atEnd || peek == "#" else { throw ConfigFileError(line: number, "has more text after the \(what): '\(rest)'") }
+        guard atEnd || peek == "#" else {
+            throw ConfigFileError(line: number, "has more text after the \(what): '\(rest)'")
+        }
         while let next = peek {
             guard next == "\t" || (next.value >= 0x20 && next.value != 0x7F) else {
                 throw ConfigFileError(line: number, "has a control character in its comment")
@@ -168,7 +171,9 @@ private struct LineScanner {
 
     private var rest: String {
         // Control characters would garble the terminal the message is shown on.
-        var text = String(String.UnicodeScalarView(scalars[index...].prefix(40).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+        var text = String(
+            String.UnicodeScalarView(
+                scalars[index...].prefix(40).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
         if scalars.count - index > 40 { text += "…" }
         return text
     }
@@ -176,7 +181,9 @@ private struct LineScanner {
     /// `[name]`, with spaces allowed inside the brackets.
     mutating func sectionHeader() throws(ConfigFileError) -> String {
         _ = take("[")
-        if peek == "[" { throw ConfigFileError(line: number, "starts an array of tables ([[…]]), which Quire's config does not use") }
+        if peek == "[" {
+            throw ConfigFileError(line: number, "starts an array of tables ([[…]]), which Quire's config does not use")
+        }
         skipSpaces()
         let name = try bareKey()
         skipSpaces()
@@ -188,13 +195,16 @@ private struct LineScanner {
     /// Letters, digits, '_' and '-' (TOML's bare keys; quoted and dotted keys are not used).
     mutating func bareKey() throws(ConfigFileError) -> String {
         let start = index
-        while let next = peek, ("a"..."z").contains(next) || ("A"..."Z").contains(next) || ("0"..."9").contains(next)
-            || next == "_" || next == "-"
+        while let next = peek,
+            ("a"..."z").contains(next) || ("A"..."Z").contains(next) || ("0"..."9").contains(next)
+                || next == "_" || next == "-"
         {
             index += 1
         }
         guard index > start else {
-            let found = peek.map { $0.value < 0x20 || $0.value == 0x7F ? "a control character" : "'\($0)'" } ?? "the end of the line"
+            let found =
+                peek.map { $0.value < 0x20 || $0.value == 0x7F ? "a control character" : "'\($0)'" }
+                ?? "the end of the line"
             throw ConfigFileError(line: number, "needs a name (letters, digits, '_', '-'), not \(found)")
         }
         return String(String.UnicodeScalarView(scalars[start..<index]))
@@ -203,7 +213,7 @@ private struct LineScanner {
     /// A basic ("…", with escapes) or literal ('…') string on one line.
     mutating func string(for key: String) throws(ConfigFileError) -> String {
         if let quote = peek, quote == "'" || quote == "\"", index + 2 < scalars.count,
-           scalars[index + 1] == quote, scalars[index + 2] == quote
+            scalars[index + 1] == quote, scalars[index + 2] == quote
         {
             throw ConfigFileError(line: number, "uses a multi-line string for '\(key)'; use one line")
         }
@@ -238,7 +248,8 @@ private struct LineScanner {
 
     private func checkAllowed(_ scalar: Unicode.Scalar, key: String) throws(ConfigFileError) {
         guard scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F) else {
-            throw ConfigFileError(line: number, "has a control character in the value of '\(key)'; write it as an escape")
+            throw ConfigFileError(
+                line: number, "has a control character in the value of '\(key)'; write it as an escape")
         }
     }
 
@@ -262,7 +273,7 @@ private struct LineScanner {
             let digits = String(String.UnicodeScalarView(scalars[index..<index + count]))
             index += count
             guard digits.unicodeScalars.allSatisfy(\.properties.isASCIIHexDigit), let code = UInt32(digits, radix: 16),
-                  let scalar = Unicode.Scalar(code)
+                let scalar = Unicode.Scalar(code)
             else { throw ConfigFileError(line: number, "has an invalid \\\(letter) escape in the value of '\(key)'") }
             return scalar
         default:

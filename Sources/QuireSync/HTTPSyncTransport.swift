@@ -53,7 +53,8 @@ public struct HTTPSyncTransport: SyncTransport {
 
     public func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
         try await exchange(
-            method: .POST, path: SyncProtocol.syncPath, body: Data(request.compactJSON()), fast: SyncResponse.readCompact)
+            method: .POST, path: SyncProtocol.syncPath, body: Data(request.compactJSON()),
+            fast: SyncResponse.readCompact)
     }
 
     public func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
@@ -77,8 +78,9 @@ public struct HTTPSyncTransport: SyncTransport {
             request.headers.add(name: "Content-Type", value: "application/json")
             var buffer = ByteBuffer(bytes: body)
             if body.count >= SyncProtocol.compressionThreshold,
-               Self.serversTakingGzip.withLock({ $0.contains(baseURL) }),
-               let packed = try? buffer.compress(with: .gzip()) {
+                Self.serversTakingGzip.withLock({ $0.contains(baseURL) }),
+                let packed = try? buffer.compress(with: .gzip())
+            {
                 request.headers.add(name: "Content-Encoding", value: SyncProtocol.requestCoding)
                 buffer = packed
                 compressed = true
@@ -93,7 +95,9 @@ public struct HTTPSyncTransport: SyncTransport {
             let response = try await Self.client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
             status = Int(response.status.code)
             retryAfterHeader = response.headers.first(name: "Retry-After")
-            let takesGzip = response.headers[canonicalForm: "Accept-Encoding"].contains { $0.lowercased() == SyncProtocol.requestCoding }
+            let takesGzip = response.headers[canonicalForm: "Accept-Encoding"].contains {
+                $0.lowercased() == SyncProtocol.requestCoding
+            }
             Self.serversTakingGzip.withLock { servers in
                 if takesGzip { servers.insert(baseURL) } else { servers.remove(baseURL) }
             }
@@ -102,7 +106,8 @@ public struct HTTPSyncTransport: SyncTransport {
             throw .unreachable(Self.describe(error))
         }
         if status == 200, let fast,
-           let value = answer.readableBytesView.withContiguousStorageIfAvailable({ fast($0) }) ?? nil {
+            let value = answer.readableBytesView.withContiguousStorageIfAvailable({ fast($0) }) ?? nil
+        {
             return SyncExchange(value: value, bytesSent: sentBytes, bytesReceived: answer.readableBytes)
         }
         let bytes = Data(answer.readableBytesView)

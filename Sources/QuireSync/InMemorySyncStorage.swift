@@ -98,8 +98,9 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             item.rev = 0
             item.syncState = .pending
             state.items[item.id] = item
-            appendOp(Op(id: opID, item: item.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item)),
-                     now: now)
+            appendOp(
+                Op(id: opID, item: item.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item)),
+                now: now)
             state.history.append(HistoryEntry(item: item, origin: .local, opID: opID))
         }
     }
@@ -114,7 +115,9 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             after.updatedAt = now
             var ops = state.ops(of: id)
             if let latest = ops.last, latest.state == .pending, latest.attempts == 0, latest.op.kind != .delete {
-                if let folded = OutboxFold.fold(kind: latest.op.kind, existing: latest.op.fields ?? [:], changes: changes) {
+                if let folded = OutboxFold.fold(
+                    kind: latest.op.kind, existing: latest.op.fields ?? [:], changes: changes)
+                {
                     ops[ops.count - 1].op.fields = folded
                 } else {
                     ops.removeLast()
@@ -183,7 +186,9 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             let state = storage.state
             var result: [OutboxOp] = []
             for seq in state.order[state.firstLive...] where result.count < limit {
-                guard let op = state.opsBySeq[seq], op.state == .pending, state.conflicts[op.op.item] == nil else { continue }
+                guard let op = state.opsBySeq[seq], op.state == .pending, state.conflicts[op.op.item] == nil else {
+                    continue
+                }
                 result.append(op)
             }
             return result

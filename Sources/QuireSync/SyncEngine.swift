@@ -38,8 +38,10 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     ///   - connect: the transport for the configured remote, or nil when none is configured
     ///     (read at every round, so a new token takes effect without a restart).
     ///   - lock: the cross-process lock of the database; nil only for in-memory stores.
-    public init(ledger: SyncLedger, limits: Limits = Limits(), lock: SyncLock?,
-                connect: @escaping @Sendable () -> (any SyncTransport)?) {
+    public init(
+        ledger: SyncLedger, limits: Limits = Limits(), lock: SyncLock?,
+        connect: @escaping @Sendable () -> (any SyncTransport)?
+    ) {
         self.ledger = ledger
         self.limits = limits
         self.lock = lock
@@ -119,8 +121,9 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         for _ in 0..<limits.maxExchangesPerRound {
             let position = try ledger.position()
             let batch = try ledger.takeBatch(limit: batchLimit)
-            let request = SyncRequest(device: position.deviceID, cursor: position.cursor, limit: limits.pageSize,
-                                      ops: batch.map(wireForm))
+            let request = SyncRequest(
+                device: position.deviceID, cursor: position.cursor, limit: limits.pageSize,
+                ops: batch.map(wireForm))
             let began = ledger.now()
             let exchange: SyncExchange<SyncResponse>
             do {
@@ -138,8 +141,9 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                     // Too large: halve the batch, and set a lone op aside for good.
                     try ledger.returnInFlight(serverFault: false, reason: nil)
                     if batch.count == 1 {
-                        try ledger.deadLetter(opID: batch[0].id, item: batch[0].item,
-                                              reason: body?.message ?? "the server refused it as too large")
+                        try ledger.deadLetter(
+                            opID: batch[0].id, item: batch[0].item,
+                            reason: body?.message ?? "the server refused it as too large")
                     }
                     batchLimit = max(1, batch.count / 2)
                     continue
@@ -151,33 +155,40 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                 return try failed(.invalidAnswer("\(response.results.count) results for \(batch.count) ops"))
             }
             if batch.isEmpty, response.more, try !ledger.hasSendableOps() {
-                let next = SyncRequest(device: position.deviceID, cursor: response.cursor, limit: limits.pageSize, ops: [])
-                readAhead = ReadAhead(cursor: response.cursor, task: Task {
-                    do throws(SyncTransportError) {
-                        return .success(try await transport.sync(next))
-                    } catch {
-                        return .failure(error)
-                    }
-                })
+                let next = SyncRequest(
+                    device: position.deviceID, cursor: response.cursor, limit: limits.pageSize, ops: [])
+                readAhead = ReadAhead(
+                    cursor: response.cursor,
+                    task: Task {
+                        do throws(SyncTransportError) {
+                            return .success(try await transport.sync(next))
+                        } catch {
+                            return .failure(error)
+                        }
+                    })
             }
             let pushed = try ledger.applyResults(response.results, sent: batch)
             let pulled = try ledger.applyPage(response)
             let took = ledger.now().timeIntervalSince(began)
             let milliseconds = Int((took * 1000).rounded())
-            report.record(pushed: batch.count, pulled: response.changes.count, exchange: exchange, summary: pushed + pulled)
+            report.record(
+                pushed: batch.count, pulled: response.changes.count, exchange: exchange, summary: pushed + pulled)
             if !batch.isEmpty {
-                try ledger.record(SyncEvent(
-                    at: ledger.now(), kind: .pushOK,
-                    message: "pushed \(SyncEngine.counted(batch.count, "op")): \(pushed.applied) applied"
-                        + SyncEngine.describe(pushed) + " · \(exchange.bytesSent) bytes · \(milliseconds) ms",
-                    bytes: exchange.bytesSent, duration: took))
+                try ledger.record(
+                    SyncEvent(
+                        at: ledger.now(), kind: .pushOK,
+                        message: "pushed \(SyncEngine.counted(batch.count, "op")): \(pushed.applied) applied"
+                            + SyncEngine.describe(pushed) + " · \(exchange.bytesSent) bytes · \(milliseconds) ms",
+                        bytes: exchange.bytesSent, duration: took))
             }
             if !response.changes.isEmpty {
-                try ledger.record(SyncEvent(
-                    at: ledger.now(), kind: .pullOK,
-                    message: "pulled \(SyncEngine.counted(response.changes.count, "change"))" + SyncEngine.describe(pulled)
-                        + " · \(exchange.bytesReceived) bytes · \(milliseconds) ms",
-                    bytes: exchange.bytesReceived, duration: took))
+                try ledger.record(
+                    SyncEvent(
+                        at: ledger.now(), kind: .pullOK,
+                        message: "pulled \(SyncEngine.counted(response.changes.count, "change"))"
+                            + SyncEngine.describe(pulled)
+                            + " · \(exchange.bytesReceived) bytes · \(milliseconds) ms",
+                        bytes: exchange.bytesReceived, duration: took))
             }
             if !response.more, try !ledger.hasSendableOps() {
                 if try stateDiffers(from: response.stateHash) {
@@ -198,7 +209,9 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     }
 
     /// Reads the whole snapshot and reconciles with it; nil when done, else the failure.
-    private func resync(transport: any SyncTransport, report: inout SyncRoundReport) async throws -> SyncMachine.RoundOutcome? {
+    private func resync(transport: any SyncTransport, report: inout SyncRoundReport) async throws -> SyncMachine
+        .RoundOutcome?
+    {
         let position = try ledger.position()
         // A first-pull request of one change tells the server's current epoch: a new one means
         // its database was restored or recreated, and it lost what this device must re-send.
@@ -227,8 +240,10 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             after = page.value.next
         } while after != nil
         try ledger.finishResync(cursor: firstCursor ?? "", epoch: probe.value.epoch)
-        try ledger.log(.resync, (serverLostData ? "the server's database was restored: " : "")
-            + "reconciled with \(items) items of the server's snapshot" + SyncEngine.describe(total))
+        try ledger.log(
+            .resync,
+            (serverLostData ? "the server's database was restored: " : "")
+                + "reconciled with \(items) items of the server's snapshot" + SyncEngine.describe(total))
         return nil
     }
 
@@ -274,7 +289,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     /// An op as it goes on the wire: a long body's previous value travels as its hash.
     func wireForm(_ op: Op) -> Op {
         guard var fields = op.fields, let body = fields[.body], case .string(let text) = body.from,
-              text.utf8.count > limits.hashBodiesOver
+            text.utf8.count > limits.hashBodiesOver
         else { return op }
         fields[.body]?.from = .sha256(ContentHash.sha256Hex(text))
         var copy = op
@@ -290,7 +305,9 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     static func describe(_ summary: ReconcileSummary) -> String {
         var parts: [String] = []
         if summary.merged > 0 { parts.append("\(summary.merged) merged") }
-        if summary.needsReview > 0 { parts.append("\(summary.needsReview) " + (summary.needsReview == 1 ? "needs" : "need") + " review") }
+        if summary.needsReview > 0 {
+            parts.append("\(summary.needsReview) " + (summary.needsReview == 1 ? "needs" : "need") + " review")
+        }
         if summary.deadLetters > 0 { parts.append("\(summary.deadLetters) set aside") }
         if summary.resent > 0 { parts.append("\(summary.resent) re-sent") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")

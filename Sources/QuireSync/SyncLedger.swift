@@ -21,8 +21,10 @@ public struct SyncLedger: Sendable {
     private let clock: @Sendable () -> Date
     private let newID: @Sendable (Date) -> String
 
-    public init(storage: any SyncStorage, now: @escaping @Sendable () -> Date,
-                newID: @escaping @Sendable (Date) -> String) {
+    public init(
+        storage: any SyncStorage, now: @escaping @Sendable () -> Date,
+        newID: @escaping @Sendable (Date) -> String
+    ) {
         self.storage = storage
         self.clock = now
         self.newID = newID
@@ -128,7 +130,8 @@ public struct SyncLedger: Sendable {
 
     /// Reconciles one snapshot page: its items, and the local items in the id range it
     /// covers that the server does not have (`after` is the page's request parameter).
-    public func applySnapshotPage(_ page: SnapshotPage, after: String?, serverLostData: Bool) throws -> ReconcileSummary {
+    public func applySnapshotPage(_ page: SnapshotPage, after: String?, serverLostData: Bool) throws -> ReconcileSummary
+    {
         try storage.write { tx in
             let through = page.next == nil ? nil : page.items.last?.id
             let localInRange = try tx.items(idAfter: after, through: through)
@@ -161,8 +164,9 @@ public struct SyncLedger: Sendable {
                 items[item]!.ops[index].lastError = reason
                 reconciler.settleBadge(&items[item]!)
             }
-            try append([SyncEvent(at: now(), kind: .deadLetter, message: "set aside: \(reason)", itemID: item, opID: opID)],
-                       in: tx)
+            try append(
+                [SyncEvent(at: now(), kind: .deadLetter, message: "set aside: \(reason)", itemID: item, opID: opID)],
+                in: tx)
         }
     }
 

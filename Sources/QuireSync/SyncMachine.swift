@@ -98,8 +98,10 @@ public struct SyncMachine: Sendable {
         /// One line about the last failure, for the status screen.
         public var problem: String?
 
-        public init(connection: SyncConnection, lastSuccess: Date? = nil, nextRetry: Date? = nil,
-                    failures: Int = 0, problem: String? = nil) {
+        public init(
+            connection: SyncConnection, lastSuccess: Date? = nil, nextRetry: Date? = nil,
+            failures: Int = 0, problem: String? = nil
+        ) {
             self.connection = connection
             self.lastSuccess = lastSuccess
             self.nextRetry = nextRetry
@@ -248,8 +250,9 @@ public struct SyncMachine: Sendable {
             return actions
 
         case .networkError(let message):
-            return retryLater(connection: .offline, problem: "server unreachable: \(message)",
-                              after: nil, now: now, random: &random)
+            return retryLater(
+                connection: .offline, problem: "server unreachable: \(message)",
+                after: nil, now: now, random: &random)
 
         case .serverError(let code, let retryAfter):
             let problem = code == 429 ? "the server asked to slow down (429)" : "the server answered \(code)"
@@ -265,15 +268,17 @@ public struct SyncMachine: Sendable {
         case .resyncNeeded:
             if kind == .resync {
                 // A resync that is itself told to resync: back off rather than loop.
-                return retryLater(connection: .error, problem: "the server keeps asking for a resync",
-                                  after: nil, now: now, random: &random)
+                return retryLater(
+                    connection: .error, problem: "the server keeps asking for a resync",
+                    after: nil, now: now, random: &random)
             }
             resyncPending = true
             return startRound()
 
         case .localFailure(let message):
-            return retryLater(connection: .error, problem: "local database: \(message)", after: nil, now: now,
-                              random: &random)
+            return retryLater(
+                connection: .error, problem: "local database: \(message)", after: nil, now: now,
+                random: &random)
 
         case .busy:
             phase = .waiting

@@ -96,7 +96,9 @@ public struct SyncReconciler {
         }
         let active = local.activeOps
         if active.isEmpty {
-            if change.rev == current.rev && remote.fieldValues == current.fieldValues && remote.deleted == current.deleted {
+            if change.rev == current.rev && remote.fieldValues == current.fieldValues
+                && remote.deleted == current.deleted
+            {
                 return
             }
             var item = remote
@@ -107,7 +109,8 @@ public struct SyncReconciler {
             return
         }
         let base = SyncReconciler.base(of: current, undoing: active, now: now)
-        settle(ItemMerge(base: base, local: current, remote: remote), remote: remote, local: &local, wasInConflict: false)
+        settle(
+            ItemMerge(base: base, local: current, remote: remote), remote: remote, local: &local, wasInConflict: false)
     }
 
     /// Writes the outcome of a merge: a clean one as a new op, a conflicting one as a record.
@@ -128,7 +131,10 @@ public struct SyncReconciler {
             }
             if !wasInConflict {
                 summary.needsReview += 1
-                let what = merge.deleteConflict.map { $0 == .deletedRemotely ? "edited here, deleted elsewhere" : "deleted here, edited elsewhere" }
+                let what =
+                    merge.deleteConflict.map {
+                        $0 == .deletedRemotely ? "edited here, deleted elsewhere" : "deleted here, edited elsewhere"
+                    }
                     ?? "both changed " + merge.conflicts.map(\.rawValue).joined(separator: ", ")
                 log(.conflict, "needs review: \(what)", item: local.id, op: nil)
             }
@@ -142,8 +148,14 @@ public struct SyncReconciler {
         local.item = merged
         history.append(HistoryEntry(item: merged, origin: .merge, opID: op?.op.id))
         summary.merged += 1
-        let pushed = op.map { " and queued as \($0.op.kind.rawValue) of \($0.op.fields?.keys.sorted().map(\.rawValue).joined(separator: ", ") ?? "the item")" } ?? ""
-        log(.merged, (wasInConflict ? "merged cleanly with a newer server version" : "merged with the server's changes") + pushed,
+        let pushed =
+            op.map {
+                " and queued as \($0.op.kind.rawValue) of \($0.op.fields?.keys.sorted().map(\.rawValue).joined(separator: ", ") ?? "the item")"
+            } ?? ""
+        log(
+            .merged,
+            (wasInConflict ? "merged cleanly with a newer server version" : "merged with the server's changes")
+                + pushed,
             item: local.id, op: op?.op.id)
     }
 
@@ -191,8 +203,10 @@ public struct SyncReconciler {
             var item = current
             item.rev = 0
             local.ops.removeAll { $0.isActive }
-            let op = OutboxOp(op: Op(id: newID(now), item: local.id, kind: .create, baseRev: 0,
-                                     fields: SyncReconciler.allFields(of: item)), createdAt: now)
+            let op = OutboxOp(
+                op: Op(
+                    id: newID(now), item: local.id, kind: .create, baseRev: 0,
+                    fields: SyncReconciler.allFields(of: item)), createdAt: now)
             local.ops.append(op)
             local.item = item
             summary.resent += 1
@@ -232,7 +246,8 @@ public struct SyncReconciler {
     /// Settles an item with one side (or a body the person wrote), then the fields the person
     /// chose one by one: the whole resolution as one change, one op and one history version.
     public mutating func resolve(
-        _ local: inout LocalItem, keeping choice: ItemMerge.Resolution, body: String? = nil, setting fields: [Field: FieldValue]
+        _ local: inout LocalItem, keeping choice: ItemMerge.Resolution, body: String? = nil,
+        setting fields: [Field: FieldValue]
     ) throws(ValidationError) -> Bool {
         // Validate first: a refused value must leave the conflict as it was.
         guard let conflict = local.conflict, let current = local.item else { return false }
@@ -269,7 +284,9 @@ public struct SyncReconciler {
     /// Sends a dead letter again as a new op (a replayed op id would get the same refusal).
     @discardableResult
     public mutating func retryDeadLetter(_ opID: String, in local: inout LocalItem) -> Bool {
-        guard let index = local.ops.firstIndex(where: { $0.op.id == opID && $0.state == .rejected }) else { return false }
+        guard let index = local.ops.firstIndex(where: { $0.op.id == opID && $0.state == .rejected }) else {
+            return false
+        }
         var retried = local.ops.remove(at: index)
         retried.op.id = newID(now)
         retried.state = .pending
@@ -285,7 +302,9 @@ public struct SyncReconciler {
     /// Drops a dead letter; its values stay in the item's history.
     @discardableResult
     public mutating func discardDeadLetter(_ opID: String, in local: inout LocalItem) -> Bool {
-        guard let index = local.ops.firstIndex(where: { $0.op.id == opID && $0.state == .rejected }) else { return false }
+        guard let index = local.ops.firstIndex(where: { $0.op.id == opID && $0.state == .rejected }) else {
+            return false
+        }
         local.ops.remove(at: index)
         settleBadge(&local)
         return true
@@ -305,7 +324,8 @@ public struct SyncReconciler {
 
     /// The domain item for a server version, keeping the local `doneAt` when `done` agrees.
     private func remoteItem(_ change: ChangeItem, local: Item?) -> Item {
-        let doneAt = local.flatMap { $0.done == change.done ? $0.doneAt : nil } ?? (change.done ? change.updatedAt : nil)
+        let doneAt =
+            local.flatMap { $0.done == change.done ? $0.doneAt : nil } ?? (change.done ? change.updatedAt : nil)
         return change.item(syncState: .synced, doneAt: doneAt)
     }
 
@@ -319,8 +339,9 @@ public struct SyncReconciler {
             op = Op(id: newID(now), item: target.id, kind: .delete, baseRev: remote.rev)
         case (true, false):
             // Reviving a tombstone: a create carrying every field, as `quire restore` sends it.
-            op = Op(id: newID(now), item: target.id, kind: .create, baseRev: remote.rev,
-                    fields: SyncReconciler.allFields(of: target))
+            op = Op(
+                id: newID(now), item: target.id, kind: .create, baseRev: remote.rev,
+                fields: SyncReconciler.allFields(of: target))
         case (false, false):
             let changes = target.changes(since: remote)
             if changes.isEmpty { return nil }

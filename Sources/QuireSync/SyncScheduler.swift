@@ -89,8 +89,9 @@ public final class ManualSyncScheduler: SyncScheduler, @unchecked Sendable {
         let target = now() + interval
         while true {
             let due: Entry? = lock.withLock {
-                guard let index = timers.indices.filter({ timers[$0].deadline <= target })
-                    .min(by: { (timers[$0].deadline, timers[$0].id) < (timers[$1].deadline, timers[$1].id) })
+                guard
+                    let index = timers.indices.filter({ timers[$0].deadline <= target })
+                        .min(by: { (timers[$0].deadline, timers[$0].id) < (timers[$1].deadline, timers[$1].id) })
                 else { return nil }
                 let entry = timers.remove(at: index)
                 current = max(current, entry.deadline)

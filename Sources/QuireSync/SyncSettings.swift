@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The server a device syncs with.
@@ -30,7 +31,8 @@ public struct SyncSettings: Sendable {
 
     /// The configured remote, or nil when there is none (or its token is missing).
     public func remote() -> SyncRemote? {
-        guard let url = remoteURL(), let token = SyncSettings.value(of: "token", inSection: "remote", of: read(credentialsPath))
+        guard let url = remoteURL(),
+            let token = SyncSettings.value(of: "token", inSection: "remote", of: read(credentialsPath))
         else { return nil }
         return SyncRemote(url: url, token: token)
     }
@@ -53,9 +55,11 @@ public struct SyncSettings: Sendable {
         }
         try makeDirectory(of: configPath)
         try makeDirectory(of: credentialsPath)
-        let config = ConfigFile.replacingSection("remote", in: read(configPath), with: ["url = \(ConfigFile.quoted(remote.url))"])
+        let config = ConfigFile.replacingSection(
+            "remote", in: read(configPath), with: ["url = \(ConfigFile.quoted(remote.url))"])
         try write(config, to: configPath, mode: 0o644)
-        let credentials = "# Quire's sync credentials: keep this file private.\n[remote]\ntoken = \(ConfigFile.quoted(remote.token))\n"
+        let credentials =
+            "# Quire's sync credentials: keep this file private.\n[remote]\ntoken = \(ConfigFile.quoted(remote.token))\n"
         try write(credentials, to: credentialsPath, mode: 0o600)
     }
 
@@ -76,7 +80,7 @@ public struct SyncSettings: Sendable {
     /// A URL the transport can use: http or https with a host.
     public static func checkURL(_ text: String) throws(SyncSettingsError) {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty
+            let host = url.host, !host.isEmpty
         else { throw SyncSettingsError("'\(text)' is not an http:// or https:// URL") }
     }
 
@@ -91,8 +95,9 @@ public struct SyncSettings: Sendable {
         let directory = (path as NSString).deletingLastPathComponent
         guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw SyncSettingsError("cannot create \(directory): \(error.localizedDescription)")
         }

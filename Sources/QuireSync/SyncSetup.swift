@@ -16,7 +16,9 @@ public enum SyncSetup {
         return SyncEngine(
             ledger: ledger, limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: now),
             connect: {
-                settings.remote().map { HTTPSyncTransport(baseURL: $0.url, token: $0.token, timeout: timeout, now: now) }
+                settings.remote().map {
+                    HTTPSyncTransport(baseURL: $0.url, token: $0.token, timeout: timeout, now: now)
+                }
             })
     }
 }
@@ -88,7 +90,8 @@ public struct SyncStatusReport: Sendable, Encodable {
             let lock = SyncLock(path: SyncLock.path(forDatabase: database.path), now: { now })
             let busy = (try? lock.tryLock()).map { !$0 } ?? false
             lock.unlock()
-            state = connection(hasRemote: remote != nil && settings.hasToken, syncingElsewhere: busy, newest: recent.first)
+            state = connection(
+                hasRemote: remote != nil && settings.hasToken, syncingElsewhere: busy, newest: recent.first)
             if state == .error || state == .offline {
                 nextRetry = serverWait(after: recent.first, now: now)
             }
@@ -121,7 +124,8 @@ public struct SyncStatusReport: Sendable, Encodable {
 
     /// The summary the status bar renders.
     public var summary: SyncSummary {
-        SyncSummary(connection: state, pending: outbox + inFlight, needsReview: conflicts, deadLetters: deadLetters,
-                    lastSuccess: lastSuccess, nextRetry: nextRetry)
+        SyncSummary(
+            connection: state, pending: outbox + inFlight, needsReview: conflicts, deadLetters: deadLetters,
+            lastSuccess: lastSuccess, nextRetry: nextRetry)
     }
 }

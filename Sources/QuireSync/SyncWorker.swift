@@ -15,7 +15,8 @@ public protocol SyncRoundRunner: Sendable {
 }
 
 extension SyncRoundRunner {
-    public func start(_ kind: SyncMachine.RoundKind, completion: @escaping @Sendable (SyncMachine.RoundOutcome) -> Void) {
+    public func start(_ kind: SyncMachine.RoundKind, completion: @escaping @Sendable (SyncMachine.RoundOutcome) -> Void)
+    {
         Task { completion(await run(kind)) }
     }
 }

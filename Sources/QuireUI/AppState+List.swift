@@ -7,9 +7,10 @@ extension AppState {
 
     /// A request for the current query that keeps the selection on the selected item.
     func reload(anchorID: String?? = nil, index: Int? = nil, isRefresh: Bool = false) -> Effect {
-        .load(ListRequest(
-            query: list.query, anchorID: anchorID ?? list.selectedID, index: index ?? list.selection,
-            visibleRows: visibleRows, isRefresh: isRefresh))
+        .load(
+            ListRequest(
+                query: list.query, anchorID: anchorID ?? list.selectedID, index: index ?? list.selection,
+                visibleRows: visibleRows, isRefresh: isRefresh))
     }
 
     mutating func apply(_ page: ListPage) -> [Effect] {
@@ -51,8 +52,11 @@ extension AppState {
         list.top = ListView.scrolledTop(
             currentTop: list.top, selected: list.selection, height: visibleRows, count: list.total)
         if list.covers(list.top..<(list.top + visibleRows)) { return [] }
-        return [.load(ListRequest(
-            query: list.query, anchorID: nil, index: list.selection, visibleRows: visibleRows, isPaging: true))]
+        return [
+            .load(
+                ListRequest(
+                    query: list.query, anchorID: nil, index: list.selection, visibleRows: visibleRows, isPaging: true))
+        ]
     }
 
     /// Applies a new query, keeping the selected item if it is still in the list.
@@ -63,7 +67,9 @@ extension AppState {
             list.top = 0
             list.selectedID = nil
         }
-        return [reload(anchorID: keepSelection ? list.selectedID : .some(nil), index: keepSelection ? list.selection : 0)]
+        return [
+            reload(anchorID: keepSelection ? list.selectedID : .some(nil), index: keepSelection ? list.selection : 0)
+        ]
     }
 
     // MARK: - Commands
@@ -178,17 +184,5 @@ extension AppState {
             screen = .detail(scroll: min(wanted, DetailScreen.maxScroll(item: item, size: size, today: today)))
         }
         return []
-    }
-
-    // MARK: - Review
-
-    mutating func showReviewTarget(_ id: String?) -> [Effect] {
-        guard let id else {
-            notice = Notice(text: "Nothing needs review", isError: false)
-            return []
-        }
-        notice = Notice(text: "Needs review: resolve it with `quire resolve \(id.prefix(8))`", isError: false)
-        list.query = ListQuery()
-        return [reload(anchorID: .some(id), index: 0)]
     }
 }

@@ -110,7 +110,10 @@ extension AppState {
     private mutating func choose(_ choice: ResolveState.Choice, in resolve: inout ResolveState) {
         guard let row = resolve.selectedRow else { return }
         if case .deletion = row, choice == .both {
-            notice = Notice(text: "Choose l (\(ResolveScreen.deletionLabel(resolve, .local))) or r (\(ResolveScreen.deletionLabel(resolve, .remote)))", isError: false)
+            notice = Notice(
+                text:
+                    "Choose l (\(ResolveScreen.deletionLabel(resolve, .local))) or r (\(ResolveScreen.deletionLabel(resolve, .remote)))",
+                isError: false)
             return
         }
         guard resolve.choose(choice, for: row) else {

@@ -36,7 +36,8 @@ public struct ListRequest: Hashable, Sendable {
     public var isPaging: Bool
 
     public init(
-        query: ListQuery, anchorID: String?, index: Int, visibleRows: Int, isRefresh: Bool = false, isPaging: Bool = false
+        query: ListQuery, anchorID: String?, index: Int, visibleRows: Int, isRefresh: Bool = false,
+        isPaging: Bool = false
     ) {
         self.query = query
         self.anchorID = anchorID

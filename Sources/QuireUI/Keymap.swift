@@ -81,7 +81,9 @@ public enum Keymap {
         // MARK: Editor
         KeyBinding(.editor, [.tab, .backTab], .switchField, "move between title and body", hint: "title/body"),
         KeyBinding(.editor, [.control("s")], .save, "save and go back", hint: "save"),
-        KeyBinding(.editor, [.escape, .control("c")], .cancel, "go back without saving (asks first if changed)", hint: "cancel"),
+        KeyBinding(
+            .editor, [.escape, .control("c")], .cancel, "go back without saving (asks first if changed)", hint: "cancel"
+        ),
         KeyBinding(.editor, [.left], .cursorLeft, "cursor left"),
         KeyBinding(.editor, [.right], .cursorRight, "cursor right"),
         KeyBinding(.editor, [.up], .cursorUp, "cursor up a row"),
@@ -105,11 +107,14 @@ public enum Keymap {
         // MARK: Sync status
         KeyBinding(.syncStatus, [.character("j"), .down], .moveDown, "select the next rejected change"),
         KeyBinding(.syncStatus, [.character("k"), .up], .moveUp, "select the previous rejected change"),
-        KeyBinding(.syncStatus, [.character("r")], .retryDeadLetter,
-                   "retry the selected rejected change (sent again under a new id)", hint: "retry"),
-        KeyBinding(.syncStatus, [.character("D"), .character("x")], .discardDeadLetter,
-                   "discard the selected rejected change (asks first)", hint: "discard"),
-        KeyBinding(.syncStatus, [.character("c")], .nextNeedingReview, "resolve the next item needing review", hint: "resolve"),
+        KeyBinding(
+            .syncStatus, [.character("r")], .retryDeadLetter,
+            "retry the selected rejected change (sent again under a new id)", hint: "retry"),
+        KeyBinding(
+            .syncStatus, [.character("D"), .character("x")], .discardDeadLetter,
+            "discard the selected rejected change (asks first)", hint: "discard"),
+        KeyBinding(
+            .syncStatus, [.character("c")], .nextNeedingReview, "resolve the next item needing review", hint: "resolve"),
         KeyBinding(.syncStatus, [.character("s")], .syncNow, "sync now", hint: "sync now"),
         KeyBinding(.syncStatus, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.syncStatus, [.control("c")], .quit, "quit"),
@@ -121,13 +126,16 @@ public enum Keymap {
         KeyBinding(.resolve, [.pageUp, .control("b")], .pageUp, "scroll up"),
         KeyBinding(.resolve, [.character("l")], .chooseLocal, "choose this device's version (local)", hint: "local"),
         KeyBinding(.resolve, [.character("r")], .chooseRemote, "choose the server's version (remote)", hint: "remote"),
-        KeyBinding(.resolve, [.character("b")], .chooseBoth, "keep both: local lines, then remote (body hunks)", hint: "both"),
+        KeyBinding(
+            .resolve, [.character("b")], .chooseBoth, "keep both: local lines, then remote (body hunks)", hint: "both"),
         KeyBinding(.resolve, [.character("v")], .toggleView, "side by side or unified", hint: "view"),
         KeyBinding(.resolve, [.character("e")], .edit, "edit the merged body", hint: "edit"),
-        KeyBinding(.resolve, [.enter, .control("s")], .accept, "accept: save the resolution as a new change", hint: "accept"),
+        KeyBinding(
+            .resolve, [.enter, .control("s")], .accept, "accept: save the resolution as a new change", hint: "accept"),
         KeyBinding(.resolve, [.escape], .back, "back to the list, changing nothing", hint: "back"),
         KeyBinding(.resolve, [.character("L")], .chooseAllLocal, "choose local for every conflict", hint: "all local"),
-        KeyBinding(.resolve, [.character("R")], .chooseAllRemote, "choose remote for every conflict", hint: "all remote"),
+        KeyBinding(
+            .resolve, [.character("R")], .chooseAllRemote, "choose remote for every conflict", hint: "all remote"),
         KeyBinding(.resolve, [.control("c")], .quit, "quit"),
 
         // MARK: Questions

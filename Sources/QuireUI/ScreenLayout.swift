@@ -20,9 +20,11 @@ public struct ScreenChrome: Hashable, Sendable {
     ///   - hasHints: false for a screen that never shows key hints (help is the list of keys).
     public init(size: Size, headerRows: Int = 0, hasHints: Bool = true) {
         let showsHints = hasHints && size.height >= ScreenChrome.hintsMinimumHeight
-        let rows = Rect(size: size).split(.vertical, [
-            .length(headerRows), .fill, .length(showsHints ? 1 : 0), .length(1),
-        ])
+        let rows = Rect(size: size).split(
+            .vertical,
+            [
+                .length(headerRows), .fill, .length(showsHints ? 1 : 0), .length(1),
+            ])
         header = rows[0]
         content = rows[1]
         hints = showsHints ? rows[2] : nil

@@ -12,10 +12,11 @@ public enum Sparkline {
         let shown = samples.suffix(width).map { max(0, $0) }
         let largest = shown.max() ?? 0
         let top = levels.count - 1
-        return String(shown.map { sample -> Character in
-            guard sample > 0, largest > 0 else { return levels[0] }
-            let level = Int((Double(sample) / Double(largest) * Double(top)).rounded())
-            return levels[min(top, max(1, level))]
-        })
+        return String(
+            shown.map { sample -> Character in
+                guard sample > 0, largest > 0 else { return levels[0] }
+                let level = Int((Double(sample) / Double(largest) * Double(top)).rounded())
+                return levels[min(top, max(1, level))]
+            })
     }
 }

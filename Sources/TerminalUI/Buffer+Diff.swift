@@ -44,7 +44,8 @@ extension Buffer {
     /// Applies updates as a terminal would; the test backend uses this to keep its screen.
     public mutating func apply(_ updates: [CellUpdate]) {
         for update in updates {
-            put(Character(update.cell.symbol.isEmpty ? " " : update.cell.symbol),
+            put(
+                Character(update.cell.symbol.isEmpty ? " " : update.cell.symbol),
                 x: update.x, y: update.y, style: update.cell.style)
         }
     }

@@ -114,7 +114,8 @@ public struct Buffer: Hashable, Sendable {
     private static func visible(_ character: Character) -> Character {
         guard character.isASCII, let value = character.asciiValue else {
             if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-               (0x80..<0xA0).contains(scalar.value) {
+                (0x80..<0xA0).contains(scalar.value)
+            {
                 return "?"
             }
             return character

@@ -31,11 +31,12 @@ enum CLIBenchData {
             var title = words(4, &random)
             if index % 1000 == 500 { title += " " + CLIBenchRun.searchWord }
             if open && kind == .task { openTasks.append(id) }
-            entries.append(ImportEntry(
-                id: id, kind: kind, title: title.prefix(1).uppercased() + title.dropFirst(),
-                body: words(40, &random), tags: [vocabulary[index % 7], "bench"], done: !open,
-                due: index % 3 == 0 ? Day(year: 2026, month: 1 + index % 12, day: 1 + index % 28) : nil,
-                priority: Priority.allCases[index % 4], createdAt: created, updatedAt: created))
+            entries.append(
+                ImportEntry(
+                    id: id, kind: kind, title: title.prefix(1).uppercased() + title.dropFirst(),
+                    body: words(40, &random), tags: [vocabulary[index % 7], "bench"], done: !open,
+                    due: index % 3 == 0 ? Day(year: 2026, month: 1 + index % 12, day: 1 + index % 28) : nil,
+                    priority: Priority.allCases[index % 4], createdAt: created, updatedAt: created))
         }
         return (entries, openTasks)
     }
@@ -80,7 +81,9 @@ enum CLIBenchReport {
             }
             let largest = sizes.max().flatMap { table[measurement]?[$0]?.median }
             let met = largest.map { $0 < measurement.target ? "yes" : "**no**" } ?? "–"
-            lines.append("| \(measurement.rawValue) | " + cells.joined(separator: " | ") + " | < \(format(measurement.target)) ms | \(met) |")
+            lines.append(
+                "| \(measurement.rawValue) | " + cells.joined(separator: " | ")
+                    + " | < \(format(measurement.target)) ms | \(met) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -51,13 +51,16 @@ struct CLIBenchRun {
         // Warm the page cache and the WAL as a person's machine would be.
         _ = try time(["list", "--json"], home: home)
 
-        results[.add] = CLIBenchStats(try (0..<runs).map { index in
-            try time(["add", "benchmark item \(index)", "--tag", "bench"], home: home)
-        })
-        results[.done] = CLIBenchStats(try (0..<runs).map { index in
-            try time(["done", openTaskIDs[index % openTaskIDs.count]], home: home)
-        })
-        results[.list] = CLIBenchStats(try (0..<max(5, runs / 2)).map { _ in try time(["list", "--json"], home: home) })
+        results[.add] = CLIBenchStats(
+            try (0..<runs).map { index in
+                try time(["add", "benchmark item \(index)", "--tag", "bench"], home: home)
+            })
+        results[.done] = CLIBenchStats(
+            try (0..<runs).map { index in
+                try time(["done", openTaskIDs[index % openTaskIDs.count]], home: home)
+            })
+        results[.list] = CLIBenchStats(
+            try (0..<max(5, runs / 2)).map { _ in try time(["list", "--json"], home: home) })
         results[.search] = CLIBenchStats(try (0..<runs).map { _ in try time(["search", Self.searchWord], home: home) })
         let importRuns = max(3, runs / 3)
         var importSamples: [Double] = []

@@ -29,7 +29,10 @@ struct SyncBench: AsyncParsableCommand {
     @Option(help: "Incremental rounds to time.")
     var rounds = 50
 
-    @Option(help: "Run only these parts (push, pull, typing); all when not given. The push part includes the incremental round and bytes per op.")
+    @Option(
+        help:
+            "Run only these parts (push, pull, typing); all when not given. The push part includes the incremental round and bytes per op."
+    )
     var only: [Part] = []
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
@@ -39,14 +42,16 @@ struct SyncBench: AsyncParsableCommand {
     private func runs(_ part: Part) -> Bool { only.isEmpty || only.contains(part) }
 
     func run() async throws {
-        var lines: [String] = ["## Sync", "",
-                               "The sync engine against `quire-server` (SQLite) on loopback; the local store is SQLite.",
-                               "Requests of 1 KiB or more travel gzip-compressed (the server says it takes them); bytes",
-                               "per op are counted on the wire, with the same batch as plain JSON for comparison. Typing",
-                               "is timed in the app's runtime while a new device pulls into the same store, then with",
-                               "sync idle, then with no sync but every core kept busy by spinning threads for as long",
-                               "as the sync took (the control: what any busy machine adds).", "",
-                               "| measure | result | target |", "| --- | --- | --- |"]
+        var lines: [String] = [
+            "## Sync", "",
+            "The sync engine against `quire-server` (SQLite) on loopback; the local store is SQLite.",
+            "Requests of 1 KiB or more travel gzip-compressed (the server says it takes them); bytes",
+            "per op are counted on the wire, with the same batch as plain JSON for comparison. Typing",
+            "is timed in the app's runtime while a new device pulls into the same store, then with",
+            "sync idle, then with no sync but every core kept busy by spinning threads for as long",
+            "as the sync took (the control: what any busy machine adds).", "",
+            "| measure | result | target |", "| --- | --- | --- |",
+        ]
 
         if runs(.push) { lines += try await pushParts() }
         if runs(.pull) || runs(.typing) { lines += try await pullParts() }
@@ -62,15 +67,20 @@ struct SyncBench: AsyncParsableCommand {
         let pushServer = try BenchServer(binary: server)
         defer { pushServer.stop() }
         let pusher = try AppDatabase.temporary(environment: live)
-        _ = try pusher.importItems((0..<pushItems).map { index in
-            ImportEntry(title: "Item \(index)", body: "Line one of item \(index)\nLine two\n", tags: index % 3 == 0 ? ["work"] : [])
-        })
+        _ = try pusher.importItems(
+            (0..<pushItems).map { index in
+                ImportEntry(
+                    title: "Item \(index)", body: "Line one of item \(index)\nLine two\n",
+                    tags: index % 3 == 0 ? ["work"] : [])
+            })
         let pushEngine = try engine(for: pusher, server: pushServer)
         progress("first push of \(pushItems) items")
         let pushTime = try await timed { try expect(await pushEngine.runToCompletion()) }
         progress("first push done")
         let pushNetwork = pushEngine.recentRounds.reduce(0) { $0 + $1.networkTime }
-        lines.append("| first sync of \(pushItems) local items to an empty server (waiting for the server: \(seconds(pushNetwork))) | \(seconds(pushTime)) | under 2 s |")
+        lines.append(
+            "| first sync of \(pushItems) local items to an empty server (waiting for the server: \(seconds(pushNetwork))) | \(seconds(pushTime)) | under 2 s |"
+        )
 
         // 2. Incremental rounds with one change each.
         let ids = try pusher.items(limit: rounds).map(\.id)
@@ -82,7 +92,9 @@ struct SyncBench: AsyncParsableCommand {
         samples.sort()
         let median = samples[samples.count / 2]
         let p95 = samples[min(samples.count - 1, samples.count * 95 / 100)]
-        lines.append("| incremental round with one change (median / p95 of \(samples.count)) | \(milliseconds(median)) / \(milliseconds(p95)) | under 20 ms |")
+        lines.append(
+            "| incremental round with one change (median / p95 of \(samples.count)) | \(milliseconds(median)) / \(milliseconds(p95)) | under 20 ms |"
+        )
 
         // 3. Bytes per op beyond the field values: a batch of one-field updates (a typical
         //    edit) as the wire carries it; each further field adds its name and {"from","to"}.
@@ -93,8 +105,10 @@ struct SyncBench: AsyncParsableCommand {
         let outbox = try pusher.outbox(state: .pending).map(\.op)
         // The same batch as uncompressed JSON, for comparison (the wire carries it gzip-compressed).
         let meta = try pusher.syncMeta()
-        let plain = SyncRequest(device: meta.deviceID, cursor: meta.cursor, limit: SyncEngine.Limits().pageSize, ops: outbox)
-            .compactJSON().count
+        let plain = SyncRequest(
+            device: meta.deviceID, cursor: meta.cursor, limit: SyncEngine.Limits().pageSize, ops: outbox
+        )
+        .compactJSON().count
         let valueBytes = outbox.reduce(0) { sum, op in
             sum + (op.fields ?? [:]).values.reduce(0) { $0 + jsonLength($1.from) + jsonLength($1.to) }
         }
@@ -107,9 +121,13 @@ struct SyncBench: AsyncParsableCommand {
         let overhead = Double(report.sent - valueBytes) / Double(max(1, outbox.count))
         let plainOverhead = Double(plain - valueBytes) / Double(max(1, outbox.count))
         let total = Double(report.sent) / Double(max(1, outbox.count))
-        lines.append("| request bytes per op on the wire beyond the field values (\(outbox.count) one-field updates, gzip; \(Int(total.rounded())) B per op in all) | \(Int(overhead.rounded())) B | under 150 B |")
+        lines.append(
+            "| request bytes per op on the wire beyond the field values (\(outbox.count) one-field updates, gzip; \(Int(total.rounded())) B per op in all) | \(Int(overhead.rounded())) B | under 150 B |"
+        )
         lines.append("| the same as uncompressed JSON | \(Int(plainOverhead.rounded())) B | — |")
-        lines.append("| answer bytes per op (result and the change coming back) | \(Int((Double(report.received) / Double(max(1, outbox.count))).rounded())) B | — |")
+        lines.append(
+            "| answer bytes per op (result and the change coming back) | \(Int((Double(report.received) / Double(max(1, outbox.count))).rounded())) B | — |"
+        )
         return lines
     }
 
@@ -125,8 +143,9 @@ struct SyncBench: AsyncParsableCommand {
         let seedNow = Date()
         for index in 0..<pullItems {
             let id = live.newID(seedNow)
-            seeder.create(Item(id: id, title: "Pulled item \(index)", body: "Some text for item \(index)\n", createdAt: seedNow),
-                          opID: live.newID(seedNow), now: seedNow)
+            seeder.create(
+                Item(id: id, title: "Pulled item \(index)", body: "Some text for item \(index)\n", createdAt: seedNow),
+                opID: live.newID(seedNow), now: seedNow)
         }
         var seedLimits = SyncEngine.Limits()
         seedLimits.batchSize = 1000
@@ -150,7 +169,9 @@ struct SyncBench: AsyncParsableCommand {
             progress("first pull done")
             let pulled = try puller.count(matching: .live)
             let pullNetwork = pullDirect.recentRounds.reduce(0) { $0 + $1.networkTime }
-            lines.append("| first pull of \(pulled) items by a new device, pages of \(pullLimits.pageSize) (waiting for the server: \(seconds(pullNetwork))) | \(seconds(pullTime)) | under 5 s |")
+            lines.append(
+                "| first pull of \(pulled) items by a new device, pages of \(pullLimits.pageSize) (waiting for the server: \(seconds(pullNetwork))) | \(seconds(pullTime)) | under 5 s |"
+            )
 
             // Edits of items the device already has: another device retitles 10,000 of them.
             let edited = min(10_000, pullItems)

@@ -23,13 +23,15 @@ enum TUIBenchData {
             let created = start.addingTimeInterval(Double(index) * 60)
             let kind: ItemKind = index % 3 == 0 ? .task : .note
             let title = words(4)
-            batch.append(ImportEntry(
-                id: ids.next(now: created, using: &random), kind: kind,
-                title: title.prefix(1).uppercased() + title.dropFirst(), body: words(25),
-                tags: [vocabulary[index % 5]], done: kind == .task && index % 2 == 0,
-                due: kind == .task && index % 4 == 0 ? Day(year: 2026, month: 1 + index % 12, day: 1 + index % 28) : nil,
-                priority: Priority.allCases[index % 4], pinned: index % 20_000 == 0,
-                createdAt: created, updatedAt: created))
+            batch.append(
+                ImportEntry(
+                    id: ids.next(now: created, using: &random), kind: kind,
+                    title: title.prefix(1).uppercased() + title.dropFirst(), body: words(25),
+                    tags: [vocabulary[index % 5]], done: kind == .task && index % 2 == 0,
+                    due: kind == .task && index % 4 == 0
+                        ? Day(year: 2026, month: 1 + index % 12, day: 1 + index % 28) : nil,
+                    priority: Priority.allCases[index % 4], pinned: index % 20_000 == 0,
+                    createdAt: created, updatedAt: created))
             if batch.count == 10_000 {
                 _ = try store.importItems(batch)
                 batch.removeAll(keepingCapacity: true)

@@ -29,7 +29,8 @@ struct TUIBenchLatency {
         let store = try AppDatabase.open(path: path)
         let backend = TestBackend(size: Size(width: 120, height: 40))
         let runtime = AppRuntime(
-            environment: AppEnvironment(items: StoreItemSource(store: store)), backend: backend, label: "quire.bench.ui")
+            environment: AppEnvironment(items: StoreItemSource(store: store)), backend: backend, label: "quire.bench.ui"
+        )
         let clock = FrameClock()
         runtime.onFrame = { clock.record() }
         runtime.start()
@@ -51,7 +52,8 @@ struct TUIBenchLatency {
         }
 
         var results: [(String, TUIBenchStats)] = []
-        results.append(("move the selection (`j`)", TUIBenchStats((0..<presses).map { _ in time(.character("j")).frame })))
+        results.append(
+            ("move the selection (`j`)", TUIBenchStats((0..<presses).map { _ in time(.character("j")).frame })))
         results.append(("page down (`PgDn`)", TUIBenchStats((0..<presses).map { _ in time(.pageDown).frame })))
         results.append(("page up (`PgUp`)", TUIBenchStats((0..<presses).map { _ in time(.pageUp).frame })))
         var ends: [Double] = []

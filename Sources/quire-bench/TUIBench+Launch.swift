@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the release `quire` on a pseudo-terminal, as a person's terminal would.
@@ -71,7 +72,9 @@ struct TUIBenchLaunch {
             guard needle.count <= haystack.count - start else { return false }
             var index = start
             while index + needle.count <= haystack.count {
-                if haystack[index] == needle[0], Array(haystack[index..<(index + needle.count)]) == needle { return true }
+                if haystack[index] == needle[0], Array(haystack[index..<(index + needle.count)]) == needle {
+                    return true
+                }
                 index += 1
             }
             return false
@@ -84,7 +87,7 @@ struct TUIBenchLaunch {
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, TUIBenchLaunch.setPtyLock, &unlock) == 0,
-              ioctl(master, TUIBenchLaunch.getPtyNumber, &number) == 0
+            ioctl(master, TUIBenchLaunch.getPtyNumber, &number) == 0
         else { throw Failure(description: "cannot open a pseudo-terminal") }
         let slavePath = "/dev/pts/\(number)"
         var size = winsize(ws_row: height, ws_col: width, ws_xpixel: 0, ws_ypixel: 0)
@@ -117,7 +120,9 @@ struct TUIBenchLaunch {
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, quire, &actions, &attributes, &argv, &envp)
-        guard result == 0 else { throw Failure(description: "cannot start \(quire): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw Failure(description: "cannot start \(quire): \(String(cString: strerror(result)))")
+        }
         return Session(master: master, pid: pid)
     }
 
@@ -128,7 +133,9 @@ struct TUIBenchLaunch {
         let session = try start()
         guard session.read(until: "1/100000") || session.read(until: " 1/") else {
             session.finish()
-            throw Failure(description: "quire drew no first frame: \(String(decoding: session.output.suffix(400), as: UTF8.self))")
+            throw Failure(
+                description: "quire drew no first frame: \(String(decoding: session.output.suffix(400), as: UTF8.self))"
+            )
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         session.finish()
@@ -155,7 +162,7 @@ struct TUIBenchLaunch {
         session.send("\u{1b}")
         _ = session.read(until: "/", from: mark, timeout: 2)
         guard let status = try? String(contentsOfFile: "/proc/\(session.pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
         else { throw Failure(description: "cannot read the process's memory") }
         let kilobytes = Double(line.split(separator: " ").compactMap { Int($0) }.first ?? 0)
         return kilobytes / 1024

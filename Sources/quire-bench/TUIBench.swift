@@ -106,11 +106,13 @@ enum TUIBenchReport {
         ]
         for (name, stats) in latency {
             let held = !name.hasSuffix("results")
-            lines.append("| \(name) (ms) | \(ms(stats.median)) | \(ms(stats.p99)) | \(ms(stats.max)) | "
-                + (held ? "p99 < 16 | " + (stats.p99 < 16 ? "yes" : "no") : "– | –") + " |")
+            lines.append(
+                "| \(name) (ms) | \(ms(stats.median)) | \(ms(stats.p99)) | \(ms(stats.max)) | "
+                    + (held ? "p99 < 16 | " + (stats.p99 < 16 ? "yes" : "no") : "– | –") + " |")
         }
-        lines.append("| peak memory (MB) | | | \(String(format: "%.1f", peakMegabytes)) | < 80 | "
-            + (peakMegabytes < 80 ? "yes" : "no") + " |")
+        lines.append(
+            "| peak memory (MB) | | | \(String(format: "%.1f", peakMegabytes)) | < 80 | "
+                + (peakMegabytes < 80 ? "yes" : "no") + " |")
         lines.append("")
         return lines.joined(separator: "\n")
     }

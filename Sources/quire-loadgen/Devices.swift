@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import QuireCore
 import QuireProtocol
 
@@ -54,7 +55,8 @@ struct Devices: AsyncParsableCommand {
             .split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         guard !tokens.isEmpty else { throw ValidationError("no tokens in \(target.tokens)") }
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1100)
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1100)
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(60))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 
@@ -164,17 +166,22 @@ struct SimulatedDevice {
                 guard edited.insert(index).inserted else { continue }
                 let item = mine[index]
                 let title = "edit \(nextID().suffix(6))"
-                ops.append(Op(id: nextID(), item: item.id, kind: .update, baseRev: item.rev,
-                              fields: [.title: FieldChange(from: .string(item.title), to: .string(title))]))
+                ops.append(
+                    Op(
+                        id: nextID(), item: item.id, kind: .update, baseRev: item.rev,
+                        fields: [.title: FieldChange(from: .string(item.title), to: .string(title))]))
                 mine[index] = (item.id, item.rev, title)
             } else {
                 let item = nextID()
                 let title = "note \(item.suffix(6))"
-                ops.append(Op(id: nextID(), item: item, kind: .create, baseRev: 0, fields: [
-                    .title: FieldChange(from: .null, to: .string(title)),
-                    .body: FieldChange(from: .null, to: .string("Load test body for \(item).\nSecond line.")),
-                    .tags: FieldChange(from: .null, to: .strings(["bench"])),
-                ]))
+                ops.append(
+                    Op(
+                        id: nextID(), item: item, kind: .create, baseRev: 0,
+                        fields: [
+                            .title: FieldChange(from: .null, to: .string(title)),
+                            .body: FieldChange(from: .null, to: .string("Load test body for \(item).\nSecond line.")),
+                            .tags: FieldChange(from: .null, to: .strings(["bench"])),
+                        ]))
                 mine.append((item, 0, title))
             }
         }
@@ -189,8 +196,10 @@ struct SimulatedDevice {
     ) async -> DeviceOutcome {
         var outcome = DeviceOutcome()
         var rounds = 0
-        let intervalMs = Int64(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
-        var next = ContinuousClock.now + .milliseconds(intervalMs > 0 ? Int64.random(in: 0..<intervalMs, using: &random) : 0)
+        let intervalMs = Int64(
+            interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        var next =
+            ContinuousClock.now + .milliseconds(intervalMs > 0 ? Int64.random(in: 0..<intervalMs, using: &random) : 0)
         while ContinuousClock.now < deadline && rounds < maxRounds {
             if intervalMs > 0 {
                 if next > ContinuousClock.now { try? await Task.sleep(until: next, clock: .continuous) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import QuireCore
 import QuireProtocol
 
@@ -53,13 +54,19 @@ struct FirstPull: AsyncParsableCommand {
             let count = min(1000, items - seeded)
             let ops = (0..<count).map { _ -> Op in
                 let id = generator.next(now: Date(), using: &random)
-                return Op(id: generator.next(now: Date(), using: &random), item: id, kind: .create, baseRev: 0, fields: [
-                    .title: FieldChange(from: .null, to: .string("Seeded note \(id.suffix(8))")),
-                    .body: FieldChange(from: .null, to: .string("A body of a typical length for a note, with a second line.\n- and a list item")),
-                    .tags: FieldChange(from: .null, to: .strings(["seed", "bench"])),
-                ])
+                return Op(
+                    id: generator.next(now: Date(), using: &random), item: id, kind: .create, baseRev: 0,
+                    fields: [
+                        .title: FieldChange(from: .null, to: .string("Seeded note \(id.suffix(8))")),
+                        .body: FieldChange(
+                            from: .null,
+                            to: .string("A body of a typical length for a note, with a second line.\n- and a list item")
+                        ),
+                        .tags: FieldChange(from: .null, to: .strings(["seed", "bench"])),
+                    ])
             }
-            let answer = try await Self.round(client, url: url, token: token, SyncRequest(device: seeder, cursor: seedCursor, limit: 1, ops: ops))
+            let answer = try await Self.round(
+                client, url: url, token: token, SyncRequest(device: seeder, cursor: seedCursor, limit: 1, ops: ops))
             seedCursor = answer.cursor
             seeded += count
         }
@@ -71,7 +78,8 @@ struct FirstPull: AsyncParsableCommand {
         let started = ContinuousClock.now
         var answer: SyncResponse
         repeat {
-            answer = try await Self.round(client, url: url, token: token, SyncRequest(device: device, cursor: cursor, limit: limit))
+            answer = try await Self.round(
+                client, url: url, token: token, SyncRequest(device: device, cursor: cursor, limit: limit))
             received += answer.changes.count
             for change in answer.changes where !change.deleted { hashes.toggle(id: change.id, rev: change.rev) }
             cursor = answer.cursor
@@ -79,10 +87,14 @@ struct FirstPull: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let verified = hashes.hex == answer.stateHash ? "yes" : "NO"
-        print("| \(label) | \(received) | \(String(format: "%.2f s", seconds)) | \(Int(Double(received) / seconds)) | \(verified) |")
+        print(
+            "| \(label) | \(received) | \(String(format: "%.2f s", seconds)) | \(Int(Double(received) / seconds)) | \(verified) |"
+        )
     }
 
-    static func round(_ client: HTTPClient, url: String, token: String, _ body: SyncRequest) async throws -> SyncResponse {
+    static func round(_ client: HTTPClient, url: String, token: String, _ body: SyncRequest) async throws
+        -> SyncResponse
+    {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")

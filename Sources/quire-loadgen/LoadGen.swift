@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `quire-loadgen`: drives a running `quire-server` on loopback and reports throughput and
 /// latency. Bounded in time and in request count; it refuses non-loopback hosts.

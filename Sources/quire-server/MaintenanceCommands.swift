@@ -6,7 +6,9 @@ import QuireServer
 struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Copy the SQLite database while the server runs (for PostgreSQL use pg_dump; see the README).",
-        discussion: "The copy holds every write the server acknowledged before the backup started, and is checked with PRAGMA integrity_check before it is put in place.")
+        discussion:
+            "The copy holds every write the server acknowledged before the backup started, and is checked with PRAGMA integrity_check before it is put in place."
+    )
 
     @Option(name: .customLong("db"), help: "The server's SQLite database file.")
     var databasePath: String
@@ -26,7 +28,9 @@ struct Backup: AsyncParsableCommand {
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Install a backup as the SQLite database and renew its epoch, with the server stopped.",
-        discussion: "Devices then resync and send again what the backup lacks. The database it replaces is kept beside it as DB.replaced-TIME. Refuses while a server or another command has the database open.")
+        discussion:
+            "Devices then resync and send again what the backup lacks. The database it replaces is kept beside it as DB.replaced-TIME. Refuses while a server or another command has the database open."
+    )
 
     @Option(name: .customLong("db"), help: "The server's SQLite database file to replace.")
     var databasePath: String
@@ -52,7 +56,9 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         let location = store.location
-        let report = try await reportingFailures(store.makeLogger()) { logger in try await ServerAdmin.migrate(location, logger: logger) }
+        let report = try await reportingFailures(store.makeLogger()) { logger in
+            try await ServerAdmin.migrate(location, logger: logger)
+        }
         print(report.description)
     }
 }

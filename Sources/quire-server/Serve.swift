@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
 import QuireServer
 
 /// `quire-server serve`: answers sync requests until SIGINT or SIGTERM, then finishes the
@@ -37,9 +38,15 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard retentionDays >= 1 else { throw ValidationError("--retention-days must be at least 1") }
-        guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be >= 0 and --rate-burst >= 1") }
-        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
-        guard (1...1000).contains(postgresConnections) else { throw ValidationError("--postgres-connections must be from 1 to 1000") }
+        guard rateLimit >= 0, rateBurst >= 1 else {
+            throw ValidationError("--rate-limit must be >= 0 and --rate-burst >= 1")
+        }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        guard (1...1000).contains(postgresConnections) else {
+            throw ValidationError("--postgres-connections must be from 1 to 1000")
+        }
     }
 
     func run() async throws {
@@ -47,7 +54,8 @@ struct Serve: AsyncParsableCommand {
         // Opening the store first turns a database it cannot use (unreachable, or written by a
         // newer version) into one line and exit status 1, before anything listens.
         let location = store.location
-        try await reportingFailures(logger) { quiet in try await ServerAdmin.withStore(location, logger: quiet) { _ in } }
+        try await reportingFailures(logger) { quiet in try await ServerAdmin.withStore(location, logger: quiet) { _ in }
+        }
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port

@@ -44,7 +44,9 @@ struct StoreOptions: ParsableArguments {
 /// 1 bad input, 2 no such user, 3 the store cannot be reached.
 func runAdmin(_ options: StoreOptions, _ body: @escaping @Sendable (ServerAdmin) async throws -> Void) async throws {
     let location = options.location
-    try await reportingFailures(options.makeLogger()) { logger in try await ServerAdmin.withStore(location, logger: logger, body) }
+    try await reportingFailures(options.makeLogger()) { logger in
+        try await ServerAdmin.withStore(location, logger: logger, body)
+    }
 }
 
 /// Runs `body` with `logger` turned down to warnings, turning failures into one line on

@@ -40,7 +40,9 @@ struct UserCommand: AsyncParsableCommand {
                 for user in users {
                     let tokens = String(user.tokens)
                     let items = String(user.items)
-                    print("\(pad(user.name))  \(tokens)\(String(repeating: " ", count: max(0, 6 - tokens.count)))  \(items)\(String(repeating: " ", count: max(0, 5 - items.count)))  \(user.createdAt)")
+                    print(
+                        "\(pad(user.name))  \(tokens)\(String(repeating: " ", count: max(0, 6 - tokens.count)))  \(items)\(String(repeating: " ", count: max(0, 5 - items.count)))  \(user.createdAt)"
+                    )
                 }
             }
         }
@@ -97,7 +99,9 @@ struct EpochCommand: AsyncParsableCommand {
 
     struct Renew: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Give the database a new epoch after restoring it from a backup: every device resyncs and re-sends what the backup lacks.")
+            abstract:
+                "Give the database a new epoch after restoring it from a backup: every device resyncs and re-sends what the backup lacks."
+        )
         @OptionGroup var store: StoreOptions
 
         func run() async throws {

@@ -34,18 +34,8 @@ struct Quire: AsyncParsableCommand {
     }
 
     static func main() async {
-        let t0 = DispatchTime.now().uptimeNanoseconds
         do {
             var command = try parseAsRoot()
-            let t1 = DispatchTime.now().uptimeNanoseconds
-            if ProcessInfo.processInfo.environment["QUIRE_DEBUG_TIMING"] != nil {
-                FileHandle.standardError.write(Data("parse: \(Double(t1 - t0) / 1e6) ms\n".utf8))
-            }
-            defer {
-                if ProcessInfo.processInfo.environment["QUIRE_DEBUG_TIMING"] != nil {
-                    FileHandle.standardError.write(Data("run: \(Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e6) ms\n".utf8))
-                }
-            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -71,7 +71,9 @@ final class AppHarness: @unchecked Sendable {
 
     static func entries(_ count: Int) -> [ImportEntry] {
         (1...count).map { n in
-            ImportEntry(kind: n % 2 == 0 ? .task : .note, title: "Item \(n)", createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(n)))
+            ImportEntry(
+                kind: n % 2 == 0 ? .task : .note, title: "Item \(n)",
+                createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(n)))
         }
     }
 }

@@ -19,7 +19,8 @@ import Testing
     @Test func theEditorsSaveComesBackAsAChange() throws {
         let directory = try makeTemporaryDirectory("quire-editor")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let editor = try Self.script(#"sed -i 's/^title: .*/title: Edited outside/' "$f"; printf 'New body\n' >> "$f""#, in: directory)
+        let editor = try Self.script(
+            #"sed -i 's/^title: .*/title: Edited outside/' "$f"; printf 'New body\n' >> "$f""#, in: directory)
         let app = try AppHarness(items: [ImportEntry(title: "Original", body: "")], editor: editor)
         let id = try app.store.items()[0].id
         app.press(.character("E"))
@@ -34,7 +35,9 @@ import Testing
         app.press(.character("u"))
         #expect(try app.store.item(id)?.title == "Original")
         // The temporary file is gone.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: app.directory).filter { $0.hasPrefix("quire-edit-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: app.directory).filter {
+            $0.hasPrefix("quire-edit-")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -44,7 +47,8 @@ import Testing
         let directory = try makeTemporaryDirectory("quire-editor")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let release = directory + "/release"
-        let editor = try Self.script("""
+        let editor = try Self.script(
+            """
             sed -i 's/^title: .*/title: First save/' "$f"
             while [ ! -e '\(release)' ]; do sleep 0.02; done
             sed -i 's/^title: .*/title: Second save/' "$f"
@@ -104,7 +108,9 @@ import Testing
         #expect(parentMask["SigBlk"].map { $0 & (1 << (UInt64(SIGWINCH) - 1)) != 0 } == true)
         let child = Self.signalMasks(try String(contentsOfFile: report, encoding: .utf8))
         #expect(child["SigBlk"] == 0)
-        let defaults = [SIGWINCH, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP].reduce(UInt64(0)) { $0 | 1 << (UInt64($1) - 1) }
+        let defaults = [SIGWINCH, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP].reduce(UInt64(0)) {
+            $0 | 1 << (UInt64($1) - 1)
+        }
         #expect(child["SigIgn"].map { $0 & defaults } == 0)
     }
 

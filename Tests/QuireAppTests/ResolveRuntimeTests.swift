@@ -17,15 +17,17 @@ import Testing
     static func pull(_ remote: Item, cursor: String, into store: AppDatabase) throws {
         let live = StoreEnvironment.live
         let ledger = SyncLedger(storage: store.syncStorage(), now: live.now, newID: live.newID)
-        _ = try ledger.applyPage(SyncResponse(
-            results: [], changes: [ChangeItem(remote)], cursor: cursor, more: false, epoch: "test-epoch",
-            stateHash: "0"))
+        _ = try ledger.applyPage(
+            SyncResponse(
+                results: [], changes: [ChangeItem(remote)], cursor: cursor, more: false, epoch: "test-epoch",
+                stateHash: "0"))
     }
 
     /// An item synced at revision 1, then changed here with `local` and on the server with `remote`.
     static func conflict(in store: AppDatabase, local: [Field: FieldValue], remote: (inout Item) -> Void) throws {
-        let base = Item(id: id, kind: .task, title: "Groceries", body: baseBody,
-                        createdAt: Date(timeIntervalSince1970: 1_790_000_000), rev: 1, syncState: .synced)
+        let base = Item(
+            id: id, kind: .task, title: "Groceries", body: baseBody,
+            createdAt: Date(timeIntervalSince1970: 1_790_000_000), rev: 1, syncState: .synced)
         try pull(base, cursor: "1", into: store)
         _ = try store.update(id, fields: local)
         var server = base
@@ -39,8 +41,10 @@ import Testing
         let harness = try AppHarness()
         try Self.conflict(
             in: harness.store,
-            local: [.title: .string("Groceries for Sunday"), .priority: .string("low"),
-                    .body: .string("milk\nrye bread\ncheese\neggs\nflour (whole wheat)\n")],
+            local: [
+                .title: .string("Groceries for Sunday"), .priority: .string("low"),
+                .body: .string("milk\nrye bread\ncheese\neggs\nflour (whole wheat)\n"),
+            ],
             remote: { item in
                 item.title = "Groceries 買い物"
                 item.priority = .high

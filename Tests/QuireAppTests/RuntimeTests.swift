@@ -10,7 +10,8 @@ import Testing
     @Test func firstFrameShowsTheStore() throws {
         let app = try AppHarness(items: AppHarness.entries(3))
         #expect(app.lines.filter { $0.contains("Item ") }.count == 3)
-        #expect(app.lines.last!.hasSuffix("3 pending · Local only · no remote set") || app.lines.last!.contains("pending"))
+        #expect(
+            app.lines.last!.hasSuffix("3 pending · Local only · no remote set") || app.lines.last!.contains("pending"))
         #expect(app.backend.frames >= 1)
     }
 
@@ -154,8 +155,12 @@ struct FailingWrites: ItemSource {
     let base: any ItemSource
     struct DiskFull: Error, CustomStringConvertible { var description: String { "the disk is full" } }
 
-    func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow { try base.page(query, offset: offset, limit: limit) }
-    func index(of id: String, in query: ListQuery, near: Int) throws -> Int? { try base.index(of: id, in: query, near: near) }
+    func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {
+        try base.page(query, offset: offset, limit: limit)
+    }
+    func index(of id: String, in query: ListQuery, near: Int) throws -> Int? {
+        try base.index(of: id, in: query, near: near)
+    }
     func item(_ id: String) throws -> Item? { try base.item(id) }
     func create(kind: ItemKind, title: String, body: String) throws -> Item { throw DiskFull() }
     func update(_ id: String, fields: [Field: FieldValue]) throws -> Item { throw DiskFull() }

@@ -26,32 +26,43 @@ import Testing
         init(size: Size = Size(width: 80, height: 24)) throws {
             let environment = StoreEnvironment.deterministic()
             var made: (ledger: SyncLedger, milk: Item, memo: Item)?
-            app = try AppHarness(size: size, storeEnvironment: environment, prepare: { store, _ in
-                let ledger = SyncLedger(storage: store.syncStorage(), now: environment.now, newID: environment.newID)
-                let milk = try store.create(NewItem(kind: .task, title: "Buy milk"))
-                let memo = try store.create(NewItem(title: "日本語のメモ"))
-                _ = try store.create(NewItem(title: "Fine as it is"))
-                for item in [milk, memo] {
-                    let op = try #require(try store.outbox(for: item.id).first)
-                    try ledger.deadLetter(opID: op.op.id, item: item.id, reason: "the server refused it as too large")
-                }
-                // An item from the server that both sides then changed: it needs review.
-                let shared = "0193a9d2-0000-7000-8000-00000000c0de"
-                let pulledAt = Date(timeIntervalSince1970: 1_799_000_000)
-                func page(rev: Int, title: String, cursor: String) -> SyncResponse {
-                    SyncResponse(results: [], changes: [ChangeItem(id: shared, rev: rev, title: title, createdAt: pulledAt,
-                                                                   updatedAt: pulledAt.addingTimeInterval(Double(rev)))],
-                                 cursor: cursor, more: false, epoch: "e1", stateHash: "")
-                }
-                _ = try ledger.applyPage(page(rev: 1, title: "Team offsite plan", cursor: "c1"))
-                _ = try store.update(shared, fields: [.title: .string("Team offsite plan (Lisbon)")])
-                _ = try ledger.applyPage(page(rev: 2, title: "Team offsite plan (Porto)", cursor: "c2"))
-                made = (ledger, milk, memo)
-            }, sync: { directory in
-                let settings = SyncSettings(configPath: directory + "/config.toml", credentialsPath: directory + "/credentials")
-                try settings.setRemote(SyncRemote(url: "http://127.0.0.1:9/quire", token: "very-secret-token"))
-                return LiveSyncControl(settings: settings)
-            })
+            app = try AppHarness(
+                size: size, storeEnvironment: environment,
+                prepare: { store, _ in
+                    let ledger = SyncLedger(
+                        storage: store.syncStorage(), now: environment.now, newID: environment.newID)
+                    let milk = try store.create(NewItem(kind: .task, title: "Buy milk"))
+                    let memo = try store.create(NewItem(title: "日本語のメモ"))
+                    _ = try store.create(NewItem(title: "Fine as it is"))
+                    for item in [milk, memo] {
+                        let op = try #require(try store.outbox(for: item.id).first)
+                        try ledger.deadLetter(
+                            opID: op.op.id, item: item.id, reason: "the server refused it as too large")
+                    }
+                    // An item from the server that both sides then changed: it needs review.
+                    let shared = "0193a9d2-0000-7000-8000-00000000c0de"
+                    let pulledAt = Date(timeIntervalSince1970: 1_799_000_000)
+                    func page(rev: Int, title: String, cursor: String) -> SyncResponse {
+                        SyncResponse(
+                            results: [],
+                            changes: [
+                                ChangeItem(
+                                    id: shared, rev: rev, title: title, createdAt: pulledAt,
+                                    updatedAt: pulledAt.addingTimeInterval(Double(rev)))
+                            ],
+                            cursor: cursor, more: false, epoch: "e1", stateHash: "")
+                    }
+                    _ = try ledger.applyPage(page(rev: 1, title: "Team offsite plan", cursor: "c1"))
+                    _ = try store.update(shared, fields: [.title: .string("Team offsite plan (Lisbon)")])
+                    _ = try ledger.applyPage(page(rev: 2, title: "Team offsite plan (Porto)", cursor: "c2"))
+                    made = (ledger, milk, memo)
+                },
+                sync: { directory in
+                    let settings = SyncSettings(
+                        configPath: directory + "/config.toml", credentialsPath: directory + "/credentials")
+                    try settings.setRemote(SyncRemote(url: "http://127.0.0.1:9/quire", token: "very-secret-token"))
+                    return LiveSyncControl(settings: settings)
+                })
             let prepared = try #require(made)
             (ledger, milk, memo) = (prepared.ledger, prepared.milk, prepared.memo)
         }
@@ -95,7 +106,8 @@ import Testing
         #expect(requeued.first?.attempts == 0)
         #expect(app.waitFor { app.backend.text.contains("Rejected changes (1)") }, "\(app.backend.text)")
         #expect(app.runtime.currentState.notice?.text == "Queued again: Buy milk")
-        #expect(app.waitFor { app.backend.screen.lines.last?.contains("1 change rejected") == true }, "\(app.backend.text)")
+        #expect(
+            app.waitFor { app.backend.screen.lines.last?.contains("1 change rejected") == true }, "\(app.backend.text)")
         #expect(app.backend.text.contains("2 waiting"))
 
         // Discard the other, which asks first; "no" keeps it.
@@ -120,7 +132,8 @@ import Testing
         app.press(.character("S"))
         #expect(app.waitFor { app.backend.text.contains("Rejected changes (2)") })
         // Another writer (the sync engine, another process) discards one: the screen follows.
-        #expect(try app.ledger.discardDeadLetter(try #require(try app.rejected(app.milk).first).op.id, item: app.milk.id))
+        #expect(
+            try app.ledger.discardDeadLetter(try #require(try app.rejected(app.milk).first).op.id, item: app.milk.id))
         #expect(app.waitFor { app.backend.text.contains("Rejected changes (1)") }, "\(app.backend.text)")
         // Typing stays live meanwhile: the keys still work.
         app.press(.character("q"))
@@ -147,8 +160,9 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         let backend = TestBackend(size: Size(width: 80, height: 24))
         let runtime = AppRuntime(
-            environment: AppEnvironment(items: StoreItemSource(store: store), statusStore: store, sync: SlowSync(gate: gate),
-                                        temporaryDirectory: directory, changePollInterval: .milliseconds(20)),
+            environment: AppEnvironment(
+                items: StoreItemSource(store: store), statusStore: store, sync: SlowSync(gate: gate),
+                temporaryDirectory: directory, changePollInterval: .milliseconds(20)),
             backend: backend, label: "quire.ui.sync-status-slow")
         runtime.start()
         #expect(runtime.waitUntilIdle())

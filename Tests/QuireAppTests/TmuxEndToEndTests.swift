@@ -75,10 +75,11 @@ import Testing
         #expect(tmux.waitFor(timeout: 2) { $0.contains("[ ] From the CLI") })
 
         tmux.resize(width: 60, height: 20)
-        #expect(tmux.waitFor { screen in
-            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return lines.count >= 20 && lines[19].contains("pending") && screen.contains("Typed in tmux")
-        })
+        #expect(
+            tmux.waitFor { screen in
+                let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                return lines.count >= 20 && lines[19].contains("pending") && screen.contains("Typed in tmux")
+            })
         tmux.resize(width: 15, height: 5)
         #expect(tmux.waitFor { $0.contains("terminal too") && $0.contains("need 20x6") })
         tmux.resize(width: 100, height: 30)
@@ -104,7 +105,8 @@ import Testing
             with: " sh -c 'echo $$ > \(pidFile); exec \"$0\"' '\(setup.quire)'\n")
         let tmux = try Tmux(script: script, directory: setup.home)
         #expect(tmux.waitFor { $0.contains("Nothing here yet") })
-        let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(
+            Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGTERM)
         #expect(tmux.waitFor { $0.contains("quire-exited-143") && $0.contains("modes-reported") })
         #expect(tmux.capture().contains("icanon echo"))
@@ -136,7 +138,8 @@ import Testing
             // SGR colour codes: 30-37 / 40-47 foregrounds and backgrounds.
             let colour = styled.range(of: #"\e\[[0-9;]*(3[0-7]|4[0-7])[;m]"#, options: .regularExpression) != nil
             #expect(colour == !noColor, "NO_COLOR=\(noColor): \(styled.prefix(300))")
-            #expect(styled.contains("\u{1b}[7m") || styled.contains(";7m") || !noColor, "reverse video marks the selection")
+            #expect(
+                styled.contains("\u{1b}[7m") || styled.contains(";7m") || !noColor, "reverse video marks the selection")
             tmux.keys("q")
             #expect(tmux.waitFor { $0.contains("modes-reported") })
         }
@@ -162,11 +165,11 @@ import Testing
         let editor = setup.home + "/editor.sh"
         let saved = setup.home + "/saved"
         try """
-            #!/bin/sh
-            sed -i 's/^title: .*/title: Saved before the crash/' "$1"
-            touch '\(saved)'
-            exec sleep 600
-            """.write(toFile: editor, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        sed -i 's/^title: .*/title: Saved before the crash/' "$1"
+        touch '\(saved)'
+        exec sleep 600
+        """.write(toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
         let tmux = try Tmux(script: setup.script(environment: "EDITOR='\(editor)'"), directory: setup.home)
         #expect(tmux.waitFor { $0.contains("Before the crash") })

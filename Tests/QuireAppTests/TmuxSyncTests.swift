@@ -2,8 +2,9 @@ import Foundation
 import QuireCore
 import QuireTestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built `quire` on a real terminal syncing in the background with the built
@@ -59,8 +60,9 @@ import Glibc
         tmux.keys("a")
         tmux.type("Written on the train")
         tmux.keys("C-s")
-        #expect(tmux.waitFor(timeout: 20) { $0.contains("All changes synced") && $0.contains("Written on the train") },
-                "\(tmux.capture())")
+        #expect(
+            tmux.waitFor(timeout: 20) { $0.contains("All changes synced") && $0.contains("Written on the train") },
+            "\(tmux.capture())")
         #expect(try b.cli("sync").status == 0)
         #expect(try b.titles() == ["Written on the train"])
 
@@ -76,8 +78,9 @@ import Glibc
         // The server goes away: `s` tries, and the bar says offline instead of "Syncing…".
         server.process.kill()
         tmux.keys("s")
-        #expect(tmux.waitFor(timeout: 10) { !$0.contains("Syncing…") && $0.contains("offline, retrying in") },
-                "\(tmux.capture())")
+        #expect(
+            tmux.waitFor(timeout: 10) { !$0.contains("Syncing…") && $0.contains("offline, retrying in") },
+            "\(tmux.capture())")
 
         tmux.keys("q")
         #expect(tmux.waitFor { $0.contains("quire-exited-0") })
@@ -98,7 +101,8 @@ import Glibc
         #expect(try b.cli("sync").status == 0)
         let listed = try a.cli("list", "--json")
         let id = try #require(try JSONDecoder().decode([Item].self, from: Data(listed.output.utf8)).first?.id)
-        #expect(try a.cli("edit", id, "--title", "Shopping for Sunday", "--body", "milk\nrye bread\neggs\n").status == 0)
+        #expect(
+            try a.cli("edit", id, "--title", "Shopping for Sunday", "--body", "milk\nrye bread\neggs\n").status == 0)
         #expect(try b.cli("edit", id, "--title", "Shopping list", "--body", "milk\nwhite bread\neggs\n").status == 0)
         #expect(try b.cli("sync").status == 0)
         #expect(try a.cli("sync").status == 5, "the same title and the same body line changed on both")
@@ -106,13 +110,16 @@ import Glibc
         let tmux = try Tmux(script: a.script(), directory: a.home)
         #expect(tmux.waitFor { $0.contains("1 needs review · press c") }, "\(tmux.capture())")
         tmux.keys("c")
-        #expect(tmux.waitFor { $0.contains("Resolve Shopping for Sunday") && $0.contains("white bread") }, "\(tmux.capture())")
+        #expect(
+            tmux.waitFor { $0.contains("Resolve Shopping for Sunday") && $0.contains("white bread") },
+            "\(tmux.capture())")
         tmux.keys("r")  // the title: the other device's
         tmux.keys("b")  // the body hunk: both lines
         #expect(tmux.waitFor { $0.contains("✓ remote") }, "\(tmux.capture())")
         tmux.keys("Enter")
-        #expect(tmux.waitFor(timeout: 20) { $0.contains("All changes synced") && $0.contains("Shopping list") },
-                "\(tmux.capture())")
+        #expect(
+            tmux.waitFor(timeout: 20) { $0.contains("All changes synced") && $0.contains("Shopping list") },
+            "\(tmux.capture())")
         tmux.keys("q")
         #expect(tmux.waitFor { $0.contains("quire-exited-0") })
 

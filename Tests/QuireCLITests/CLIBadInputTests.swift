@@ -14,7 +14,9 @@ import Testing
         let result = try cli.run(arguments, stdin: stdin)
         #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.oneErrorLine, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr.hasPrefix("quire: ") && result.stderr.contains(message), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.hasPrefix("quire: ") && result.stderr.contains(message), "\(result.stderr)",
+            sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
         #expect(try cli.snapshot() == before, "\(arguments) changed the store", sourceLocation: sourceLocation)
     }
@@ -30,8 +32,10 @@ import Testing
         try expectRefusal(cli, ["edit", id, "--due", "someday"], status: 1, message: "invalid date 'someday'")
         try expectRefusal(cli, ["edit", id, "--title", ""], status: 1, message: "the title is empty")
         let huge = String(repeating: "a", count: (1 << 20) + 1)
-        try expectRefusal(cli, ["add", "big", "--body", "-"], stdin: huge, status: 1, message: "larger than 1048576 bytes")
-        try expectRefusal(cli, ["edit", id, "--body", "-"], stdin: huge, status: 1, message: "larger than 1048576 bytes")
+        try expectRefusal(
+            cli, ["add", "big", "--body", "-"], stdin: huge, status: 1, message: "larger than 1048576 bytes")
+        try expectRefusal(
+            cli, ["edit", id, "--body", "-"], stdin: huge, status: 1, message: "larger than 1048576 bytes")
         try expectRefusal(cli, ["done", id, note], status: 1, message: "is a note; only tasks")
         try expectRefusal(cli, ["add"], status: 1, message: "Missing expected argument")
         try expectRefusal(cli, ["list", "--bogus"], status: 1, message: "Unknown option '--bogus'")
@@ -44,12 +48,13 @@ import Testing
         defer { cli.remove() }
         let file = cli.home + "/two.json"
         try """
-            [{"id": "0193a9d2-7fff-7000-8000-00000000abcd", "title": "one", "kind": "task"},
-             {"id": "0193a9d2-7fff-7000-8000-00000000abce", "title": "two", "kind": "task"}]
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        [{"id": "0193a9d2-7fff-7000-8000-00000000abcd", "title": "one", "kind": "task"},
+         {"id": "0193a9d2-7fff-7000-8000-00000000abce", "title": "two", "kind": "task"}]
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try cli.run("import", file).status == 0)
         try expectRefusal(cli, ["show", "ffff"], status: 2, message: "no item id starts with 'ffff'")
-        try expectRefusal(cli, ["done", "0193a9d2-7fff-7000-8000-00000000abcd", "ffffffff"], status: 2, message: "'ffffffff'")
+        try expectRefusal(
+            cli, ["done", "0193a9d2-7fff-7000-8000-00000000abcd", "ffffffff"], status: 2, message: "'ffffffff'")
         try expectRefusal(cli, ["done", "0193"], status: 1, message: "is ambiguous")
         try expectRefusal(cli, ["rm", "019"], status: 1, message: "at least 4")
         try expectRefusal(cli, ["edit", "milk!", "--title", "x"], status: 1, message: "is not an item id")
@@ -66,12 +71,15 @@ import Testing
             .write(toFile: bad, atomically: true, encoding: .utf8)
         try expectRefusal(cli, ["import", bad], status: 1, message: "entry 3: invalid date '31/12/2026'")
         let broken = cli.home + "/broken.json"
-        try "[\n  {\"title\": \"fine\"},\n  {\"title\": \"x\",,}\n]".write(toFile: broken, atomically: true, encoding: .utf8)
+        try "[\n  {\"title\": \"fine\"},\n  {\"title\": \"x\",,}\n]".write(
+            toFile: broken, atomically: true, encoding: .utf8)
         try expectRefusal(cli, ["import", broken], status: 1, message: "line 3")
         let tw = cli.home + "/tw.json"
-        try "{\"description\":\"ok\",\"uuid\":\"11111111-2222-4333-8444-555555555555\"}\n{\"description\":\"bad\",\"priority\":\"X\"}\n"
+        try
+            "{\"description\":\"ok\",\"uuid\":\"11111111-2222-4333-8444-555555555555\"}\n{\"description\":\"bad\",\"priority\":\"X\"}\n"
             .write(toFile: tw, atomically: true, encoding: .utf8)
-        try expectRefusal(cli, ["import", tw, "--format", "taskwarrior"], status: 1, message: "line 2: unknown priority 'X'")
+        try expectRefusal(
+            cli, ["import", tw, "--format", "taskwarrior"], status: 1, message: "line 2: unknown priority 'X'")
         let folder = cli.home + "/md"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "---\ntitle: ok\n---\n".write(toFile: folder + "/a.md", atomically: true, encoding: .utf8)
@@ -117,7 +125,10 @@ import Testing
     @Test func aCorruptDatabaseIsExit6AndLeftAlone() throws {
         let cli = try QuireCLI()
         defer { cli.remove() }
-        for index in 0..<200 { _ = try cli.run("add", "item \(index) with some words to fill pages", "--body", String(repeating: "body ", count: 50)) }
+        for index in 0..<200 {
+            _ = try cli.run(
+                "add", "item \(index) with some words to fill pages", "--body", String(repeating: "body ", count: 50))
+        }
         // Fold the WAL into the file, as a clean shutdown does, so the file alone holds the data.
         let queue = try DatabaseQueue(path: cli.database)
         _ = try queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }

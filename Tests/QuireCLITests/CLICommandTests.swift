@@ -7,7 +7,9 @@ import Testing
         let cli = try QuireCLI()
         defer { cli.remove() }
         let note = try cli.add("Meeting", "notes", "--tag", "work", "--body", "Agenda:\n- one")
-        let task = try cli.add("Buy milk", "--task", "--tag", "home", "--tag", "errands", "--due", "2026-11-30", "--priority", "high", "--pin")
+        let task = try cli.add(
+            "Buy milk", "--task", "--tag", "home", "--tag", "errands", "--due", "2026-11-30", "--priority", "high",
+            "--pin")
         #expect(note.count == 36 && task.count == 36 && task > note)
 
         let items = try #require(try cli.json("list", "--json") as? [[String: Any]])
@@ -17,14 +19,18 @@ import Testing
         #expect(milk["priority"] as? String == "high" && milk["pinned"] as? Bool == true)
         #expect(milk["tags"] as? [String] == ["errands", "home"] && milk["syncState"] as? String == "pending")
         #expect(milk["rev"] as? Int == 0 && milk["deleted"] as? Bool == false && milk["doneAt"] is NSNull)
-        #expect(Set(milk.keys) == ["id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned",
-                                   "createdAt", "updatedAt", "deleted", "rev", "syncState"])
+        #expect(
+            Set(milk.keys) == [
+                "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned",
+                "createdAt", "updatedAt", "deleted", "rev", "syncState",
+            ])
 
         let human = try cli.run("list")
         #expect(human.status == 0)
         let lines = human.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].contains("● ↑ [ ] Buy milk") && lines[0].contains("2026-11-30") && lines[0].contains("high")
+        #expect(
+            lines[0].contains("● ↑ [ ] Buy milk") && lines[0].contains("2026-11-30") && lines[0].contains("high")
                 && lines[0].hasSuffix("#errands #home"))
         #expect(lines[1].contains("Meeting notes") && lines[1].hasSuffix("#work"))
 
@@ -67,8 +73,9 @@ import Testing
         let cli = try QuireCLI()
         defer { cli.remove() }
         let id = try cli.add("Draft", "--task", "--tag", "old", "--tag", "keep", "--due", "2026-01-01")
-        let result = try cli.run("edit", String(id.prefix(13)), "--title", "Final", "--tag", "+new", "--tag", "-old",
-                                 "--due", "none", "--priority", "medium", "--body", "-", "--pin", stdin: "from stdin\n")
+        let result = try cli.run(
+            "edit", String(id.prefix(13)), "--title", "Final", "--tag", "+new", "--tag", "-old",
+            "--due", "none", "--priority", "medium", "--body", "-", "--pin", stdin: "from stdin\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("edited: "))
         let item = try #require(try cli.json("show", id, "--json") as? [String: Any])
@@ -85,9 +92,9 @@ import Testing
         let id = try cli.add("Old title", "--task", "--body", "old body")
         let script = cli.home + "/editor.sh"
         try """
-            #!/bin/sh
-            sed -i -e 's/^title: .*/title: New title/' -e 's/^priority: .*/priority: high/' -e 's/^old body$/new body/' "$1"
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        sed -i -e 's/^title: .*/title: New title/' -e 's/^priority: .*/priority: high/' -e 's/^old body$/new body/' "$1"
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
         let edited = try cli.run(["edit", id], environment: ["VISUAL": script])
         #expect(edited.status == 0, "\(edited.stderr)")
@@ -100,13 +107,17 @@ import Testing
 
         let before = try cli.snapshot()
         let breaker = cli.home + "/break.sh"
-        try "#!/bin/sh\nsed -i 's/^priority: .*/priority: urgent/' \"$1\"\n".write(toFile: breaker, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nsed -i 's/^priority: .*/priority: urgent/' \"$1\"\n".write(
+            toFile: breaker, atomically: true, encoding: .utf8)
         chmod(breaker, 0o755)
         let broken = try cli.run(["edit", id], environment: ["EDITOR": breaker])
         #expect(broken.status == 1 && broken.oneErrorLine)
         #expect(broken.stderr.contains("invalid priority 'urgent'") && broken.stderr.contains("your text is kept at "))
-        let kept = String(broken.stderr.split(separator: " ").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(FileManager.default.contents(atPath: kept).map { String(decoding: $0, as: UTF8.self) }?.contains("priority: urgent") == true)
+        let kept = String(broken.stderr.split(separator: " ").last ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        #expect(
+            FileManager.default.contents(atPath: kept).map { String(decoding: $0, as: UTF8.self) }?.contains(
+                "priority: urgent") == true)
         try? FileManager.default.removeItem(atPath: kept)
         #expect(try cli.snapshot() == before)
     }
@@ -161,6 +172,8 @@ import Testing
         let human = try cli.run("history", id)
         let lines = human.stdout.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines[0].hasSuffix("done") && lines[1].contains("title \"v1\" → \"v2\"; tags +t") && lines[2].contains("created task \"v1\""))
+        #expect(
+            lines[0].hasSuffix("done") && lines[1].contains("title \"v1\" → \"v2\"; tags +t")
+                && lines[2].contains("created task \"v1\""))
     }
 }

@@ -5,7 +5,9 @@ import Testing
 /// hear a resize and Ctrl-C, and Ctrl-C in it must not end quire and lose the save.
 @Suite struct CLIEditorTests {
     /// A store with one item, and an editor made of a shell script `body` (the file is `$1`).
-    static func store(with title: String, editor body: (_ home: String) -> String) throws -> (QuireCLI, id: String, editor: String) {
+    static func store(with title: String, editor body: (_ home: String) -> String) throws -> (
+        QuireCLI, id: String, editor: String
+    ) {
         let cli = try QuireCLI()
         let id = try cli.add(title)
         let editor = cli.home + "/editor.sh"

@@ -7,14 +7,18 @@ import Testing
         defer { cli.remove() }
         let help = try cli.run("--help")
         #expect(help.status == 0 && help.stderr.isEmpty)
-        for command in ["add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import"] {
+        for command in [
+            "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
+        ] {
             #expect(help.stdout.contains("  \(command) "), "missing \(command)")
         }
         #expect(help.stdout.contains("Exit codes: 0 success"))
         #expect(!FileManager.default.fileExists(atPath: cli.database), "help does not create a database")
     }
 
-    @Test(arguments: ["add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import"])
+    @Test(arguments: [
+        "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
+    ])
     func everySubcommandHasHelp(_ command: String) throws {
         let cli = try QuireCLI()
         defer { cli.remove() }
@@ -29,7 +33,8 @@ import Testing
         defer { cli.remove() }
         let version = try cli.run("--version")
         #expect(version.status == 0 && version.stderr.isEmpty)
-        #expect(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(version.stdout)")
+        #expect(
+            version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(version.stdout)")
         #expect(!FileManager.default.fileExists(atPath: cli.database))
     }
 

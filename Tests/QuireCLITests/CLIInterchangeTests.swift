@@ -12,7 +12,10 @@ import Testing
     @Test func jsonExportImportsIntoAnotherHomeAndAgainChangesNothing() throws {
         let source = try QuireCLI()
         let target = try QuireCLI()
-        defer { source.remove(); target.remove() }
+        defer {
+            source.remove()
+            target.remove()
+        }
         _ = try source.add("Note with \"quotes\"", "--body", "multi\nline", "--tag", "a b")
         let task = try source.add("Task", "--task", "--due", "2026-11-30", "--priority", "low")
         try source.run("done", task)
@@ -35,8 +38,12 @@ import Testing
     @Test func markdownExportImportsBack() throws {
         let source = try QuireCLI()
         let target = try QuireCLI()
-        defer { source.remove(); target.remove() }
-        let plan = try source.run("add", "Plan: the trip, part 1", "--body", "-", "--tag", "travel", stdin: "---\nnot a header\n")
+        defer {
+            source.remove()
+            target.remove()
+        }
+        let plan = try source.run(
+            "add", "Plan: the trip, part 1", "--body", "-", "--tag", "travel", stdin: "---\nnot a header\n")
         #expect(plan.status == 0, "\(plan.stderr)")
         _ = try source.add("Groceries", "--task", "--pin")
         let folder = source.home + "/md"
@@ -50,8 +57,10 @@ import Testing
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("3 new"))
         let items = try target.allItems()
-        #expect(comparable(items.filter { $0["title"] as? String != "Loose note" }) == comparable(try source.allItems()))
-        #expect(items.contains { $0["title"] as? String == "Loose note" && $0["body"] as? String == "written elsewhere" })
+        #expect(
+            comparable(items.filter { $0["title"] as? String != "Loose note" }) == comparable(try source.allItems()))
+        #expect(
+            items.contains { $0["title"] as? String == "Loose note" && $0["body"] as? String == "written elsewhere" })
     }
 
     @Test func taskwarriorExportImports() throws {
@@ -59,17 +68,19 @@ import Testing
         defer { cli.remove() }
         let file = cli.home + "/tasks.json"
         try """
-            [
-            {"id":1,"description":"Pay rent","entry":"20261101T090000Z","modified":"20261101T090000Z","status":"pending","uuid":"5f3c8a1e-2b4d-4e6f-9a8b-7c6d5e4f3a2b","due":"20261130T120000Z","priority":"H","project":"home","tags":["money"]},
-            {"id":0,"description":"Filed taxes","end":"20250402T100000Z","entry":"20250301T100000Z","status":"completed","uuid":"11111111-2222-4333-8444-555555555555"}
-            ]
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        [
+        {"id":1,"description":"Pay rent","entry":"20261101T090000Z","modified":"20261101T090000Z","status":"pending","uuid":"5f3c8a1e-2b4d-4e6f-9a8b-7c6d5e4f3a2b","due":"20261130T120000Z","priority":"H","project":"home","tags":["money"]},
+        {"id":0,"description":"Filed taxes","end":"20250402T100000Z","entry":"20250301T100000Z","status":"completed","uuid":"11111111-2222-4333-8444-555555555555"}
+        ]
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try cli.run("import", file)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("2 new"))
         let items = try cli.allItems()
         let rent = try #require(items.first { $0["title"] as? String == "Pay rent" })
-        #expect(rent["kind"] as? String == "task" && rent["priority"] as? String == "high" && rent["due"] as? String == "2026-11-30")
+        #expect(
+            rent["kind"] as? String == "task" && rent["priority"] as? String == "high"
+                && rent["due"] as? String == "2026-11-30")
         #expect(rent["tags"] as? [String] == ["money", "project:home"])
         #expect(items.first { $0["title"] as? String == "Filed taxes" }?["done"] as? Bool == true)
         #expect(try cli.run("import", file, "--format", "taskwarrior").stdout.contains("2 unchanged"))

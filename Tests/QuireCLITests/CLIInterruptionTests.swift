@@ -12,14 +12,18 @@ import Testing
         defer { try? queue.close() }
         try queue.read { db in
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"], sourceLocation: sourceLocation)
-            let orphans = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM item WHERE NOT EXISTS (SELECT 1 FROM itemVersion v WHERE v.itemId = item.id)
-                """)
+            let orphans = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM item WHERE NOT EXISTS (SELECT 1 FROM itemVersion v WHERE v.itemId = item.id)
+                    """)
             #expect(orphans == 0, "items without history", sourceLocation: sourceLocation)
-            let unsent = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM item WHERE deleted = 0 AND rev = 0
-                AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.itemId = item.id AND o.kind = 'create')
-                """)
+            let unsent = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM item WHERE deleted = 0 AND rev = 0
+                    AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.itemId = item.id AND o.kind = 'create')
+                    """)
             #expect(unsent == 0, "new items without their create op", sourceLocation: sourceLocation)
             let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? -1
             let indexed = try Int.fetchOne(db, sql: "SELECT count(*) FROM itemSearch") ?? -2
@@ -37,8 +41,8 @@ import Testing
         var wrote = false
         waitUntil(timeout: 20, every: 0.0002) {
             if let text = try? String(contentsOfFile: path, encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") }),
-               let written = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)), written >= bytes
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") }),
+                let written = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)), written >= bytes
             {
                 wrote = true
             }
@@ -54,7 +58,9 @@ import Testing
         let file = cli.home + "/big.json"
         var json = "["
         for index in 0..<30_000 {
-            json += (index == 0 ? "" : ",") + "{\"title\": \"imported \(index)\", \"body\": \"\(String(repeating: "words ", count: 20))\", \"tags\": [\"bulk\"]}"
+            json +=
+                (index == 0 ? "" : ",")
+                + "{\"title\": \"imported \(index)\", \"body\": \"\(String(repeating: "words ", count: 20))\", \"tags\": [\"bulk\"]}"
         }
         try (json + "]").write(toFile: file, atomically: true, encoding: .utf8)
         var killed = 0

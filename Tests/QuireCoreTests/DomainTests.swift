@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireCore
 
 @Suite struct DayTests {
@@ -58,15 +59,20 @@ import Testing
 
     @Test func wrongTypesAndBadValuesAreRejected() {
         var item = Item(id: "a", title: "Milk", createdAt: created)
-        #expect(throws: ValidationError.wrongType(field: .done)) { try item.set(.done, to: .string("yes"), now: created) }
+        #expect(throws: ValidationError.wrongType(field: .done)) {
+            try item.set(.done, to: .string("yes"), now: created)
+        }
         #expect(throws: ValidationError.emptyTitle) { try item.set(.title, to: .string("  "), now: created) }
-        #expect(throws: ValidationError.invalidPriority("urgent")) { try item.set(.priority, to: .string("urgent"), now: created) }
+        #expect(throws: ValidationError.invalidPriority("urgent")) {
+            try item.set(.priority, to: .string("urgent"), now: created)
+        }
         #expect(item.title == "Milk")
     }
 
     @Test func itemJSONRoundTripsWithRFC3339Times() throws {
-        let item = Item(id: "0193a9d2-7fff-7000-8000-00000000abcd", kind: .task, title: "Buy milk",
-                        tags: ["home"], due: Day("2026-12-01"), createdAt: created)
+        let item = Item(
+            id: "0193a9d2-7fff-7000-8000-00000000abcd", kind: .task, title: "Buy milk",
+            tags: ["home"], due: Day("2026-12-01"), createdAt: created)
         let data = try JSONEncoder().encode(item)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"createdAt\":\"2023-11-14T22:13:20.000Z\""))
@@ -77,10 +83,17 @@ import Testing
     @Test func fieldValuesEncodeAsTheWireShapes() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let op = Op(id: "o", item: "i", kind: .update, baseRev: 2,
-                    fields: [.body: FieldChange(from: .sha256("ab"), to: .string("x")), .due: FieldChange(from: .null, to: .string("2026-01-01"))])
+        let op = Op(
+            id: "o", item: "i", kind: .update, baseRev: 2,
+            fields: [
+                .body: FieldChange(from: .sha256("ab"), to: .string("x")),
+                .due: FieldChange(from: .null, to: .string("2026-01-01")),
+            ])
         let text = String(decoding: try encoder.encode(op), as: UTF8.self)
-        #expect(text == #"{"baseRev":2,"fields":{"body":{"from":{"sha256":"ab"},"to":"x"},"due":{"from":null,"to":"2026-01-01"}},"item":"i","kind":"update","op":"o"}"#)
+        #expect(
+            text
+                == #"{"baseRev":2,"fields":{"body":{"from":{"sha256":"ab"},"to":"x"},"due":{"from":null,"to":"2026-01-01"}},"item":"i","kind":"update","op":"o"}"#
+        )
         #expect(try JSONDecoder().decode(Op.self, from: Data(text.utf8)) == op)
     }
 }

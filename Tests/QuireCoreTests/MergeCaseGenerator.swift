@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import QuireCore
 
 /// A body as the generator builds it: lines without their newlines, and whether the last one

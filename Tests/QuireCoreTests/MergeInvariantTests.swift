@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireCore
 
 /// The body merge's promises, checked on thousands of generated cases (`MergeCaseGenerator`),
@@ -22,7 +23,10 @@ import Testing
             var generator = MergeCaseGenerator(seed: seed)
             let example = generator.next()
             if Diff3(base: example.base.string, local: example.local.string, remote: example.remote.string)
-                .hasConflicts { conflicts += 1 }
+                .hasConflicts
+            {
+                conflicts += 1
+            }
             let failures = Self.failures(of: example)
             if failures == [Self.extendingPromise] {
                 moves.append("seed \(seed): \(example.repro)")
@@ -72,11 +76,13 @@ import Testing
             if !merged.utf8.elementsEqual(answer.text.utf8) { differentText += 1 }
         }
         let rate = Double(quireConflictsWhereGitIsClean) / Double(max(gitClean, 1))
-        print("merge oracle: \(cases.count) cases, git clean in \(gitClean), Quire conflicts in "
-            + "\(quireConflictsWhereGitIsClean) of those (\(String(format: "%.2f", rate * 100))%), "
-            + "different clean text in \(differentText)")
+        print(
+            "merge oracle: \(cases.count) cases, git clean in \(gitClean), Quire conflicts in "
+                + "\(quireConflictsWhereGitIsClean) of those (\(String(format: "%.2f", rate * 100))%), "
+                + "different clean text in \(differentText)")
         #expect(gitClean > cases.count / 2, "most generated cases are ones git merges")
-        #expect(rate <= 0.01, "Quire conflicts where git merges cleanly in \(quireConflictsWhereGitIsClean) of \(gitClean)")
+        #expect(
+            rate <= 0.01, "Quire conflicts where git merges cleanly in \(quireConflictsWhereGitIsClean) of \(gitClean)")
         #expect(failed == 0, "\(failed) of \(cases.count) cases broke an invariant")
     }
 
@@ -106,8 +112,9 @@ import Testing
         if let merged = merge.mergedText {
             check(same(swapped.mergedText, merged), "swapping the sides changes the clean merge")
         }
-        check(same(swapped.text(choosing: .remote), merge.text(choosing: .local)),
-              "keeping local is not keeping the same side with the sides swapped")
+        check(
+            same(swapped.text(choosing: .remote), merge.text(choosing: .local)),
+            "keeping local is not keeping the same side with the sides swapped")
 
         // One side holds the other's changes and more: the clean merge, or keeping that side
         // in every conflict, gives exactly that side (nothing lost, nothing twice).
@@ -128,17 +135,21 @@ import Testing
 
         // The item merge settles the body with the same per-hunk rule as the text.
         if merge.hasConflicts {
-            let item = Item(id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "t", body: base,
-                            createdAt: Date(timeIntervalSince1970: 1_790_000_000), rev: 2)
+            let item = Item(
+                id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "t", body: base,
+                createdAt: Date(timeIntervalSince1970: 1_790_000_000), rev: 2)
             var mine = item
             mine.body = local
             var theirs = item
             theirs.body = remote
             let itemMerge = ItemMerge(base: item, local: mine, remote: theirs)
             check(itemMerge.conflicts == [.body], "the item merge misses the body conflict")
-            for (resolution, choice) in [(ItemMerge.Resolution.local, Diff3.Choice.local), (.remote, .remote), (.both, .both)] {
-                check(same(itemMerge.resolved(resolution).body, merge.text(choosing: choice)),
-                      "resolving the item \(resolution) is not keeping \(resolution) per hunk")
+            for (resolution, choice) in [
+                (ItemMerge.Resolution.local, Diff3.Choice.local), (.remote, .remote), (.both, .both),
+            ] {
+                check(
+                    same(itemMerge.resolved(resolution).body, merge.text(choosing: choice)),
+                    "resolving the item \(resolution) is not keeping \(resolution) per hunk")
             }
         }
         return failures
@@ -182,8 +193,10 @@ enum GitMergeFile {
         var answers: [Answer] = []
         var index = 0
         while index + 1 < fields.count && answers.count < cases.count {
-            answers.append(Answer(text: String(decoding: fields[index], as: UTF8.self),
-                                  conflicts: Int(String(decoding: fields[index + 1], as: UTF8.self)) ?? -1))
+            answers.append(
+                Answer(
+                    text: String(decoding: fields[index], as: UTF8.self),
+                    conflicts: Int(String(decoding: fields[index + 1], as: UTF8.self)) ?? -1))
             index += 2
         }
         guard answers.count == cases.count else { throw OracleError.shortOutput(answers.count) }

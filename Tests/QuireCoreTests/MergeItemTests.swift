@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireCore
 
 @Suite struct MergeItemTests {
@@ -7,9 +8,10 @@ import Testing
     let later = Date(timeIntervalSince1970: 1_790_000_600)
 
     var base: Item {
-        Item(id: "0193a9d2-7fff-7000-8000-00000000abcd", kind: .task, title: "Buy milk",
-             body: "one\ntwo\nthree\n", tags: ["home", "errand"], due: Day("2026-12-01"), priority: .low,
-             createdAt: created, rev: 4, syncState: .synced)
+        Item(
+            id: "0193a9d2-7fff-7000-8000-00000000abcd", kind: .task, title: "Buy milk",
+            body: "one\ntwo\nthree\n", tags: ["home", "errand"], due: Day("2026-12-01"), priority: .low,
+            createdAt: created, rev: 4, syncState: .synced)
     }
 
     func edited(_ item: Item, _ change: (inout Item) -> Void) -> Item {
@@ -19,8 +21,15 @@ import Testing
     }
 
     @Test func differentFieldsMergeSilently() {
-        let local = edited(base) { $0.title = "Buy oat milk"; $0.priority = .high }
-        let remote = edited(base) { $0.due = Day("2026-12-24"); $0.pinned = true; $0.rev = 5 }
+        let local = edited(base) {
+            $0.title = "Buy oat milk"
+            $0.priority = .high
+        }
+        let remote = edited(base) {
+            $0.due = Day("2026-12-24")
+            $0.pinned = true
+            $0.rev = 5
+        }
         let merge = ItemMerge(base: base, local: local, remote: remote)
         #expect(!merge.needsReview)
         #expect(merge.item.title == "Buy oat milk")
@@ -50,10 +59,11 @@ import Testing
     /// A two-valued field changed by both sides was necessarily set to the same value.
     @Test(arguments: [Field.done, .pinned, .kind])
     func twoValuedFieldsChangedOnBothSidesAgree(_ field: Field) throws {
-        let flipped: FieldValue = switch base.value(of: field) {
-        case .bool(let flag): .bool(!flag)
-        default: .string("note")
-        }
+        let flipped: FieldValue =
+            switch base.value(of: field) {
+            case .bool(let flag): .bool(!flag)
+            default: .string("note")
+            }
         let local = try base.applying([field: flipped, .title: .string("Local")], now: later)
         let remote = try base.applying([field: flipped], now: later)
         let merge = ItemMerge(base: base, local: local, remote: remote)
@@ -63,8 +73,8 @@ import Testing
     }
 
     @Test func tagsMergeAsSets() {
-        let local = edited(base) { $0.tags = ["home", "urgent"] }          // -errand +urgent
-        let remote = edited(base) { $0.tags = ["errand", "home", "weekend"] } // +weekend
+        let local = edited(base) { $0.tags = ["home", "urgent"] }  // -errand +urgent
+        let remote = edited(base) { $0.tags = ["errand", "home", "weekend"] }  // +weekend
         let merge = ItemMerge(base: base, local: local, remote: remote)
         #expect(merge.item.tags == ["home", "urgent", "weekend"])
         #expect(!merge.needsReview)
@@ -93,7 +103,10 @@ import Testing
 
     @Test func localEditAgainstRemoteDeleteKeepsTheEditAndNeedsReview() {
         let local = edited(base) { $0.body = "one\ntwo\nthree\nfour\n" }
-        let remote = edited(base) { $0.deleted = true; $0.rev = 5 }
+        let remote = edited(base) {
+            $0.deleted = true
+            $0.rev = 5
+        }
         let merge = ItemMerge(base: base, local: local, remote: remote)
         #expect(merge.deleteConflict == .deletedRemotely)
         #expect(merge.needsReview)
@@ -106,7 +119,10 @@ import Testing
 
     @Test func localDeleteAgainstRemoteEditKeepsTheEditAndNeedsReview() {
         let local = edited(base) { $0.deleted = true }
-        let remote = edited(base) { $0.title = "Buy milk today"; $0.rev = 5 }
+        let remote = edited(base) {
+            $0.title = "Buy milk today"
+            $0.rev = 5
+        }
         let merge = ItemMerge(base: base, local: local, remote: remote)
         #expect(merge.deleteConflict == .deletedLocally)
         #expect(!merge.item.deleted)
@@ -119,8 +135,16 @@ import Testing
         let merge = ItemMerge(base: base, local: base, remote: edited(base) { $0.deleted = true })
         #expect(merge.item.deleted)
         #expect(!merge.needsReview)
-        let both = ItemMerge(base: base, local: edited(base) { $0.deleted = true; $0.title = "x" },
-                             remote: edited(base) { $0.deleted = true; $0.title = "y" })
+        let both = ItemMerge(
+            base: base,
+            local: edited(base) {
+                $0.deleted = true
+                $0.title = "x"
+            },
+            remote: edited(base) {
+                $0.deleted = true
+                $0.title = "y"
+            })
         #expect(both.item.deleted)
         #expect(!both.needsReview, "both deleted it: nothing to review")
     }
@@ -133,8 +157,17 @@ import Testing
     }
 
     @Test func resolutionsGiveLocalRemoteBothOrTheMergedBody() {
-        let local = edited(base) { $0.title = "Oat milk"; $0.body = "one\nTWO\nthree\n"; $0.pinned = true }
-        let remote = edited(base) { $0.title = "Soy milk"; $0.body = "one\n2\nthree\n"; $0.rev = 9; $0.priority = .high }
+        let local = edited(base) {
+            $0.title = "Oat milk"
+            $0.body = "one\nTWO\nthree\n"
+            $0.pinned = true
+        }
+        let remote = edited(base) {
+            $0.title = "Soy milk"
+            $0.body = "one\n2\nthree\n"
+            $0.rev = 9
+            $0.priority = .high
+        }
         let merge = ItemMerge(base: base, local: local, remote: remote)
         #expect(merge.conflicts == [.title, .body])
 

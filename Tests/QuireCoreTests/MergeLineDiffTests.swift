@@ -1,4 +1,5 @@
 import Testing
+
 @testable import QuireCore
 
 @Suite struct MergeLineDiffTests {
@@ -27,8 +28,9 @@ import Testing
         Case(old: "a\nb\nc\n", new: "a\nB\nc\n", hunks: [.init(old: 1..<2, new: 1..<2)]),
         Case(old: "a\nb\nc\n", new: "a\nc\n", hunks: [.init(old: 1..<2, new: 1..<1)]),
         Case(old: "a\nc\n", new: "a\nb\nc\n", hunks: [.init(old: 1..<1, new: 1..<2)]),
-        Case(old: "a\nb\nc\nd\ne\n", new: "A\nb\nc\nd\nE\n",
-             hunks: [.init(old: 0..<1, new: 0..<1), .init(old: 4..<5, new: 4..<5)]),
+        Case(
+            old: "a\nb\nc\nd\ne\n", new: "A\nb\nc\nd\nE\n",
+            hunks: [.init(old: 0..<1, new: 0..<1), .init(old: 4..<5, new: 4..<5)]),
         Case(old: "a\nb", new: "a\nb\n", hunks: [.init(old: 1..<2, new: 1..<2)]),
     ])
     func hunksOfSmallEdits(_ example: Case) {
@@ -42,8 +44,12 @@ import Testing
         for seed in propertySeeds(count: 600) {
             var random = SeededRandom(seed: seed)
             let alphabet = Int.random(in: 1...4, using: &random)
-            let old = (0..<Int.random(in: 0...24, using: &random)).map { _ in Int.random(in: 0..<alphabet, using: &random) }
-            let new = (0..<Int.random(in: 0...24, using: &random)).map { _ in Int.random(in: 0..<alphabet, using: &random) }
+            let old = (0..<Int.random(in: 0...24, using: &random)).map { _ in
+                Int.random(in: 0..<alphabet, using: &random)
+            }
+            let new = (0..<Int.random(in: 0...24, using: &random)).map { _ in
+                Int.random(in: 0..<alphabet, using: &random)
+            }
             let hunks = LineDiff.hunks(from: old, to: new)
             #expect(applyHunks(hunks, old: old, new: new) == new, "seed \(seed)")
             let changed = hunks.reduce(0) { $0 + $1.old.count + $1.new.count }
@@ -63,11 +69,12 @@ import Testing
         new.remove(at: 15_000)
         new.insert("added\n", at: 19_000)
         let hunks = LineDiff.hunks(from: old.joined(), to: new.joined())
-        #expect(hunks == [
-            .init(old: 10..<11, new: 10..<11),
-            .init(old: 15_000..<15_001, new: 15_000..<15_000),
-            .init(old: 19_001..<19_001, new: 19_000..<19_001),
-        ])
+        #expect(
+            hunks == [
+                .init(old: 10..<11, new: 10..<11),
+                .init(old: 15_000..<15_001, new: 15_000..<15_000),
+                .init(old: 19_001..<19_001, new: 19_000..<19_001),
+            ])
     }
 
     /// A text rewritten from top to bottom exceeds the search's cost cap; the script must

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireCore
 
 /// Properties of the three-way merges over hundreds of random cases. Each failure names its
@@ -38,8 +39,9 @@ import Testing
             let base = (0..<Int.random(in: 0...14, using: &random)).map { "base\($0)" }
             let localEdits = randomEdits(baseCount: base.count, tag: "L", maxEdits: 3, using: &random)
             let remoteEdits = randomEdits(baseCount: base.count, tag: "R", maxEdits: 3, using: &random)
-            let merge = Diff3(base: text(base), local: text(apply(localEdits, to: base)),
-                              remote: text(apply(remoteEdits, to: base)))
+            let merge = Diff3(
+                base: text(base), local: text(apply(localEdits, to: base)),
+                remote: text(apply(remoteEdits, to: base)))
             let model = MergeModel(base: base, local: localEdits, remote: remoteEdits)
             let context = "seed \(seed): local \(localEdits) remote \(remoteEdits)"
 
@@ -72,9 +74,11 @@ import Testing
             var random = SeededRandom(seed: seed)
             let base = randomItem(using: &random)
             let version = randomEdit(of: base, using: &random)
-            for merge in [ItemMerge(base: base, local: version, remote: version),
-                          ItemMerge(base: base, local: base, remote: version),
-                          ItemMerge(base: base, local: version, remote: base)] {
+            for merge in [
+                ItemMerge(base: base, local: version, remote: version),
+                ItemMerge(base: base, local: base, remote: version),
+                ItemMerge(base: base, local: version, remote: base),
+            ] {
                 #expect(merge.item.fieldValues == version.fieldValues, "seed \(seed)")
                 #expect(merge.item.deleted == version.deleted, "seed \(seed)")
                 #expect(!merge.needsReview, "seed \(seed)")
@@ -152,7 +156,8 @@ import Testing
                 if tags.contains(tag) { tags.remove(tag) } else { tags.insert(tag) }
                 copy.tags = Tags.normalize(tags)
             case .done: try? copy.set(.done, to: .bool(!copy.done), now: now)
-            case .due: copy.due = Bool.random(using: &random) ? nil : Day("2027-01-0\(Int.random(in: 1...3, using: &random))")
+            case .due:
+                copy.due = Bool.random(using: &random) ? nil : Day("2027-01-0\(Int.random(in: 1...3, using: &random))")
             case .priority: copy.priority = Priority.allCases.randomElement(using: &random)!
             case .pinned: copy.pinned.toggle()
             }
@@ -184,7 +189,8 @@ struct MergeModel {
             return i
         }
         for i in all.indices {
-            for j in all.indices where i < j && all[i].isLocal != all[j].isLocal && all[i].edit.collides(with: all[j].edit) {
+            for j in all.indices
+            where i < j && all[i].isLocal != all[j].isLocal && all[i].edit.collides(with: all[j].edit) {
                 parent[root(i)] = root(j)
             }
         }
@@ -199,7 +205,9 @@ struct MergeModel {
         .sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
     }
 
-    private func versions(of group: (range: Range<Int>, local: [RegionEdit], remote: [RegionEdit])) -> ([String], [String]) {
+    private func versions(of group: (range: Range<Int>, local: [RegionEdit], remote: [RegionEdit])) -> (
+        [String], [String]
+    ) {
         (apply(group.local, to: base, within: group.range), apply(group.remote, to: base, within: group.range))
     }
 

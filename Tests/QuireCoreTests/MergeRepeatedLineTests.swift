@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireCore
 
 /// The merges that once lost or repeated a line, and the resolutions that once dropped a
@@ -12,16 +13,21 @@ import Testing
     }
 
     @Test(arguments: [
-        Row(name: "a line both deleted from a run is deleted once", base: "b\na\na\n", local: "L\nb\na\n",
+        Row(
+            name: "a line both deleted from a run is deleted once", base: "b\na\na\n", local: "L\nb\na\n",
             remote: "b\na\n", merged: "L\nb\na\n"),
-        Row(name: "a run shortened on both sides keeps its other lines", base: "a\nb\nb\nb",
+        Row(
+            name: "a run shortened on both sides keeps its other lines", base: "a\nb\nb\nb",
             local: "L1 new\na\nb\nb", remote: "a\nb\nb", merged: "L1 new\na\nb\nb"),
-        Row(name: "a line both wrote among blank lines is written once",
+        Row(
+            name: "a line both wrote among blank lines is written once",
             base: "# Shopping\n- milk\n\n\n- eggs\n", local: "# Shopping\n- oat milk\n\n- bread\n- eggs\n",
             remote: "# Shopping\n- milk\n\n- bread\n- eggs\n", merged: "# Shopping\n- oat milk\n\n- bread\n- eggs\n"),
-        Row(name: "re-encoded accents are a change", base: "caf\u{E9}\nend\n", local: "cafe\u{301}\nend\n",
+        Row(
+            name: "re-encoded accents are a change", base: "caf\u{E9}\nend\n", local: "cafe\u{301}\nend\n",
             remote: "caf\u{E9}\nend\nmore\n", merged: "cafe\u{301}\nend\nmore\n"),
-        Row(name: "a final newline added while the other side edits above", base: "a\nb",
+        Row(
+            name: "a final newline added while the other side edits above", base: "a\nb",
             local: "A\nb", remote: "a\nb\n", merged: "A\nb\n"),
     ])
     func mergesCleanlyToTheRightText(_ row: Row) {
@@ -39,8 +45,9 @@ import Testing
     }
 
     func resolveCase() -> ItemMerge {
-        let base = Item(id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "Letters", body: "a\nb\nc\nd\ne\nf",
-                        createdAt: Date(timeIntervalSince1970: 1_790_000_000), rev: 2)
+        let base = Item(
+            id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "Letters", body: "a\nb\nc\nd\ne\nf",
+            createdAt: Date(timeIntervalSince1970: 1_790_000_000), rev: 2)
         var local = base
         local.body = "a\nb\nc\nd\nE-laptop\nf"
         var remote = base

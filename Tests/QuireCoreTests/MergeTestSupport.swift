@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import QuireCore
 
 /// The seeds property tests run: `QUIRE_MERGE_SEED=N` replays one case, else a fixed range.

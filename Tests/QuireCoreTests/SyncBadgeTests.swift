@@ -25,8 +25,9 @@ import Testing
         let limit = SyncBadge.failedAttemptsForError
         #expect(badge([OpStanding(stage: .waiting, attempts: limit - 1, lastSendFailed: true)]) == .pending)
         #expect(badge([OpStanding(stage: .waiting, attempts: limit, lastSendFailed: true)]) == .error)
-        #expect(badge([OpStanding(stage: .waiting, attempts: limit * 2, lastSendFailed: false)]) == .pending,
-                "being offline is not the op's fault")
+        #expect(
+            badge([OpStanding(stage: .waiting, attempts: limit * 2, lastSendFailed: false)]) == .pending,
+            "being offline is not the op's fault")
     }
 
     @Test func waitingOutranksSending() {

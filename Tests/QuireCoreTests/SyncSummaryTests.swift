@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireCore
 
 @Suite struct SyncSummaryTests {
@@ -8,12 +9,15 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_795_357_320)
 
     @Test func theThreeStatusBarExamplesOfTheSpec() {
-        #expect(SyncSummary(connection: .idle, lastSuccess: now).statusLine(now: now, timeZone: utc)
-            == "All changes synced · 14:22")
-        #expect(SyncSummary(connection: .offline, pending: 3, nextRetry: now.addingTimeInterval(7.2))
-            .statusLine(now: now, timeZone: utc) == "3 pending · offline, retrying in 8s")
-        #expect(SyncSummary(connection: .idle, needsReview: 1, lastSuccess: now).statusLine(now: now, timeZone: utc)
-            == "1 needs review · press c")
+        #expect(
+            SyncSummary(connection: .idle, lastSuccess: now).statusLine(now: now, timeZone: utc)
+                == "All changes synced · 14:22")
+        #expect(
+            SyncSummary(connection: .offline, pending: 3, nextRetry: now.addingTimeInterval(7.2))
+                .statusLine(now: now, timeZone: utc) == "3 pending · offline, retrying in 8s")
+        #expect(
+            SyncSummary(connection: .idle, needsReview: 1, lastSuccess: now).statusLine(now: now, timeZone: utc)
+                == "1 needs review · press c")
     }
 
     @Test func otherStates() {
@@ -21,10 +25,12 @@ import Testing
         #expect(line(SyncSummary(connection: .authNeeded, pending: 2)) == "2 pending · sync paused · sign in again")
         #expect(line(SyncSummary(connection: .noRemote)) == "Local only · no remote set")
         #expect(line(SyncSummary(connection: .noRemote, pending: 4)) == "4 pending · no remote set")
-        #expect(line(SyncSummary(connection: .error, pending: 1, nextRetry: now.addingTimeInterval(90)))
-            == "1 pending · sync error, retrying in 1m 30s")
+        #expect(
+            line(SyncSummary(connection: .error, pending: 1, nextRetry: now.addingTimeInterval(90)))
+                == "1 pending · sync error, retrying in 1m 30s")
         #expect(line(SyncSummary(connection: .syncing, pending: 5)) == "5 pending · syncing…")
-        #expect(line(SyncSummary(connection: .idle, deadLetters: 2, lastSuccess: now)) == "2 changes rejected · press S")
+        #expect(
+            line(SyncSummary(connection: .idle, deadLetters: 2, lastSuccess: now)) == "2 changes rejected · press S")
         #expect(line(SyncSummary(connection: .idle, pending: 2, lastSuccess: now)) == "2 pending")
         #expect(line(SyncSummary(connection: .idle)) == "Not synced yet")
         #expect(line(SyncSummary(connection: .offline, pending: 1)) == "1 pending · offline")
@@ -32,8 +38,9 @@ import Testing
 
     @Test func aSuccessOnAnEarlierDayShowsTheDate() {
         let yesterday = now.addingTimeInterval(-86_400)
-        #expect(SyncSummary(connection: .idle, lastSuccess: yesterday).statusLine(now: now, timeZone: utc)
-            == "All changes synced · Nov 21 14:22")
+        #expect(
+            SyncSummary(connection: .idle, lastSuccess: yesterday).statusLine(now: now, timeZone: utc)
+                == "All changes synced · Nov 21 14:22")
     }
 
     @Test func clockTimeFollowsTheTimeZone() {
@@ -41,13 +48,18 @@ import Testing
         #expect(SyncSummary.clockTime(now, now: now, timeZone: paris) == "15:22")
     }
 
-    @Test(arguments: [(0.0, "now"), (-3, "now"), (0.2, "in 1s"), (59, "in 59s"), (60, "in 1m"), (61, "in 1m 1s"),
-                      (3600, "in 1h"), (3720, "in 1h 2m")])
+    @Test(arguments: [
+        (0.0, "now"), (-3, "now"), (0.2, "in 1s"), (59, "in 59s"), (60, "in 1m"), (61, "in 1m 1s"),
+        (3600, "in 1h"), (3720, "in 1h 2m"),
+    ])
     func countdowns(_ seconds: Double, _ expected: String) {
         #expect(SyncSummary.countdown(from: now, to: now.addingTimeInterval(seconds)) == expected)
     }
 
     @Test func connectionNamesAreTheStatusJSONStates() {
-        #expect(SyncConnection.allCases.map(\.rawValue) == ["idle", "syncing", "offline", "auth-needed", "error", "no-remote"])
+        #expect(
+            SyncConnection.allCases.map(\.rawValue) == [
+                "idle", "syncing", "offline", "auth-needed", "error", "no-remote",
+            ])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import QuireCore
-import Testing
 import QuireProtocol
+import Testing
 
 /// The hand-written request, result and item JSON must say exactly what the `Codable` forms
 /// say, and the server's fast reader must read back exactly what the writer wrote.
@@ -9,8 +9,10 @@ import QuireProtocol
     /// Text with everything an escaper can get wrong: quotes, backslashes, every control
     /// character, a slash, non-ASCII letters, an emoji, and U+2028.
     static func text(_ random: inout SeededRandom) -> String {
-        let pieces = ["", "Buy milk", "\"", "\\", "/", "ünïcödé", "😀", "\u{2028}", "a\nb", "\t", "{\"sha256\":1}",
-                      String(UnicodeScalar(UInt8.random(in: 0...31, using: &random)))]
+        let pieces = [
+            "", "Buy milk", "\"", "\\", "/", "ünïcödé", "😀", "\u{2028}", "a\nb", "\t", "{\"sha256\":1}",
+            String(UnicodeScalar(UInt8.random(in: 0...31, using: &random))),
+        ]
         return (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
     }
 
@@ -35,8 +37,9 @@ import QuireProtocol
                 }
                 fields = chosen
             }
-            return Op(id: UUID().uuidString.lowercased(), item: "item-\(index % 5)", kind: kind,
-                      baseRev: Int.random(in: 0...Int.max, using: &random), fields: fields)
+            return Op(
+                id: UUID().uuidString.lowercased(), item: "item-\(index % 5)", kind: kind,
+                baseRev: Int.random(in: 0...Int.max, using: &random), fields: fields)
         }
         return SyncRequest(
             device: UUID().uuidString.lowercased(), cursor: Bool.random(using: &random) ? nil : text(&random),
@@ -50,8 +53,10 @@ import QuireProtocol
             title: text(&random), body: text(&random), tags: [text(&random), text(&random)],
             done: Bool.random(using: &random), due: Bool.random(using: &random) ? nil : Day("2026-11-22"),
             priority: Priority.allCases.randomElement(using: &random)!, pinned: Bool.random(using: &random),
-            createdAt: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000),
-            updatedAt: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000))
+            createdAt: Date(
+                timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000),
+            updatedAt: Date(
+                timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000))
     }
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
@@ -76,8 +81,9 @@ import QuireProtocol
         for cut in [1, compact.count / 2, compact.count - 1] {
             #expect(Array(compact[..<cut]).withUnsafeBufferPointer(SyncRequest.readCompact) == nil, "cut at \(cut)")
         }
-        let otherVersion = Array(String(decoding: compact, as: UTF8.self)
-            .replacingOccurrences(of: "{\"protocol\":1,", with: "{\"protocol\":2,").utf8)
+        let otherVersion = Array(
+            String(decoding: compact, as: UTF8.self)
+                .replacingOccurrences(of: "{\"protocol\":1,", with: "{\"protocol\":2,").utf8)
         #expect(otherVersion.withUnsafeBufferPointer(SyncRequest.readCompact) == nil)
         let unknownKey = Array(String(decoding: compact, as: UTF8.self).dropLast().utf8) + Array(",\"extra\":1}".utf8)
         #expect(unknownKey.withUnsafeBufferPointer(SyncRequest.readCompact) == nil)
@@ -90,7 +96,8 @@ import QuireProtocol
             let decoded = try JSONDecoder().decode(ChangeItem.self, from: Data(item.compactJSON().utf8))
             #expect(decoded == item)
             let results: [OpResult] = [
-                .applied("a", rev: item.rev), .conflict("b", current: item), .skipped("c"), .rejected("d", reason: Self.text(&random)),
+                .applied("a", rev: item.rev), .conflict("b", current: item), .skipped("c"),
+                .rejected("d", reason: Self.text(&random)),
             ]
             for result in results {
                 #expect(try JSONDecoder().decode(OpResult.self, from: Data(result.compactJSON().utf8)) == result)
@@ -109,8 +116,9 @@ import QuireProtocol
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             let text = Timestamp.string(from: date)
             #expect(Timestamp.date(from: text) == date, "\(text) from \(milliseconds) ms")
-            #expect(text == date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
-                || milliseconds % 1000 != 0, "\(text)")
+            #expect(
+                text == date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+                    || milliseconds % 1000 != 0, "\(text)")
         }
     }
 
@@ -159,7 +167,8 @@ import QuireProtocol
         }
         // Another writer's shape is left to the full decoder.
         var random2 = SeededRandom(seed: seed)
-        let other = SyncResponse(results: [], changes: [Self.item(&random2)], cursor: "1", more: false, epoch: "e", stateHash: "h")
+        let other = SyncResponse(
+            results: [], changes: [Self.item(&random2)], cursor: "1", more: false, epoch: "e", stateHash: "h")
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(Array(try encoder.encode(other)).withUnsafeBufferPointer(SyncResponse.readCompact) == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import QuireCore
 import Testing
+
 @testable import QuireProtocol
 
 /// SPEC.md's JSON examples, byte for byte where the shape matters.
@@ -55,7 +56,8 @@ import Testing
 
     @Test func encodesRequestWithNullCursorAndProtocolKey() throws {
         let request = SyncRequest(device: "d", cursor: nil, limit: 10, ops: [])
-        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(request)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(request)) as? [String: Any])
         #expect(Set(object.keys) == ["protocol", "device", "cursor", "limit", "ops"])
         #expect(object["protocol"] as? Int == SyncProtocol.version)
         #expect(object["cursor"] is NSNull)
@@ -83,19 +85,23 @@ import Testing
     @Test func changeItemEncodesExactlySpecFields() throws {
         let item = ChangeItem(
             id: "0193a9d2-7fff-7000-8000-00000000abcd", rev: 1, kind: .task, title: "Buy milk", tags: ["home"],
-            createdAt: Date(timeIntervalSince1970: 1_795_341_600), updatedAt: Date(timeIntervalSince1970: 1_795_341_600))
+            createdAt: Date(timeIntervalSince1970: 1_795_341_600), updatedAt: Date(timeIntervalSince1970: 1_795_341_600)
+        )
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(item)) as? [String: Any])
-        #expect(Set(object.keys) == [
-            "id", "rev", "deleted", "kind", "title", "body", "tags", "done", "due", "priority", "pinned", "createdAt",
-            "updatedAt",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "id", "rev", "deleted", "kind", "title", "body", "tags", "done", "due", "priority", "pinned",
+                "createdAt",
+                "updatedAt",
+            ])
         #expect(object["due"] is NSNull)
         #expect(object["createdAt"] as? String == "2026-11-22T10:00:00.000Z")
         #expect(try JSONDecoder().decode(ChangeItem.self, from: JSONEncoder().encode(item)) == item)
     }
 
     @Test func changeItemRequiresEveryField() {
-        let missingDue = #"{"id":"x","rev":1,"deleted":false,"kind":"note","title":"t","body":"","tags":[],"done":false,"priority":"none","pinned":false,"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"}"#
+        let missingDue =
+            #"{"id":"x","rev":1,"deleted":false,"kind":"note","title":"t","body":"","tags":[],"done":false,"priority":"none","pinned":false,"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ChangeItem.self, from: Data(missingDue.utf8)) }
     }
 
@@ -109,7 +115,8 @@ import Testing
             (.rejected("o", reason: "why"), ["op", "status", "reason"]),
         ]
         for (result, keys) in cases {
-            let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? [String: Any])
             #expect(Set(object.keys) == keys)
             #expect(try JSONDecoder().decode(OpResult.self, from: JSONEncoder().encode(result)) == result)
         }
@@ -122,11 +129,13 @@ import Testing
     }
 
     @Test func errorCodesAreSpecs() throws {
-        #expect(ErrorCode.allCases.map(\.rawValue) == [
-            "bad_request", "unauthorized", "forbidden", "not_found", "too_large", "rate_limited", "resync_required",
-            "unsupported_protocol", "internal",
-        ])
-        let body = try JSONDecoder().decode(ErrorBody.self, from: Data(#"{"error":"resync_required","message":"m"}"#.utf8))
+        #expect(
+            ErrorCode.allCases.map(\.rawValue) == [
+                "bad_request", "unauthorized", "forbidden", "not_found", "too_large", "rate_limited", "resync_required",
+                "unsupported_protocol", "internal",
+            ])
+        let body = try JSONDecoder().decode(
+            ErrorBody.self, from: Data(#"{"error":"resync_required","message":"m"}"#.utf8))
         #expect(body == ErrorBody(.resyncRequired, "m"))
     }
 
@@ -134,7 +143,8 @@ import Testing
         let created = Date(timeIntervalSince1970: 1_700_000_000)
         let doneAt = Date(timeIntervalSince1970: 1_700_000_500)
         let item = Item(
-            id: "i", kind: .task, title: "t", body: "b", tags: ["x"], done: true, doneAt: doneAt, due: Day("2026-01-02"),
+            id: "i", kind: .task, title: "t", body: "b", tags: ["x"], done: true, doneAt: doneAt,
+            due: Day("2026-01-02"),
             priority: .high, pinned: true, createdAt: created, deleted: false, rev: 4, syncState: .pending)
         let wire = ChangeItem(item)
         #expect(wire.rev == 4)

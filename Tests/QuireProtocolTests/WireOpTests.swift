@@ -1,12 +1,14 @@
 import Foundation
 import QuireCore
 import Testing
+
 @testable import QuireProtocol
 
 /// `SyncRequest` decodes its ops with its own fast path; it must read exactly what `Op` reads.
 @Suite struct WireOpTests {
     static let values: [FieldValue] = [
-        .null, .string(""), .string("Buy milk"), .string("with \"quotes\" and \\ and ünïcödé 😀"), .bool(true), .bool(false),
+        .null, .string(""), .string("Buy milk"), .string("with \"quotes\" and \\ and ünïcödé 😀"), .bool(true),
+        .bool(false),
         .strings([]), .strings(["a", "b"]), .sha256(String(repeating: "ab", count: 32)),
     ]
 
@@ -18,11 +20,16 @@ import Testing
             if index % 7 != 0 {
                 var chosen: [Field: FieldChange] = [:]
                 for field in Field.allCases where Bool.random(using: &random) {
-                    chosen[field] = FieldChange(from: Self.values.randomElement(using: &random)!, to: Self.values.randomElement(using: &random)!)
+                    chosen[field] = FieldChange(
+                        from: Self.values.randomElement(using: &random)!, to: Self.values.randomElement(using: &random)!
+                    )
                 }
                 fields = chosen
             }
-            ops.append(Op(id: "op-\(index)", item: "item-\(index % 13)", kind: [.create, .update, .delete][index % 3], baseRev: index, fields: fields))
+            ops.append(
+                Op(
+                    id: "op-\(index)", item: "item-\(index % 13)", kind: [.create, .update, .delete][index % 3],
+                    baseRev: index, fields: fields))
         }
         let request = SyncRequest(device: "d", cursor: "c", limit: 5, ops: ops)
         let data = try JSONEncoder().encode(request)
@@ -34,7 +41,10 @@ import Testing
     }
 
     @Test func nullAndMissingFieldsBothMeanNone() throws {
-        for text in [#"{"op":"o","item":"i","kind":"delete","baseRev":2}"#, #"{"op":"o","item":"i","kind":"delete","baseRev":2,"fields":null}"#] {
+        for text in [
+            #"{"op":"o","item":"i","kind":"delete","baseRev":2}"#,
+            #"{"op":"o","item":"i","kind":"delete","baseRev":2,"fields":null}"#,
+        ] {
             let json = #"{"protocol":1,"device":"d","ops":[\#(text)]}"#
             let request = try JSONDecoder().decode(SyncRequest.self, from: Data(json.utf8))
             #expect(request.ops == [Op(id: "o", item: "i", kind: .delete, baseRev: 2)])

@@ -3,8 +3,10 @@ import Foundation
 import GRDB
 import QuireCore
 import QuireProtocol
+import QuireTestSupport
 import Synchronization
 import Testing
+
 @testable import QuireServer
 
 /// The batches the load writers got acknowledged, each with the moment its answer arrived.
@@ -41,14 +43,18 @@ final class Acknowledged: Sendable {
 
         func run(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
             let environment = ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-            return try await BackupTests.detached { try ServerProcess.command(arguments, executable: try ServerProcess.client, environment: environment) }
+            return try await BackupTests.detached {
+                try ServerProcess.command(arguments, executable: try ServerProcess.client, environment: environment)
+            }
         }
 
         /// Runs a command that must succeed; its stdout, trimmed.
         @discardableResult
         func must(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
             let result = try await run(arguments)
-            try #require(result.status == 0, "quire \(arguments.joined(separator: " ")): \(result.err)", sourceLocation: sourceLocation)
+            try #require(
+                result.status == 0, "quire \(arguments.joined(separator: " ")): \(result.err)",
+                sourceLocation: sourceLocation)
             return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
@@ -78,14 +84,18 @@ final class Acknowledged: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("server.db").path
         let backup = folder.appendingPathComponent("backup.db").path
-        let token = try await Self.server(["user", "add", "ann", "--db", db]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try await Self.server(["user", "add", "ann", "--db", db]).out.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0"])
         defer { Task { await server.stop() } }
 
         // Two real devices with items of their own, synced before the backup.
         let laptop = try Device()
         let phone = try Device()
-        defer { laptop.remove(); phone.remove() }
+        defer {
+            laptop.remove()
+            phone.remove()
+        }
         var deviceItems = Set<String>()
         for device in [laptop, phone] {
             try await device.must(["remote", "set", server.baseURL, "--token", token])
@@ -100,7 +110,8 @@ final class Acknowledged: Sendable {
             Task {
                 for _ in 0..<2_000 where !acknowledged.stopped {
                     let ops = (0..<20).map { _ in Make.create(Make.id(), title: "load") }
-                    _ = try await LiveClient.plain.round(server.baseURL, token: token, SyncRequest(device: Make.id(), cursor: nil, ops: ops))
+                    _ = try await LiveClient.plain.round(
+                        server.baseURL, token: token, SyncRequest(device: Make.id(), cursor: nil, ops: ops))
                     acknowledged.add(ops.map(\.item))
                 }
             }
@@ -149,24 +160,35 @@ final class Acknowledged: Sendable {
         let newEpoch = try await Self.server(["epoch", "show", "--db", db]).out
         #expect(!newEpoch.isEmpty && newEpoch != oldEpoch, "the restore renews the epoch")
         #expect(restored.out.contains(newEpoch.trimmingCharacters(in: .whitespacesAndNewlines)))
-        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("server.db.replaced-") }
-        #expect(kept.contains { !$0.hasSuffix("-wal") } && restored.err.contains("kept as"), "the replaced database is kept: \(kept)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("server.db.replaced-")
+        }
+        #expect(
+            kept.contains { !$0.hasSuffix("-wal") } && restored.err.contains("kept as"),
+            "the replaced database is kept: \(kept)")
 
         let again = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0", "--port", String(port)])
         defer { Task { await again.stop() } }
         let inBackup = try await LiveClient.plain.liveItemIDs(again.baseURL, token: token)
         let missing = ackedBefore.filter { !inBackup.contains($0) }
-        #expect(missing.isEmpty, "\(missing.count) of \(ackedBefore.count) writes acknowledged before the backup began are not in it")
+        #expect(
+            missing.isEmpty,
+            "\(missing.count) of \(ackedBefore.count) writes acknowledged before the backup began are not in it")
         #expect(!inBackup.contains(lateItem))
-        print("backup under load: \(ackedBefore.count) items acknowledged before it began, \(writtenDuringBackup) batches acknowledged while it ran; it holds \(summary.items) items")
+        print(
+            "backup under load: \(ackedBefore.count) items acknowledged before it began, \(writtenDuringBackup) batches acknowledged while it ran; it holds \(summary.items) items"
+        )
 
         // Devices notice the new epoch, resync and send back what the backup lacks.
         for device in [laptop, phone, laptop, phone] { try await device.must(["sync"]) }
         let onServer = try await LiveClient.plain.liveItemIDs(again.baseURL, token: token)
-        #expect(deviceItems.subtracting(onServer).isEmpty, "items of the devices the server lacks: \(deviceItems.subtracting(onServer))")
+        #expect(
+            deviceItems.subtracting(onServer).isEmpty,
+            "items of the devices the server lacks: \(deviceItems.subtracting(onServer))")
         #expect(Set(ackedBefore).subtracting(onServer).isEmpty)
         for device in [laptop, phone] {
-            #expect(deviceItems.subtracting(try await device.itemIDs()).isEmpty, "a device lacks items after the resync")
+            #expect(
+                deviceItems.subtracting(try await device.itemIDs()).isEmpty, "a device lacks items after the resync")
         }
         await again.stop()
     }
@@ -188,7 +210,9 @@ final class Acknowledged: Sendable {
         for (arguments, message) in cases {
             let result = try await Self.server(arguments)
             #expect(result.status == 1, "\(arguments)")
-            #expect(result.err.contains(message) && result.err.split(separator: "\n").count == 1, "\(arguments): \(result.err)")
+            #expect(
+                result.err.contains(message) && result.err.split(separator: "\n").count == 1,
+                "\(arguments): \(result.err)")
         }
         #expect(!FileManager.default.fileExists(atPath: backup))
         #expect(try await Self.server(["epoch", "show", "--db", db]).out == epoch)
@@ -212,15 +236,20 @@ final class Acknowledged: Sendable {
         try await DatabaseQueue(path: db).write { db in
             try db.execute(sql: "UPDATE meta SET value = '99' WHERE key = 'schema'")
         }
-        for arguments in [["migrate", "--db", db], ["user", "list", "--db", db], ["serve", "--db", db, "--port", "0"]] {
+        for arguments in [
+            ["migrate", "--db", db], ["user", "list", "--db", db], ["serve", "--db", db, "--port", "0"],
+        ] {
             let result = try await Self.server(arguments)
             #expect(result.status == 1, "\(arguments): \(result.err)")
-            #expect(result.err.contains("schema version 99") && result.err.contains("newer"), "\(arguments): \(result.err)")
+            #expect(
+                result.err.contains("schema version 99") && result.err.contains("newer"), "\(arguments): \(result.err)")
             #expect(result.err.split(separator: "\n").count == 1, "\(arguments): \(result.err)")
         }
         let backup = folder.appendingPathComponent("backup.db").path
         #expect(try await Self.server(["backup", "--db", db, "--output", backup]).status == 1)
-        let schema = try await DatabaseQueue(path: db).read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'") }
+        let schema = try await DatabaseQueue(path: db).read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'")
+        }
         #expect(schema == "99")
     }
 }

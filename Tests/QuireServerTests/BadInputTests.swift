@@ -1,8 +1,11 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireServer
 
 /// Every kind of bad input gets a clear 4xx with SPEC's error body, and changes nothing.
@@ -37,7 +40,8 @@ import Testing
         #"{"protocol":1,"device":"\#(device)","cursor":null,"ops":[\#(extra)]}"#
     }
 
-    static let validOp = #"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null,"to":"x"}}}"#
+    static let validOp =
+        #"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null,"to":"x"}}}"#
 
     static let cases: [Case] = [
         Case("empty body", "", mentions: "empty"),
@@ -45,10 +49,14 @@ import Testing
         Case("truncated JSON", String(op(validOp).dropLast(3)), mentions: "JSON"),
         Case("a list instead of an object", "[1,2]", mentions: "body"),
         Case("invalid UTF-8", [0x7B, 0x22, 0x70, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D], mentions: "UTF-8"),
-        Case("invalid UTF-8 inside a string", Array(#"{"protocol":1,"device":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), mentions: "UTF-8"),
+        Case(
+            "invalid UTF-8 inside a string",
+            Array(#"{"protocol":1,"device":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), mentions: "UTF-8"),
         Case("missing protocol", #"{"device":"\#(device)"}"#, mentions: "protocol"),
         Case("protocol as a string", #"{"protocol":"1","device":"\#(device)"}"#, mentions: "protocol"),
-        Case("unknown protocol", #"{"protocol":2,"device":"\#(device)"}"#, 400, .unsupportedProtocol, mentions: "version 2"),
+        Case(
+            "unknown protocol", #"{"protocol":2,"device":"\#(device)"}"#, 400, .unsupportedProtocol,
+            mentions: "version 2"),
         Case("missing device", #"{"protocol":1}"#, mentions: "device"),
         Case("device not a UUID", #"{"protocol":1,"device":"phone"}"#, mentions: "device"),
         Case("device as a number", #"{"protocol":1,"device":7}"#, mentions: "device"),
@@ -63,14 +71,37 @@ import Testing
         Case("ops as an object", #"{"protocol":1,"device":"\#(device)","ops":{}}"#, mentions: "ops"),
         Case("op missing its id", op(#"{"item":"\#(itemID)","kind":"create","baseRev":0}"#), mentions: "op"),
         Case("op id not a UUID", op(#"{"op":"1","item":"\#(itemID)","kind":"create","baseRev":0}"#), mentions: "op"),
-        Case("item id not a UUID", op(#"{"op":"\#(opID)","item":"../x","kind":"create","baseRev":0}"#), mentions: "item"),
-        Case("unknown op kind", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"merge","baseRev":0}"#), mentions: "kind"),
-        Case("negative baseRev", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"update","baseRev":-1}"#), mentions: "baseRev"),
-        Case("huge baseRev", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"update","baseRev":99999999999999999999}"#), mentions: "baseRev"),
-        Case("unknown field", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"colour":{"from":null,"to":"red"}}}"#), mentions: "fields"),
-        Case("field change missing to", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null}}}"#), mentions: "to"),
-        Case("field value an object", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null,"to":{"a":1}}}}"#), mentions: "title"),
-        Case("field value a number", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null,"to":5}}}"#), mentions: "title"),
+        Case(
+            "item id not a UUID", op(#"{"op":"\#(opID)","item":"../x","kind":"create","baseRev":0}"#), mentions: "item"),
+        Case(
+            "unknown op kind", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"merge","baseRev":0}"#),
+            mentions: "kind"),
+        Case(
+            "negative baseRev", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"update","baseRev":-1}"#),
+            mentions: "baseRev"),
+        Case(
+            "huge baseRev",
+            op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"update","baseRev":99999999999999999999}"#),
+            mentions: "baseRev"),
+        Case(
+            "unknown field",
+            op(
+                #"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"colour":{"from":null,"to":"red"}}}"#
+            ), mentions: "fields"),
+        Case(
+            "field change missing to",
+            op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null}}}"#),
+            mentions: "to"),
+        Case(
+            "field value an object",
+            op(
+                #"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null,"to":{"a":1}}}}"#
+            ), mentions: "title"),
+        Case(
+            "field value a number",
+            op(
+                #"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null,"to":5}}}"#
+            ), mentions: "title"),
         Case("deeply nested JSON", String(repeating: "[", count: 100_000), mentions: "JSON"),
     ]
 
@@ -94,29 +125,38 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func sizeLimitsAnswer413(_ kind: StoreKind) async throws {
-        try await withHarness(kind, configure: {
-            $0.limits.maxRequestBytes = 3 << 20
-            $0.limits.maxOpsPerBatch = 50
-        }) { server in
+        try await withHarness(
+            kind,
+            configure: {
+                $0.limits.maxRequestBytes = 3 << 20
+                $0.limits.maxOpsPerBatch = 50
+            }
+        ) { server in
             let token = try await server.addUser("ann")
             let user = try await server.user(token)
             let device = Make.id()
 
-            let tooMany = SyncRequest(device: device, cursor: nil, ops: (0..<51).map { _ in Make.create(Make.id(), title: "x") })
+            let tooMany = SyncRequest(
+                device: device, cursor: nil, ops: (0..<51).map { _ in Make.create(Make.id(), title: "x") })
             var (status, body) = try server.failure(try await server.post(token, tooMany))
             #expect((status, body.error) == (413, .tooLarge))
             #expect(body.message.contains("51"))
 
             let bigBody = String(repeating: "b", count: Validation.maxBodyBytes + 1)
-            let bigItem = SyncRequest(device: device, cursor: nil, ops: [Make.create(Make.id(), title: "x", [.body: .string(bigBody)])])
+            let bigItem = SyncRequest(
+                device: device, cursor: nil, ops: [Make.create(Make.id(), title: "x", [.body: .string(bigBody)])])
             (status, body) = try server.failure(try await server.post(token, bigItem))
             #expect((status, body.error) == (413, .tooLarge))
             #expect(body.message.contains("body"))
 
             let bigTitle = String(repeating: "t", count: 70 << 10)
-            let wide = SyncRequest(device: device, cursor: nil, ops: [
-                Make.create(Make.id(), title: bigTitle, [.body: .string(String(repeating: "b", count: Validation.maxBodyBytes))]),
-            ])
+            let wide = SyncRequest(
+                device: device, cursor: nil,
+                ops: [
+                    Make.create(
+                        Make.id(), title: bigTitle,
+                        [.body: .string(String(repeating: "b", count: Validation.maxBodyBytes))])
+                ])
             (status, body) = try server.failure(try await server.post(token, wide))
             #expect((status, body.error) == (413, .tooLarge))
 
@@ -127,9 +167,12 @@ import Testing
             #expect(try await server.store.stats(user: user).seq == 0)
 
             // A body of exactly 1 MiB is fine.
-            let fits = SyncRequest(device: device, cursor: nil, ops: [
-                Make.create(Make.id(), title: "x", [.body: .string(String(repeating: "b", count: Validation.maxBodyBytes))]),
-            ])
+            let fits = SyncRequest(
+                device: device, cursor: nil,
+                ops: [
+                    Make.create(
+                        Make.id(), title: "x", [.body: .string(String(repeating: "b", count: Validation.maxBodyBytes))])
+                ])
             #expect(try await server.sync(token, fits).results.first?.status == .applied)
         }
     }
@@ -138,8 +181,11 @@ import Testing
     func badSnapshotQueriesAnswer400(_ kind: StoreKind) async throws {
         try await withHarness(kind) { server in
             let token = try await server.addUser("ann")
-            for query in ["limit=0", "limit=-1", "limit=abc", "limit=100000", "after=nope", "limit=99999999999999999999999"] {
-                let (status, body) = try server.failure(try await server.send(.get, "/v1/snapshot?\(query)", token: token))
+            for query in [
+                "limit=0", "limit=-1", "limit=abc", "limit=100000", "after=nope", "limit=99999999999999999999999",
+            ] {
+                let (status, body) = try server.failure(
+                    try await server.send(.get, "/v1/snapshot?\(query)", token: token))
                 #expect(status == 400, "\(query)")
                 #expect(body.error == .badRequest)
             }
@@ -151,7 +197,9 @@ import Testing
         try await withHarness(kind) { server in
             let token = try await server.addUser("ann")
             let request = Array(try JSONEncoder().encode(SyncRequest(device: Make.id(), cursor: nil)))
-            for header in [nil, "Bearer", "Basic abc", "Bearer qt_not-a-real-token", "bearer  " + token + "x"] as [String?] {
+            for header in [nil, "Bearer", "Basic abc", "Bearer qt_not-a-real-token", "bearer  " + token + "x"]
+                as [String?]
+            {
                 var headers: HTTPFields = [:]
                 if let header { headers[.authorization] = header }
                 let response = try await server.send(.post, "/v1/sync", token: nil, body: request, headers: headers)

@@ -1,10 +1,13 @@
 import CompressNIO
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import NIOCore
+import NIOFoundationEssentialsCompat
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireServer
 
 /// Request bodies may come gzip-compressed; the server says so in every answer, reads them as
@@ -21,7 +24,8 @@ import Testing
         try await withHarness(kind) { server in
             let token = try await server.addUser("ann")
             let items = (0..<50).map { _ in Make.id() }
-            let request = SyncRequest(device: Make.id(), cursor: nil, ops: items.map { Make.create($0, title: "Note \($0)") })
+            let request = SyncRequest(
+                device: Make.id(), cursor: nil, ops: items.map { Make.create($0, title: "Note \($0)") })
             let json = request.compactJSON()
             let body = try Self.gzip(json)
             #expect(body.count * 3 < json.count, "50 creates compress to under a third")
@@ -43,14 +47,17 @@ import Testing
             let token = try await server.addUser("ann")
             let user = try await server.user(token)
             let before = try await server.store.stats(user: user)
-            let json = SyncRequest(device: Make.id(), cursor: nil, ops: [Make.create(Make.id(), title: "lost?")]).compactJSON()
+            let json = SyncRequest(device: Make.id(), cursor: nil, ops: [Make.create(Make.id(), title: "lost?")])
+                .compactJSON()
 
-            let other = try await server.send(.post, SyncProtocol.syncPath, token: token, body: json, headers: [.contentEncoding: "br"])
+            let other = try await server.send(
+                .post, SyncProtocol.syncPath, token: token, body: json, headers: [.contentEncoding: "br"])
             let (otherStatus, otherBody) = try server.failure(other)
             #expect((otherStatus, otherBody.error) == (415, .badRequest))
             #expect(otherBody.message.contains("Content-Encoding 'br'"))
 
-            let notGzip = try await server.send(.post, SyncProtocol.syncPath, token: token, body: json, headers: [.contentEncoding: "gzip"])
+            let notGzip = try await server.send(
+                .post, SyncProtocol.syncPath, token: token, body: json, headers: [.contentEncoding: "gzip"])
             let (plainStatus, plainBody) = try server.failure(notGzip)
             #expect((plainStatus, plainBody.error) == (400, .badRequest))
             #expect(plainBody.message.contains("not valid gzip"))
@@ -59,7 +66,8 @@ import Testing
             let bomb = try Self.gzip(Array(repeating: UInt8(ascii: " "), count: 1 << 20) + json)
             #expect(bomb.count < 64 << 10)
             let (bombStatus, bombBody) = try server.failure(
-                try await server.send(.post, SyncProtocol.syncPath, token: token, body: bomb, headers: [.contentEncoding: "gzip"]))
+                try await server.send(
+                    .post, SyncProtocol.syncPath, token: token, body: bomb, headers: [.contentEncoding: "gzip"]))
             #expect((bombStatus, bombBody.error) == (413, .tooLarge))
             #expect(bombBody.message.contains("decompressed"))
 

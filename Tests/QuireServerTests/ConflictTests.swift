@@ -2,6 +2,7 @@ import Foundation
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireServer
 
 /// SPEC "Conditional writes", deletes and tombstones.
@@ -16,18 +17,24 @@ import Testing
             try await server.round(&laptop, token, ops: [Make.create(item, title: "Plan", [.body: .string("draft")])])
             try await server.round(&phone, token)
 
-            let title = try await server.round(&laptop, token, ops: [
-                Make.update(item, baseRev: 1, [.title: (.string("Plan"), .string("Trip plan"))]),
-            ])
+            let title = try await server.round(
+                &laptop, token,
+                ops: [
+                    Make.update(item, baseRev: 1, [.title: (.string("Plan"), .string("Trip plan"))])
+                ])
             #expect(title.results.first?.rev == 2)
             // The phone still thinks rev 1; its body edit still holds its from-value, so it applies.
             let long = String(repeating: "x", count: 2000)
-            let body = try await server.round(&phone, token, ops: [
-                Make.update(item, baseRev: 1, [
-                    .body: (.sha256(ContentHash.sha256Hex("draft")), .string(long)),
-                    .tags: (.strings([]), .strings(["travel"])),
-                ]),
-            ])
+            let body = try await server.round(
+                &phone, token,
+                ops: [
+                    Make.update(
+                        item, baseRev: 1,
+                        [
+                            .body: (.sha256(ContentHash.sha256Hex("draft")), .string(long)),
+                            .tags: (.strings([]), .strings(["travel"])),
+                        ])
+                ])
             #expect(body.results.first?.status == .applied)
             #expect(body.results.first?.rev == 3)
             let merged = try #require(phone.items[item])
@@ -43,9 +50,11 @@ import Testing
             var phone = DeviceModel()
             let item = Make.id()
             let elsewhere = Make.id()
-            try await server.round(&laptop, token, ops: [Make.create(item, title: "Milk"), Make.create(elsewhere, title: "Eggs")])
+            try await server.round(
+                &laptop, token, ops: [Make.create(item, title: "Milk"), Make.create(elsewhere, title: "Eggs")])
             try await server.round(&phone, token)
-            try await server.round(&laptop, token, ops: [Make.update(item, baseRev: 1, [.title: (.string("Milk"), .string("Oat milk"))])])
+            try await server.round(
+                &laptop, token, ops: [Make.update(item, baseRev: 1, [.title: (.string("Milk"), .string("Oat milk"))])])
 
             let batch = [
                 Make.update(item, baseRev: 1, [.title: (.string("Milk"), .string("Whole milk"))]),
@@ -90,12 +99,14 @@ import Testing
             #expect(again.changes.isEmpty)
 
             // An edit made before seeing the delete conflicts (edit against delete is for a person).
-            let stale = try await server.round(&phone, token, ops: [Make.update(item, baseRev: 1, [.title: (.string("Old"), .string("New"))])])
+            let stale = try await server.round(
+                &phone, token, ops: [Make.update(item, baseRev: 1, [.title: (.string("Old"), .string("New"))])])
             #expect(stale.results.first?.status == .conflict)
             #expect(stale.results.first?.current?.deleted == true)
 
             // At the tombstone's revision an update restores the item.
-            let restored = try await server.round(&phone, token, ops: [Make.update(item, baseRev: 2, [.title: (.string("Old"), .string("New"))])])
+            let restored = try await server.round(
+                &phone, token, ops: [Make.update(item, baseRev: 2, [.title: (.string("Old"), .string("New"))])])
             #expect(restored.results.first?.rev == 3)
             #expect(phone.items[item]?.deleted == false)
             #expect(phone.items[item]?.title == "New")
@@ -109,7 +120,8 @@ import Testing
             var laptop = DeviceModel()
             let item = Make.id()
             try await server.round(&laptop, token, ops: [Make.create(item, title: "a")])
-            try await server.round(&laptop, token, ops: [Make.update(item, baseRev: 1, [.done: (.bool(false), .bool(true))])])
+            try await server.round(
+                &laptop, token, ops: [Make.update(item, baseRev: 1, [.done: (.bool(false), .bool(true))])])
             let answer = try await server.round(&laptop, token, ops: [Make.delete(item, baseRev: 1)])
             #expect(answer.results.first?.status == .conflict)
             #expect(answer.results.first?.current?.done == true)
@@ -127,13 +139,17 @@ import Testing
             let ops = [
                 Make.update(Make.id(), baseRev: 1, [.title: (.string("a"), .string("b"))]),
                 Make.delete(Make.id(), baseRev: 1),
-                Op(id: Make.id(), item: Make.id(), kind: .create, baseRev: 0, fields: [.body: FieldChange(from: .null, to: .string("no title"))]),
+                Op(
+                    id: Make.id(), item: Make.id(), kind: .create, baseRev: 0,
+                    fields: [.body: FieldChange(from: .null, to: .string("no title"))]),
                 Make.create(Make.id(), title: "   "),
                 Make.update(item, baseRev: 1, [.priority: (.string("none"), .string("urgent"))]),
                 Make.update(item, baseRev: 1, [.due: (.null, .string("2026-02-30"))]),
                 Make.update(item, baseRev: 1, [.done: (.bool(false), .string("yes"))]),
                 Make.update(item, baseRev: 1, [.title: (.string("ok"), .string("two\nlines"))]),
-                Op(id: Make.id(), item: item, kind: .delete, baseRev: 1, fields: [.title: FieldChange(from: .string("ok"), to: .string("x"))]),
+                Op(
+                    id: Make.id(), item: item, kind: .delete, baseRev: 1,
+                    fields: [.title: FieldChange(from: .string("ok"), to: .string("x"))]),
             ]
             let answer = try await server.round(&device, token, ops: ops)
             #expect(answer.results.map(\.status) == Array(repeating: .rejected, count: ops.count))
@@ -150,17 +166,24 @@ import Testing
             let token = try await server.addUser("ann")
             var device = DeviceModel()
             let item = Make.id()
-            try await server.round(&device, token, ops: [Make.create(item, title: "t", [.tags: .strings(["b", "a"]), .due: .string("2026-05-01")])])
+            try await server.round(
+                &device, token,
+                ops: [Make.create(item, title: "t", [.tags: .strings(["b", "a"]), .due: .string("2026-05-01")])])
             #expect(device.items[item]?.tags == ["a", "b"])
-            try await server.round(&device, token, ops: [Make.update(item, baseRev: 1, [.pinned: (.bool(false), .bool(true))])])
+            try await server.round(
+                &device, token, ops: [Make.update(item, baseRev: 1, [.pinned: (.bool(false), .bool(true))])])
             // Tags compare as sets and dates by value, whatever order the device wrote them in.
-            let answer = try await server.round(&device, token, ops: [
-                Make.update(item, baseRev: 1, [
-                    .tags: (.strings(["b", "a", "a"]), .strings(["c"])),
-                    .due: (.string("2026-05-01"), .null),
-                    .priority: (.string("none"), .string("high")),
-                ]),
-            ])
+            let answer = try await server.round(
+                &device, token,
+                ops: [
+                    Make.update(
+                        item, baseRev: 1,
+                        [
+                            .tags: (.strings(["b", "a", "a"]), .strings(["c"])),
+                            .due: (.string("2026-05-01"), .null),
+                            .priority: (.string("none"), .string("high")),
+                        ])
+                ])
             #expect(answer.results.first?.status == .applied)
             let stored = try #require(device.items[item])
             #expect((stored.tags, stored.due, stored.priority, stored.pinned) == (["c"], nil, .high, true))

@@ -3,9 +3,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOFoundationEssentialsCompat
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireServer
 
 /// What the API checker (scripts/api-fuzz.sh) found where the server and openapi.yaml
@@ -48,13 +50,15 @@ import Testing
 
     @Test func theDocumentSaysWhatACursorIsAndEveryCursorTheServerWritesFitsIt() async throws {
         let pattern = try #require(
-            OpenAPIDocument.shared.root["components"]?["schemas"]?["SyncRequest"]?["properties"]?["cursor"]?["pattern"]?.string)
+            OpenAPIDocument.shared.root["components"]?["schemas"]?["SyncRequest"]?["properties"]?["cursor"]?["pattern"]?
+                .string)
         @Sendable func fits(_ cursor: String) throws -> Bool { try Regex(pattern).wholeMatch(in: cursor) != nil }
         #expect(try !fits(""))
         #expect(try !fits("12"))
         try await withHarness(.sqlite) { server in
             let token = try await server.addUser("ann")
-            let answer = try await server.sync(token, SyncRequest(device: Make.id(), cursor: nil, ops: [Make.create(Make.id(), title: "a")]))
+            let answer = try await server.sync(
+                token, SyncRequest(device: Make.id(), cursor: nil, ops: [Make.create(Make.id(), title: "a")]))
             #expect(try fits(answer.cursor), "\(answer.cursor)")
             #expect(FeedCursor(answer.cursor) != nil)
         }

@@ -2,6 +2,7 @@ import Foundation
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireServer
 
 /// SPEC "Changes feed": sequence order, paging under concurrent writes, retention and resync.
@@ -25,7 +26,9 @@ import Testing
                     for _ in 0..<25 {
                         let item = items.randomElement(using: &random)!
                         let known = device.items[item]!
-                        let op = Make.update(item, baseRev: known.rev, [.title: (.string(known.title), .string("w\(index)-\(UUID().uuidString.prefix(6))"))])
+                        let op = Make.update(
+                            item, baseRev: known.rev,
+                            [.title: (.string(known.title), .string("w\(index)-\(UUID().uuidString.prefix(6))"))])
                         _ = try await server.round(&device, token, ops: [op])
                     }
                 }
@@ -47,7 +50,9 @@ import Testing
 
             // Never repeats: each item's revisions arrive strictly increasing.
             for (id, revisions) in seenRevisions {
-                #expect(revisions == revisions.sorted() && Set(revisions).count == revisions.count, "item \(id) came as \(revisions)")
+                #expect(
+                    revisions == revisions.sorted() && Set(revisions).count == revisions.count,
+                    "item \(id) came as \(revisions)")
             }
             // Never skips: the reader ends with every item at the server's latest revision.
             var fresh = DeviceModel()
@@ -66,7 +71,8 @@ import Testing
             var sleeper = DeviceModel()
             let gone = Make.id()
             let kept = Make.id()
-            try await server.round(&writer, token, ops: [Make.create(gone, title: "gone"), Make.create(kept, title: "kept")])
+            try await server.round(
+                &writer, token, ops: [Make.create(gone, title: "gone"), Make.create(kept, title: "kept")])
             try await server.round(&sleeper, token)
             let pending = sleeper.cursor
             try await server.round(&writer, token, ops: [Make.delete(gone, baseRev: 1)])
@@ -78,7 +84,11 @@ import Testing
             // The writer saw the delete: its cursor is past the horizon and goes on.
             try await server.round(&writer, token)
             // The sleeper never saw the tombstone that is now gone: it must resync.
-            let answer = try await server.post(token, SyncRequest(device: sleeper.id, cursor: pending, ops: [Make.update(kept, baseRev: 1, [.pinned: (.bool(false), .bool(true))])]))
+            let answer = try await server.post(
+                token,
+                SyncRequest(
+                    device: sleeper.id, cursor: pending,
+                    ops: [Make.update(kept, baseRev: 1, [.pinned: (.bool(false), .bool(true))])]))
             let (status, body) = try server.failure(answer)
             #expect(status == 410)
             #expect(body.error == .resyncRequired)
@@ -128,21 +138,24 @@ import Testing
 
             // A cursor ahead of the database (it forgot writes: a restored backup) must resync.
             let ahead = "99.\(first.epoch)"
-            let (status, body) = try server.failure(try await server.post(token, SyncRequest(device: device.id, cursor: ahead)))
+            let (status, body) = try server.failure(
+                try await server.post(token, SyncRequest(device: device.id, cursor: ahead)))
             #expect(status == 410)
             #expect(body.message.contains("ahead"))
 
             // After `quire-server epoch renew` every old cursor must resync.
             let renewed = try await ServerAdmin(store: server.store, now: { Date() }).renewEpoch()
             #expect(renewed != first.epoch)
-            let (again, _) = try server.failure(try await server.post(token, SyncRequest(device: device.id, cursor: device.cursor)))
+            let (again, _) = try server.failure(
+                try await server.post(token, SyncRequest(device: device.id, cursor: device.cursor)))
             #expect(again == 410)
             let fresh = try await server.sync(token, SyncRequest(device: device.id, cursor: nil))
             #expect(fresh.epoch == renewed)
 
             // A cursor this server never wrote is a bad request.
             for text in ["1", "abc", "-1.\(renewed)", "1.XYZ", "", "1.\(renewed).2"] {
-                let (code, error) = try server.failure(try await server.post(token, SyncRequest(device: device.id, cursor: text)))
+                let (code, error) = try server.failure(
+                    try await server.post(token, SyncRequest(device: device.id, cursor: text)))
                 #expect(code == 400, "cursor \(text)")
                 #expect(error.error == .badRequest)
             }

@@ -2,6 +2,7 @@ import Foundation
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireServer
 
 /// SPEC "Idempotency": the server remembers each op id's result.
@@ -32,7 +33,8 @@ import Testing
             #expect(second.changes == first.changes)
 
             // Replayed one by one, in a later batch, against a newer cursor: still the first answers.
-            let later = try await server.sync(token, SyncRequest(device: Make.id(), cursor: first.cursor, ops: batch.reversed()))
+            let later = try await server.sync(
+                token, SyncRequest(device: Make.id(), cursor: first.cursor, ops: batch.reversed()))
             #expect(later.results == first.results.reversed())
             #expect(later.changes.isEmpty)
             #expect(try await server.store.stats(user: user) == before)
@@ -69,10 +71,12 @@ import Testing
             var device = DeviceModel()
             let item = Make.id()
             try await server.round(&device, token, ops: [Make.create(item, title: "a")])
-            try await server.round(&device, token, ops: [Make.update(item, baseRev: 1, [.title: (.string("a"), .string("b"))])])
+            try await server.round(
+                &device, token, ops: [Make.update(item, baseRev: 1, [.title: (.string("a"), .string("b"))])])
             let stale = Make.update(item, baseRev: 1, [.title: (.string("a"), .string("c"))])
             let first = try await server.round(&device, token, ops: [stale])
-            try await server.round(&device, token, ops: [Make.update(item, baseRev: 2, [.title: (.string("b"), .string("d"))])])
+            try await server.round(
+                &device, token, ops: [Make.update(item, baseRev: 2, [.title: (.string("b"), .string("d"))])])
 
             let replay = try await server.round(&device, token, ops: [stale])
             #expect(replay.results == first.results)
@@ -87,7 +91,8 @@ import Testing
         try await withHarness(kind) { server in
             let token = try await server.addUser("ann")
             let create = Make.create(Make.id(), title: "once")
-            let answer = try await server.sync(token, SyncRequest(device: Make.id(), cursor: nil, ops: [create, create]))
+            let answer = try await server.sync(
+                token, SyncRequest(device: Make.id(), cursor: nil, ops: [create, create]))
             #expect(answer.results == [.applied(create.id, rev: 1), .applied(create.id, rev: 1)])
             #expect(try await server.store.stats(user: server.user(token)).seq == 1)
         }

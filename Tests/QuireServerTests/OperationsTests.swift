@@ -1,7 +1,11 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireServer
 
 /// `/healthz`, `/metrics` and the document itself.
@@ -23,7 +27,8 @@ import Testing
             let item = Make.id()
             let create = Make.create(item, title: "a")
             try await server.round(&device, token, ops: [create, Make.update(Make.id(), baseRev: 1, [:])])
-            try await server.round(&device, token, ops: [create, Make.update(item, baseRev: 0, [.title: (.string("z"), .string("b"))])])
+            try await server.round(
+                &device, token, ops: [create, Make.update(item, baseRev: 0, [.title: (.string("z"), .string("b"))])])
             _ = try await server.send(.post, "/v1/sync", token: token, body: Array("{".utf8))
 
             let response = try await server.send(.get, "/metrics", token: nil)
@@ -62,9 +67,16 @@ import Testing
         // The checker itself catches what a wrong answer would get wrong.
         let good = JSONValue.object(["error": .string("too_large"), "message": .string("m")])
         #expect(document.problems(good, component: "Error").isEmpty)
-        #expect(!document.problems(.object(["error": .string("oops"), "message": .string("m")]), component: "Error").isEmpty)
+        #expect(
+            !document.problems(.object(["error": .string("oops"), "message": .string("m")]), component: "Error").isEmpty
+        )
         #expect(!document.problems(.object(["error": .string("internal")]), component: "Error").isEmpty)
-        #expect(!document.problems(.object(["error": .string("internal"), "message": .string("m"), "x": .null]), component: "Error").isEmpty)
-        #expect(!document.problems(.object(["op": .string("x"), "status": .string("applied")]), component: "OpResult").isEmpty)
+        #expect(
+            !document.problems(
+                .object(["error": .string("internal"), "message": .string("m"), "x": .null]), component: "Error"
+            ).isEmpty)
+        #expect(
+            !document.problems(.object(["op": .string("x"), "status": .string("applied")]), component: "OpResult")
+                .isEmpty)
     }
 }

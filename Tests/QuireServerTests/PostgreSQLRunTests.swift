@@ -1,5 +1,8 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Testing
+
 @testable import QuireServer
 
 /// Says plainly when the PostgreSQL half of the protocol suite does not run, and checks that

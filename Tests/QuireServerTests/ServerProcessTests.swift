@@ -6,12 +6,14 @@ import QuireCore
 import QuireProtocol
 import QuireTestSupport
 import Testing
+
 @testable import QuireServer
 
 /// The real `quire-server` binary on loopback, where the transport and the process matter.
 @Suite(.serialized) struct ServerProcessTests {
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-server-live-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "quire-server-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -58,7 +60,8 @@ import Testing
 
         let missing = try ServerProcess.command(["token", "revoke", "nobody", "--db", db])
         #expect(missing.status == 2)
-        let fresh = try ServerProcess.command(["token", "add", "ann", "--db", db]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fresh = try ServerProcess.command(["token", "add", "ann", "--db", db]).out.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(try await LiveClient.plain.sync(server.baseURL, token: fresh, request).0 == 200)
         await server.stop()
     }
@@ -67,7 +70,8 @@ import Testing
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("server.db").path
-        let token = try ServerProcess.command(["user", "add", "ann", "--db", db]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try ServerProcess.command(["user", "add", "ann", "--db", db]).out.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0"])
 
         // Many batches at once; SIGTERM as soon as the first answer arrives, while others are
@@ -85,7 +89,8 @@ import Testing
                 group.addTask {
                     do {
                         let (status, body) = try await client.sync(
-                            server.baseURL, token: token, SyncRequest(device: Make.id(), cursor: nil, limit: 1, ops: ops))
+                            server.baseURL, token: token,
+                            SyncRequest(device: Make.id(), cursor: nil, limit: 1, ops: ops))
                         if status == 200 {
                             // A 200 is always a whole answer.
                             let answer = try JSONDecoder().decode(SyncResponse.self, from: Data(body))
@@ -130,14 +135,19 @@ import Testing
         let key = folder.appendingPathComponent("key.pem").path
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1"]
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj",
+            "/CN=127.0.0.1",
+        ]
         openssl.standardError = FileHandle.nullDevice
         openssl.standardOutput = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
         try #require(openssl.terminationStatus == 0)
 
-        let server = try await ServerProcess(serve: ["--db", folder.appendingPathComponent("s.db").path, "--tls-cert", cert, "--tls-key", key])
+        let server = try await ServerProcess(serve: [
+            "--db", folder.appendingPathComponent("s.db").path, "--tls-cert", cert, "--tls-key", key,
+        ])
         defer { Task { await server.stop() } }
         #expect(server.baseURL.hasPrefix("https://"))
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -148,7 +158,9 @@ import Testing
         #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
         try await client.shutdown()
 
-        let missingKey = try ServerProcess.command(["serve", "--db", folder.appendingPathComponent("s.db").path, "--tls-cert", cert])
+        let missingKey = try ServerProcess.command([
+            "serve", "--db", folder.appendingPathComponent("s.db").path, "--tls-cert", cert,
+        ])
         #expect(missingKey.status != 0)
         await server.stop()
     }
@@ -167,12 +179,18 @@ import Testing
             let added = try ServerProcess.command(["user", "add", "ann", "--postgres", url])
             try #require(added.status == 0, "\(added.err)")
             let token = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
-            let first = try await ServerProcess(serve: ["--postgres", url, "--rate-limit", "0", "--postgres-connections", "4"])
-            let second = try await ServerProcess(serve: ["--postgres", url, "--rate-limit", "0", "--postgres-connections", "4"])
+            let first = try await ServerProcess(serve: [
+                "--postgres", url, "--rate-limit", "0", "--postgres-connections", "4",
+            ])
+            let second = try await ServerProcess(serve: [
+                "--postgres", url, "--rate-limit", "0", "--postgres-connections", "4",
+            ])
             let servers = [first.baseURL, second.baseURL]
 
             let items = (0..<16).map { _ in Make.id() }
-            _ = try await LiveClient.plain.round(first.baseURL, token: token, SyncRequest(device: Make.id(), cursor: nil, ops: items.map { Make.create($0, title: "start") }))
+            _ = try await LiveClient.plain.round(
+                first.baseURL, token: token,
+                SyncRequest(device: Make.id(), cursor: nil, ops: items.map { Make.create($0, title: "start") }))
 
             // Writers alternate between the two processes, each with its own view of the items.
             let finished = SharedCounter()
@@ -186,9 +204,13 @@ import Testing
                         var ops: [Op] = []
                         for item in items.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random)) {
                             let base = known[item]
-                            ops.append(Make.update(item, baseRev: base?.rev ?? 1, [.title: (.string(base?.title ?? "start"), .string("w\(writer)r\(round)"))]))
+                            ops.append(
+                                Make.update(
+                                    item, baseRev: base?.rev ?? 1,
+                                    [.title: (.string(base?.title ?? "start"), .string("w\(writer)r\(round)"))]))
                         }
-                        let answer = try await LiveClient.plain.round(servers[round % 2], token: token, SyncRequest(device: Make.id(), cursor: cursor, ops: ops))
+                        let answer = try await LiveClient.plain.round(
+                            servers[round % 2], token: token, SyncRequest(device: Make.id(), cursor: cursor, ops: ops))
                         for change in answer.changes { known[change.id] = change }
                         cursor = answer.cursor
                     }
@@ -218,10 +240,12 @@ import Testing
                 #expect(seen == seen.sorted() && Set(seen).count == seen.count, "item \(id) repeated: \(seen)")
             }
             var fresh = DeviceModel()
-            var answer = try await LiveClient.plain.round(second.baseURL, token: token, SyncRequest(device: fresh.id, cursor: nil))
+            var answer = try await LiveClient.plain.round(
+                second.baseURL, token: token, SyncRequest(device: fresh.id, cursor: nil))
             fresh.receive(answer)
             while answer.more {
-                answer = try await LiveClient.plain.round(first.baseURL, token: token, SyncRequest(device: fresh.id, cursor: fresh.cursor))
+                answer = try await LiveClient.plain.round(
+                    first.baseURL, token: token, SyncRequest(device: fresh.id, cursor: fresh.cursor))
                 fresh.receive(answer)
             }
             #expect(reader.items == fresh.items, "the paging reader missed changes")

@@ -1,7 +1,11 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireServer
 
 /// SPEC "Sync protocol": a round pushes, then pulls; revisions, the feed and the state hash.
@@ -25,7 +29,8 @@ import Testing
             #expect(answer.changes.count == 1)
             #expect(item.id == "0193a9d2-7fff-7000-8000-00000000abcd")
             #expect((item.rev, item.deleted, item.kind, item.title, item.body) == (1, false, .task, "Buy milk", ""))
-            #expect((item.tags, item.done, item.due, item.priority, item.pinned) == (["home"], false, nil, .none, false))
+            #expect(
+                (item.tags, item.done, item.due, item.priority, item.pinned) == (["home"], false, nil, .none, false))
             // createdAt is the instant written in the UUIDv7 id (0x0193a9d27fff = 1733720965119 ms),
             // so both sides agree without sending it.
             #expect(Timestamp.string(from: item.createdAt) == "2024-12-09T05:09:25.119Z")
@@ -65,7 +70,8 @@ import Testing
             var reader = DeviceModel()
             let first = Make.id()
             let second = Make.id()
-            try await server.round(&writer, token, ops: [Make.create(first, title: "one"), Make.create(second, title: "two")])
+            try await server.round(
+                &writer, token, ops: [Make.create(first, title: "one"), Make.create(second, title: "two")])
             let pulled = try await server.round(&reader, token)
             #expect(pulled.results.isEmpty)
             #expect(Set(pulled.changes.map(\.id)) == [first, second])
@@ -82,14 +88,18 @@ import Testing
             var writer = DeviceModel()
             let ids = (0..<6).map { _ in Make.id() }
             try await server.round(&writer, token, ops: ids.map { Make.create($0, title: "item") })
-            try await server.round(&writer, token, ops: [
-                Make.delete(ids[0], baseRev: 1),
-                Make.update(ids[1], baseRev: 1, [.done: (.bool(false), .bool(true))]),
-            ])
+            try await server.round(
+                &writer, token,
+                ops: [
+                    Make.delete(ids[0], baseRev: 1),
+                    Make.update(ids[1], baseRev: 1, [.done: (.bool(false), .bool(true))]),
+                ])
             var reader = DeviceModel()
             let answer = try await server.catchUp(&reader, token, limit: 2)
             #expect(answer.stateHash == reader.stateHash)
-            #expect(answer.stateHash == StateHash(versions: ids.dropFirst().map { (id: $0, rev: $0 == ids[1] ? 2 : 1) }).hex)
+            #expect(
+                answer.stateHash == StateHash(versions: ids.dropFirst().map { (id: $0, rev: $0 == ids[1] ? 2 : 1) }).hex
+            )
             #expect(reader.items[ids[0]]?.deleted == true)
             // A device missing an item sees a different hash: that is how it learns to re-download.
             var partial = reader

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import QuireStore
 import QuireCore
+import Testing
+
+@testable import QuireStore
 
 @Suite struct StoreTimeTests {
     @Test func formatsAndParsesTheCanonicalShapeExactly() {
@@ -42,7 +43,10 @@ import QuireCore
             .done: FieldChange(from: .bool(false), to: .bool(true)),
         ]
         #expect(try JSONText.parseFieldChanges(JSONText.fieldChanges(changes)) == changes)
-        #expect(JSONText.parseStrings(JSONText.strings(["plain", "with \"quote\"", "ü"])) == ["plain", "with \"quote\"", "ü"])
+        #expect(
+            JSONText.parseStrings(JSONText.strings(["plain", "with \"quote\"", "ü"])) == [
+                "plain", "with \"quote\"", "ü",
+            ])
         #expect(JSONText.parseStrings("[]") == [])
         #expect(JSONText.parseStrings("nope") == nil)
     }
@@ -50,9 +54,11 @@ import QuireCore
     /// The direct reader and `JSONDecoder` agree on everything the writer makes, and text the
     /// writer would not make (spaces, other escapes) still reads through the fallback.
     @Test func theDirectReaderAgreesWithJSONDecoder() throws {
-        var random = SeededRandom(seed: 20261122)
+        var random = SeededRandom(seed: 20_261_122)
         let alphabet = Array("ab \"\\\n\r\t\u{01}\u{1f}é日😀/")
-        func text() -> String { String((0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! }) }
+        func text() -> String {
+            String((0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+        }
         func value() -> FieldValue {
             switch Int.random(in: 0..<5, using: &random) {
             case 0: return .null
@@ -78,10 +84,10 @@ import QuireCore
     }
 }
 
-
 @Suite struct JSONImportTests {
     @Test func readsExportedItemsWithDefaults() throws {
-        let data = Data("""
+        let data = Data(
+            """
             [{"id": "0193A9D2-7FFF-7000-8000-00000000ABCD", "kind": "task", "title": "Milk", "tags": ["a"], "done": true,
               "due": "2026-11-30", "priority": "high", "createdAt": "2026-11-22T10:00:00Z", "rev": 9, "syncState": "synced"},
              {"title": "Just a title"}]
@@ -89,7 +95,9 @@ import QuireCore
         let entries = try JSONImport.entries(from: data)
         #expect(entries.count == 2)
         #expect(entries[0].id == "0193a9d2-7fff-7000-8000-00000000abcd")
-        #expect(entries[0].kind == .task && entries[0].done && entries[0].priority == .high && entries[0].due == Day("2026-11-30"))
+        #expect(
+            entries[0].kind == .task && entries[0].done && entries[0].priority == .high
+                && entries[0].due == Day("2026-11-30"))
         #expect(entries[1] == ImportEntry(title: "Just a title"))
     }
 
@@ -97,7 +105,10 @@ import QuireCore
         ("[{\"title\": \"ok\"}, {\"title\": \"\"}]", "entry 2: the title is empty"),
         ("[{\"title\": \"ok\"}, {\"title\": \"x\", \"done\": 1}]", "entry 2: 'done' must be true or false"),
         ("[{\"title\": \"x\", \"due\": \"tomorrow\"}]", "entry 1: invalid date 'tomorrow': use YYYY-MM-DD"),
-        ("[{\"title\": \"x\", \"priority\": \"urgent\"}]", "entry 1: invalid priority 'urgent': use none, low, medium or high"),
+        (
+            "[{\"title\": \"x\", \"priority\": \"urgent\"}]",
+            "entry 1: invalid priority 'urgent': use none, low, medium or high"
+        ),
         ("[{\"body\": \"no title\"}]", "entry 1: 'title' is missing"),
         ("[{\"title\": \"x\", \"id\": \"nope\"}]", "entry 1: 'nope' is not a UUID"),
         ("{\"title\": \"x\"}", "the file must hold a JSON array of items"),
@@ -117,7 +128,8 @@ import QuireCore
     let utc = TimeZone(identifier: "UTC")!
 
     @Test func mapsTasksAndKeepsIdsStableAcrossImports() throws {
-        let data = Data("""
+        let data = Data(
+            """
             [{"id":1,"description":"Pay rent","entry":"20261101T090000Z","modified":"20261102T090000Z","status":"pending",
               "uuid":"5f3c8a1e-2b4d-4e6f-9a8b-7c6d5e4f3a2b","due":"20261130T230000Z","priority":"H","project":"home",
               "tags":["money"],"annotations":[{"entry":"20261101T100000Z","description":"ask about the deposit"}]},
@@ -141,7 +153,8 @@ import QuireCore
     }
 
     @Test func readsOneTaskPerLineAndNamesTheBadLine() throws {
-        let lines = Data("""
+        let lines = Data(
+            """
             {"description":"a","uuid":"11111111-2222-4333-8444-555555555555","entry":"20250101T000000Z"},
             {"description":"b","uuid":"21111111-2222-4333-8444-555555555555","entry":"20250101T000000Z"}
             {"description":"c", broken
@@ -152,7 +165,8 @@ import QuireCore
         } catch {
             #expect(error.location == "line 3")
         }
-        let good = try TaskwarriorImport.entries(from: Data(lines.split(separator: 10).prefix(2).joined(separator: [10])))
+        let good = try TaskwarriorImport.entries(
+            from: Data(lines.split(separator: 10).prefix(2).joined(separator: [10])))
         #expect(good.map(\.title) == ["a", "b"])
     }
 }
@@ -174,7 +188,8 @@ import QuireCore
     }
 
     @Test func readsBlockListsCommentsAndFilesWithoutHeaders() throws {
-        let entry = try MarkdownItem.parse("---\n# a comment\ntitle: 'It''s here'\ntags:\n  - one\n  - \"two\"\n---\nBody")
+        let entry = try MarkdownItem.parse(
+            "---\n# a comment\ntitle: 'It''s here'\ntags:\n  - one\n  - \"two\"\n---\nBody")
         #expect(entry.title == "It's here" && entry.tags == ["one", "two"] && entry.body == "Body")
         let heading = try MarkdownItem.parse("# Trip plan\n\nDay one", fallbackTitle: "trip")
         #expect(heading.title == "Trip plan" && heading.body == "Day one")

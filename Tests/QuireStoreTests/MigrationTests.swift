@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuireStore
 import QuireCore
+import Testing
+
+@testable import QuireStore
 
 @Suite struct MigrationTests {
     @Test func anEmptyFileIsMigratedToTheFullSchema() throws {
@@ -12,10 +13,13 @@ import QuireCore
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let store = try AppDatabase.open(path: path, environment: .deterministic())
         let tables = try store.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name")
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name")
         }
-        for name in ["item", "itemVersion", "outbox", "syncMeta", "conflict", "syncEvent", "itemSearch",
-                     "item_search_insert", "item_search_update", "item_search_delete"] {
+        for name in [
+            "item", "itemVersion", "outbox", "syncMeta", "conflict", "syncEvent", "itemSearch",
+            "item_search_insert", "item_search_update", "item_search_delete",
+        ] {
             #expect(tables.contains(name), "missing \(name)")
         }
         let journal = try store.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
@@ -52,7 +56,10 @@ import QuireCore
         do {
             _ = try AppDatabase.open(path: path, environment: .deterministic())
         } catch {
-            guard case .unusable(_, let reason) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .unusable(_, let reason) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(reason.contains("newer version"))
         }
         let after = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -91,13 +98,14 @@ import QuireCore
             let old = try DatabaseQueue(path: path)
             try migrator.migrate(old, upTo: first)
             try old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO syncEvent (at, kind, message) VALUES
-                      ('2026-11-20T10:00:00.000Z', 'SYNC_START', 'sync started'),
-                      ('2026-11-20T10:00:01.000Z', 'PUSH_OK', 'pushed 1 op: 1 applied · 812 bytes · 9 ms'),
-                      ('2026-11-20T10:00:02.000Z', 'RETRY', 'the server answered 503'),
-                      ('2026-11-20T10:00:03.000Z', 'RETRY', 'server unreachable: connection refused')
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO syncEvent (at, kind, message) VALUES
+                          ('2026-11-20T10:00:00.000Z', 'SYNC_START', 'sync started'),
+                          ('2026-11-20T10:00:01.000Z', 'PUSH_OK', 'pushed 1 op: 1 applied · 812 bytes · 9 ms'),
+                          ('2026-11-20T10:00:02.000Z', 'RETRY', 'the server answered 503'),
+                          ('2026-11-20T10:00:03.000Z', 'RETRY', 'server unreachable: connection refused')
+                        """)
             }
             try old.close()
         }

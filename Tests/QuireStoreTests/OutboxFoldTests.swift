@@ -1,15 +1,23 @@
 import Foundation
-import Testing
-@testable import QuireStore
 import QuireCore
+import Testing
+
+@testable import QuireStore
 
 @Suite struct OutboxFoldRuleTests {
     @Test func keepsEarliestFromAndLatestTo() {
         let existing: [Field: FieldChange] = [.title: FieldChange(from: .string("a"), to: .string("b"))]
         let folded = OutboxFold.fold(
             kind: .update, existing: existing,
-            changes: [.title: FieldChange(from: .string("b"), to: .string("c")), .done: FieldChange(from: .bool(false), to: .bool(true))])
-        #expect(folded == [.title: FieldChange(from: .string("a"), to: .string("c")), .done: FieldChange(from: .bool(false), to: .bool(true))])
+            changes: [
+                .title: FieldChange(from: .string("b"), to: .string("c")),
+                .done: FieldChange(from: .bool(false), to: .bool(true)),
+            ])
+        #expect(
+            folded == [
+                .title: FieldChange(from: .string("a"), to: .string("c")),
+                .done: FieldChange(from: .bool(false), to: .bool(true)),
+            ])
     }
 
     @Test func anUpdateBackToTheStartDropsTheFieldAndThenTheOp() {
@@ -17,16 +25,24 @@ import QuireCore
             .title: FieldChange(from: .string("a"), to: .string("b")),
             .pinned: FieldChange(from: .bool(false), to: .bool(true)),
         ]
-        let once = OutboxFold.fold(kind: .update, existing: existing, changes: [.title: FieldChange(from: .string("b"), to: .string("a"))])
+        let once = OutboxFold.fold(
+            kind: .update, existing: existing, changes: [.title: FieldChange(from: .string("b"), to: .string("a"))])
         #expect(once == [.pinned: FieldChange(from: .bool(false), to: .bool(true))])
-        #expect(OutboxFold.fold(kind: .update, existing: once!, changes: [.pinned: FieldChange(from: .bool(true), to: .bool(false))]) == nil)
+        #expect(
+            OutboxFold.fold(
+                kind: .update, existing: once!, changes: [.pinned: FieldChange(from: .bool(true), to: .bool(false))])
+                == nil)
     }
 
     @Test func aCreateKeepsEveryFieldAndTakesTheNewValues() {
-        let existing: [Field: FieldChange] = [.title: FieldChange(from: .null, to: .string("a")), .due: FieldChange(from: .null, to: .null)]
-        let folded = OutboxFold.fold(kind: .create, existing: existing, changes: [.due: FieldChange(from: .null, to: .string("2026-01-01"))])
+        let existing: [Field: FieldChange] = [
+            .title: FieldChange(from: .null, to: .string("a")), .due: FieldChange(from: .null, to: .null),
+        ]
+        let folded = OutboxFold.fold(
+            kind: .create, existing: existing, changes: [.due: FieldChange(from: .null, to: .string("2026-01-01"))])
         #expect(folded?[.due] == FieldChange(from: .null, to: .string("2026-01-01")))
-        let back = OutboxFold.fold(kind: .create, existing: folded!, changes: [.due: FieldChange(from: .string("2026-01-01"), to: .null)])
+        let back = OutboxFold.fold(
+            kind: .create, existing: folded!, changes: [.due: FieldChange(from: .string("2026-01-01"), to: .null)])
         #expect(back?[.due] == FieldChange(from: .null, to: .null), "a create never loses a field")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuireStore
 import QuireCore
+import Testing
+
+@testable import QuireStore
 
 @Suite struct ListTests {
     @Test func pinnedFirstThenNewestFirst() throws {
@@ -18,7 +19,8 @@ import QuireCore
         let store = try StoreFixture.make()
         var tasks: [Item] = []
         for index in 0..<30 {
-            tasks.append(try store.create(NewItem(kind: .task, title: "task \(index)", tags: index % 3 == 0 ? ["three"] : [])))
+            tasks.append(
+                try store.create(NewItem(kind: .task, title: "task \(index)", tags: index % 3 == 0 ? ["three"] : [])))
         }
         for index in 0..<10 { try store.create(NewItem(title: "note \(index)")) }
         try store.setDone(tasks.prefix(12).map(\.id), true)
@@ -52,7 +54,9 @@ import QuireCore
             let (condition, arguments) = filter.whereClause()
             let plan = try store.writer.read { db in
                 try Row.fetchAll(
-                    db, sql: "EXPLAIN QUERY PLAN SELECT id FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC LIMIT 100",
+                    db,
+                    sql:
+                        "EXPLAIN QUERY PLAN SELECT id FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC LIMIT 100",
                     arguments: arguments
                 ).map { row -> String in row["detail"] }
             }.joined(separator: " ")
@@ -151,9 +155,13 @@ import QuireCore
         #expect(try store.resolve("0193B000-0000") == "0193b000-0000-7000-8000-000000000000")
         #expect(try store.resolve("0193a9d2-7fff-7000-8000-00000000abcd") == "0193a9d2-7fff-7000-8000-00000000abcd")
         #expect(try store.resolve("0193a9d27fff7000800000000000abce") == "0193a9d2-7fff-7000-8000-00000000abce")
-        #expect(throws: StoreError.ambiguousPrefix("0193a", candidates: [
-            "0193a9d2-7fff-7000-8000-00000000abcd", "0193a9d2-7fff-7000-8000-00000000abce",
-        ])) { try store.resolve("0193a") }
+        #expect(
+            throws: StoreError.ambiguousPrefix(
+                "0193a",
+                candidates: [
+                    "0193a9d2-7fff-7000-8000-00000000abcd", "0193a9d2-7fff-7000-8000-00000000abce",
+                ])
+        ) { try store.resolve("0193a") }
         #expect(throws: StoreError.unknownPrefix("ffff")) { try store.resolve("ffff") }
         #expect(throws: StoreError.invalidPrefix("019")) { try store.resolve("019") }
         #expect(throws: StoreError.invalidPrefix("milk")) { try store.resolve("milk") }
@@ -167,7 +175,9 @@ import QuireCore
             ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abce", title: "two"),
             ImportEntry(id: "0193b000-0000-7000-8000-000000000000", title: "three"),
         ])
-        let short = try store.shortIDs(for: ["0193a9d2-7fff-7000-8000-00000000abcd", "0193b000-0000-7000-8000-000000000000"])
+        let short = try store.shortIDs(for: [
+            "0193a9d2-7fff-7000-8000-00000000abcd", "0193b000-0000-7000-8000-000000000000",
+        ])
         #expect(short["0193a9d2-7fff-7000-8000-00000000abcd"] == "0193a9d2-7fff-7000-8000-00000000abcd")
         #expect(short["0193b000-0000-7000-8000-000000000000"] == "0193b000")
         for (id, prefix) in short { #expect(try store.resolve(prefix) == id) }

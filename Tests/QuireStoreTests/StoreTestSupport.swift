@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import QuireStore
 import QuireCore
 import QuireTestSupport
+
+@testable import QuireStore
 
 /// Helpers shared by the store tests: a fresh on-disk store with a deterministic clock and ids,
 /// and raw row counts to check invariants against.

@@ -1,19 +1,23 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuireStore
 import QuireCore
+import Testing
+
+@testable import QuireStore
 
 /// Every local change writes the item row, one history version and its outbox op together.
 @Suite struct WriteInvariantTests {
     func counts(_ store: AppDatabase, _ id: String) throws -> (versions: Int, ops: Int) {
-        (try StoreFixture.count(store, "SELECT count(*) FROM itemVersion WHERE itemId = ?", [id]),
-         try StoreFixture.count(store, "SELECT count(*) FROM outbox WHERE itemId = ?", [id]))
+        (
+            try StoreFixture.count(store, "SELECT count(*) FROM itemVersion WHERE itemId = ?", [id]),
+            try StoreFixture.count(store, "SELECT count(*) FROM outbox WHERE itemId = ?", [id])
+        )
     }
 
     @Test func createWritesItemVersionAndCreateOp() throws {
         let store = try StoreFixture.make()
-        let item = try store.create(NewItem(kind: .task, title: "  Buy milk ", tags: ["home", "errands", "home"], priority: .high))
+        let item = try store.create(
+            NewItem(kind: .task, title: "  Buy milk ", tags: ["home", "errands", "home"], priority: .high))
         #expect(item.title == "Buy milk")
         #expect(item.tags == ["errands", "home"])
         #expect(item.syncState == .pending && item.rev == 0)
@@ -48,11 +52,13 @@ import QuireCore
     @Test func anItemWithARefusedChangeStillShowsFailedAfterAnEdit() throws {
         let store = try StoreFixture.make()
         let item = try store.create(NewItem(title: "Refused"))
-        try StoreFixture.execute(store, "UPDATE outbox SET state = 'rejected', attempts = 1, lastError = 'no' WHERE itemId = ?", [item.id])
+        try StoreFixture.execute(
+            store, "UPDATE outbox SET state = 'rejected', attempts = 1, lastError = 'no' WHERE itemId = ?", [item.id])
         let edited = try store.update(item.id, fields: [.title: .string("Edited")])
         #expect(edited.syncState == .error)
         #expect(try store.item(item.id)?.syncState == .error)
-        #expect(try store.outboxCounts() == OutboxCounts(pending: 1, inFlight: 0, rejected: 1), "the edit still travels")
+        #expect(
+            try store.outboxCounts() == OutboxCounts(pending: 1, inFlight: 0, rejected: 1), "the edit still travels")
     }
 
     @Test func aRejectedValueChangesNothing() throws {
@@ -74,7 +80,9 @@ import QuireCore
         let store = try StoreFixture.make()
         let task = try store.create(NewItem(kind: .task, title: "Task"))
         let note = try store.create(NewItem(title: "Note"))
-        #expect(throws: StoreError.notATask(id: note.id, title: "Note")) { try store.setDone([task.id, note.id], true) }
+        #expect(throws: StoreError.notATask(id: note.id, title: "Note")) {
+            try store.setDone([task.id, note.id], true)
+        }
         #expect(try store.item(task.id)?.done == false)
         #expect(try counts(store, task.id) == (1, 1))
         #expect(throws: StoreError.notFound(id: "0000")) { try store.delete([task.id, "0000"]) }
@@ -94,23 +102,31 @@ import QuireCore
         let store = try StoreFixture.make()
         let item = try store.create(NewItem(title: "Gone"))
         try store.delete([item.id])
-        #expect(throws: StoreError.deleted(id: item.id, title: "Gone")) { try store.update(item.id, fields: [.title: .string("Back")]) }
+        #expect(throws: StoreError.deleted(id: item.id, title: "Gone")) {
+            try store.update(item.id, fields: [.title: .string("Back")])
+        }
     }
 
     @Test func theSchemaRefusesRowsThatBreakTheRules() throws {
         let store = try StoreFixture.make()
         let item = try store.create(NewItem(title: "Valid"))
-        #expect(throws: DatabaseError.self) { try StoreFixture.execute(store, "UPDATE item SET title = '' WHERE id = ?", [item.id]) }
+        #expect(throws: DatabaseError.self) {
+            try StoreFixture.execute(store, "UPDATE item SET title = '' WHERE id = ?", [item.id])
+        }
         #expect(throws: DatabaseError.self) { try StoreFixture.execute(store, "UPDATE item SET priority = 'urgent'") }
         #expect(throws: DatabaseError.self) {
-            try StoreFixture.execute(store, "INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt) VALUES ('x', 'no-such-item', 'delete', 0, NULL, 'now')")
+            try StoreFixture.execute(
+                store,
+                "INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt) VALUES ('x', 'no-such-item', 'delete', 0, NULL, 'now')"
+            )
         }
     }
 
     @Test func importIsOneTransactionAndReimportChangesNothing() throws {
         let store = try StoreFixture.make()
         let entries = [
-            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abcd", kind: .task, title: "Imported", tags: ["a"], done: true),
+            ImportEntry(
+                id: "0193a9d2-7fff-7000-8000-00000000abcd", kind: .task, title: "Imported", tags: ["a"], done: true),
             ImportEntry(title: "Fresh note", body: "hello"),
             ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abce", title: "Old tombstone", deleted: true),
         ]

@@ -1,13 +1,15 @@
 import Foundation
 import QuireCore
 import Testing
+
 @testable import QuireSync
 
 /// The config reader: the subset Quire writes reads back exactly; anything else is an error
 /// naming its line, for any input at all.
 @Suite struct ConfigFileTests {
     @Test func readsTheSubsetWithCommentsBlankLinesCRLFAndBothKindsOfString() throws {
-        let text = "# Quire\r\n\r\n[remote]  # the server\r\nurl = \"https://example.org/q\\u00e9\\t\\\"x\\\"\" # note\r\n\n[ other ]\nname='C:\\\\path # not a comment'\n"
+        let text =
+            "# Quire\r\n\r\n[remote]  # the server\r\nurl = \"https://example.org/q\\u00e9\\t\\\"x\\\"\" # note\r\n\n[ other ]\nname='C:\\\\path # not a comment'\n"
         let file = try ConfigFile(parsing: text)
         #expect(file.value("url", in: "remote") == "https://example.org/qé\t\"x\"")
         #expect(file.value("name", in: "other") == #"C:\\path # not a comment"#)
@@ -76,12 +78,16 @@ import Testing
         try settings.check()
         #expect(settings.remote() == SyncRemote(url: "http://127.0.0.1:8080/q?a='b'#c", token: "qt_token"))
 
-        try Data("# mine\n[remote]\nurl = \"http://127.0.0.1:8080\"\ntimeout = \"5\"\n".utf8).write(to: URL(fileURLWithPath: settings.configPath))
+        try Data("# mine\n[remote]\nurl = \"http://127.0.0.1:8080\"\ntimeout = \"5\"\n".utf8).write(
+            to: URL(fileURLWithPath: settings.configPath))
         do {
             try settings.check()
             Issue.record("an unknown key passed")
         } catch {
-            #expect(error.description == "\(settings.configPath): line 4 has the unknown key 'timeout' in [remote]; known keys there: url")
+            #expect(
+                error.description
+                    == "\(settings.configPath): line 4 has the unknown key 'timeout' in [remote]; known keys there: url"
+            )
         }
     }
 
@@ -94,7 +100,8 @@ import Testing
             "[remote]\r\ntoken = 'qt_abc'  # private\r\n",
             "[a]\nk = \"\\u00e9\\U0001F600\\n\\t\\\\\"\n[b]\nk-2_x = ''\n",
         ]
-        let alphabet: [UInt8] = Array("[]=\"'\\#\n\r\t .-_azAZ09uU".utf8) + [0x00, 0x01, 0x7F, 0xC3, 0xA9, 0xFF, 0xE2, 0x80]
+        let alphabet: [UInt8] =
+            Array("[]=\"'\\#\n\r\t .-_azAZ09uU".utf8) + [0x00, 0x01, 0x7F, 0xC3, 0xA9, 0xFF, 0xE2, 0x80]
         var parsed = 0
         var refused = 0
         for round in 0..<20_000 {
@@ -108,7 +115,10 @@ import Testing
                 default: bytes = Array(bytes.prefix(position))
                 }
             }
-            if round % 10 == 0 { bytes = (0..<Int.random(in: 0...80, using: &random)).map { _ in alphabet.randomElement(using: &random)! } }
+            if round % 10 == 0 {
+                bytes = (0..<Int.random(in: 0...80, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+                }
+            }
             let lines = bytes.filter { $0 == UInt8(ascii: "\n") }.count + 1
             do {
                 let file = try ConfigFile(parsing: Data(bytes))
@@ -123,7 +133,9 @@ import Testing
                     }
                 }
                 let again = try ConfigFile(parsing: rewritten)
-                for entry in file.entries { #expect(again.value(entry.key, in: entry.section) == entry.value, "\(bytes)") }
+                for entry in file.entries {
+                    #expect(again.value(entry.key, in: entry.section) == entry.value, "\(bytes)")
+                }
             } catch {
                 refused += 1
                 #expect((1...lines).contains(error.line), "\(error) for \(bytes)")
@@ -135,7 +147,9 @@ import Testing
 
     @Test func anyTextQuotedReadsBackAsItself() throws {
         var random = SeededRandom(seed: 7)
-        let pool: [Unicode.Scalar] = ["a", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1B}", "\u{7F}", "é", "\u{1F600}", "'", "#", " "]
+        let pool: [Unicode.Scalar] = [
+            "a", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1B}", "\u{7F}", "é", "\u{1F600}", "'", "#", " ",
+        ]
         for _ in 0..<5_000 {
             var text = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 0...12, using: &random) { text.append(pool.randomElement(using: &random)!) }

@@ -1,6 +1,7 @@
 import Foundation
 import QuireCore
 import Testing
+
 @testable import QuireSync
 
 /// The body merges that once lost or repeated lines, each through the built `quire`, two
@@ -75,8 +76,9 @@ import Testing
     }
 
     @Test func aRunShortenedOnBothSidesWithoutAFinalNewlineKeepsItsOtherLines() async throws {
-        try await expectCleanMerge(base: "a\nb\nb\nb", local: "L1 new\na\nb\nb", remote: "a\nb\nb",
-                                   expected: "L1 new\na\nb\nb")
+        try await expectCleanMerge(
+            base: "a\nb\nb\nb", local: "L1 new\na\nb\nb", remote: "a\nb\nb",
+            expected: "L1 new\na\nb\nb")
     }
 
     @Test func aLineBothWroteAmongBlankLinesIsWrittenOnce() async throws {
@@ -88,8 +90,9 @@ import Testing
     }
 
     @Test func reEncodedAccentsAreAChange() async throws {
-        try await expectCleanMerge(base: "caf\u{E9}\nend\n", local: "cafe\u{301}\nend\n", remote: "caf\u{E9}\nend\nmore\n",
-                                   expected: "cafe\u{301}\nend\nmore\n")
+        try await expectCleanMerge(
+            base: "caf\u{E9}\nend\n", local: "cafe\u{301}\nend\n", remote: "caf\u{E9}\nend\nmore\n",
+            expected: "cafe\u{301}\nend\nmore\n")
     }
 
     /// One side drops the final newline, the other appends a line: the two cannot both hold,
@@ -98,7 +101,8 @@ import Testing
         let setup = try await setUp(base: "a\nb\n")
         let sync = try await setup.edit(local: "a\nb", remote: "a\nb\nc\n")
         #expect(sync.status == 5, "needs review: \(sync.stderr)")
-        #expect(try await QuireBinary.execute(["resolve", setup.id, "--keep", "local"], home: setup.second).status == 0)
+        #expect(
+            try await QuireBinary.execute(["resolve", setup.id, "--keep", "local"], home: setup.second).status == 0)
         let (first, second) = try await setup.converged()
         #expect(second == "a\nb" && first == "a\nb", "local kept: \(second.debugDescription)")
         await setup.remove()
@@ -107,7 +111,8 @@ import Testing
     /// Base `a`–`f`, one per line: both sides rewrite `e`, the remote also appends a line.
     func resolveCase(keeping side: String) async throws -> (first: String, second: String) {
         let setup = try await setUp(base: "a\nb\nc\nd\ne\nf")
-        let sync = try await setup.edit(local: "a\nb\nc\nd\nE-laptop\nf", remote: "a\nb\nc\nd\nE-phone\nf\ng-phone-added")
+        let sync = try await setup.edit(
+            local: "a\nb\nc\nd\nE-laptop\nf", remote: "a\nb\nc\nd\nE-phone\nf\ng-phone-added")
         #expect(sync.status == 5, "both rewrote e: \(sync.stderr)")
         let resolve = try await QuireBinary.execute(["resolve", setup.id, "--keep", side], home: setup.second)
         #expect(resolve.status == 0, "\(resolve.stderr)")

@@ -5,6 +5,7 @@ import QuireProtocol
 import QuireServer
 import QuireTestSupport
 import Testing
+
 @testable import QuireSync
 
 /// What one run of the built `quire` printed and how it exited.
@@ -16,7 +17,8 @@ struct CLIRun: Sendable {
     /// stdout as the JSON object `--json` promises.
     func object(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let value = try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
-        return try #require(value as? [String: Any], "stdout is one JSON object: \(stdout)", sourceLocation: sourceLocation)
+        return try #require(
+            value as? [String: Any], "stdout is one JSON object: \(stdout)", sourceLocation: sourceLocation)
     }
 }
 
@@ -29,7 +31,8 @@ extension QuireBinary {
             Thread.detachNewThread {
                 do {
                     let output = try ChildRun.run(path, arguments, environment: environment(home: home), stdin: stdin)
-                    continuation.resume(returning: CLIRun(status: output.status, stdout: output.stdout, stderr: output.stderr))
+                    continuation.resume(
+                        returning: CLIRun(status: output.status, stdout: output.stdout, stderr: output.stderr))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -55,8 +58,9 @@ extension QuireBinary {
         let run = try await QuireBinary.execute(["status", "--json"], home: home)
         #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
         let object = try run.object(sourceLocation: sourceLocation)
-        #expect(Set(object.keys).isSuperset(of: Self.statusKeys), "every field SPEC lists: \(object.keys.sorted())",
-                sourceLocation: sourceLocation)
+        #expect(
+            Set(object.keys).isSuperset(of: Self.statusKeys), "every field SPEC lists: \(object.keys.sorted())",
+            sourceLocation: sourceLocation)
         return object
     }
 
@@ -97,7 +101,9 @@ extension QuireBinary {
         let before = Date().addingTimeInterval(-2)
         let sync = try await QuireBinary.execute(["sync"], home: home)
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(sync.stdout == "Synced · pushed 2, nothing new from other devices\n", "its own writes come back, but are not news")
+        #expect(
+            sync.stdout == "Synced · pushed 2, nothing new from other devices\n",
+            "its own writes come back, but are not news")
         // A second device gets both, and says so.
         let other = try makeHome()
         defer { try? FileManager.default.removeItem(atPath: other) }
@@ -186,8 +192,9 @@ extension QuireBinary {
         let status = try await status(home)
         #expect(status["state"] as? String == "error")
         #expect(status["outbox"] as? Int == 1)
-        let nextRetry = try #require((status["nextRetry"] as? String).flatMap(Timestamp.date(from:)),
-                                     "status says when the server allows the next attempt")
+        let nextRetry = try #require(
+            (status["nextRetry"] as? String).flatMap(Timestamp.date(from:)),
+            "status says when the server allows the next attempt")
         let wait = nextRetry.timeIntervalSinceNow
         #expect(wait > 60 && wait <= 101, "about the server's Retry-After of 100 s: \(wait)")
         let newest = try #require((status["events"] as? [[String: Any]])?.first)
@@ -195,8 +202,9 @@ extension QuireBinary {
         #expect((newest["message"] as? String)?.contains("429") == true)
         let human = try await QuireBinary.execute(["status"], home: home)
         #expect(human.status == 0)
-        #expect(human.stdout.range(of: #"next retry .* \(in (9\d|100|[6-8]\d)s\)"#, options: .regularExpression) != nil,
-                "\(human.stdout)")
+        #expect(
+            human.stdout.range(of: #"next retry .* \(in (9\d|100|[6-8]\d)s\)"#, options: .regularExpression) != nil,
+            "\(human.stdout)")
     }
 
     @Test func syncExitsFourWhenTheTokenIsRefused() async throws {
@@ -246,7 +254,8 @@ extension QuireBinary {
         #expect(state["outbox"] as? Int == 0, "the conflicting change waits in the conflict record, not the outbox")
         #expect((state["events"] as? [[String: Any]])?.contains { $0["kind"] as? String == "CONFLICT" } == true)
         let conflicts = try await QuireBinary.execute(["conflicts", "--json"], home: second)
-        let entries = try #require(try JSONSerialization.jsonObject(with: Data(conflicts.stdout.utf8)) as? [[String: Any]])
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(conflicts.stdout.utf8)) as? [[String: Any]])
         #expect(entries.count == 1)
         #expect(entries.first?["id"] as? String == id)
         #expect(entries.first?["fields"] as? [String] == ["title"])

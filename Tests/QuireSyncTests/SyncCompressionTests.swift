@@ -2,6 +2,7 @@ import Foundation
 import QuireCore
 import QuireProtocol
 import Testing
+
 @testable import QuireSync
 
 /// A large push goes gzip-compressed, but only to a server that said it takes that.
@@ -10,10 +11,13 @@ import Testing
         var generator = UUIDv7Generator()
         var random = SystemRandomNumberGenerator()
         return (0..<count).map { index in
-            Op(id: generator.next(now: Date(), using: &random), item: generator.next(now: Date(), using: &random),
-               kind: .create, baseRev: 0,
-               fields: [.title: FieldChange(from: .null, to: .string("Item \(index)")),
-                        .body: FieldChange(from: .null, to: .string("Line one of item \(index)\nLine two\n"))])
+            Op(
+                id: generator.next(now: Date(), using: &random), item: generator.next(now: Date(), using: &random),
+                kind: .create, baseRev: 0,
+                fields: [
+                    .title: FieldChange(from: .null, to: .string("Item \(index)")),
+                    .body: FieldChange(from: .null, to: .string("Line one of item \(index)\nLine two\n")),
+                ])
         }
     }
 
@@ -32,7 +36,9 @@ import Testing
         // Its answer said `Accept-Encoding: gzip`: the next large push is compressed, and applies.
         let second = SyncRequest(device: device, cursor: plain.value.cursor, limit: 1, ops: Self.creates(100))
         let packed = try await transport.sync(second)
-        #expect(packed.bytesSent * 3 < second.compactJSON().count, "\(packed.bytesSent) bytes for \(second.compactJSON().count)")
+        #expect(
+            packed.bytesSent * 3 < second.compactJSON().count,
+            "\(packed.bytesSent) bytes for \(second.compactJSON().count)")
         #expect(packed.value.results.map(\.status) == Array(repeating: .applied, count: 100))
 
         // A small request stays plain: gzip's framing would cost more than it saves.

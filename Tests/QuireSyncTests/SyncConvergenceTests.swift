@@ -2,7 +2,9 @@ import Foundation
 import QuireCore
 import QuireProtocol
 import QuireServer
+import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// Three devices edit offline what can be merged without asking (different fields, tag
@@ -17,7 +19,9 @@ import Testing
     /// Syncs in the given order, pass after pass, until a whole pass changes nothing on any
     /// device and nothing waits to be sent. Returns the number of passes.
     @discardableResult
-    func syncUntilQuiet(_ devices: [Device], orders: [[Int]], sourceLocation: SourceLocation = #_sourceLocation) async -> Int {
+    func syncUntilQuiet(_ devices: [Device], orders: [[Int]], sourceLocation: SourceLocation = #_sourceLocation) async
+        -> Int
+    {
         for pass in 0..<12 {
             var changed = false
             for index in orders[pass % orders.count] {
@@ -36,14 +40,19 @@ import Testing
 
     func expectConverged(_ devices: [Device], sourceLocation: SourceLocation = #_sourceLocation) {
         for device in devices.dropFirst() {
-            #expect(device.snapshot == devices[0].snapshot, "\(device.name) equals \(devices[0].name)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                device.snapshot == devices[0].snapshot, "\(device.name) equals \(devices[0].name)",
+                sourceLocation: sourceLocation)
         }
         for device in devices {
-            #expect(device.storage.conflicts.isEmpty, "\(device.name): nothing needs review", sourceLocation: sourceLocation)
-            #expect(device.storage.outbox.isEmpty, "\(device.name): nothing left to send", sourceLocation: sourceLocation)
-            #expect(device.storage.allItems.allSatisfy { $0.syncState == .synced }, "\(device.name): all synced",
-                    sourceLocation: sourceLocation)
+            #expect(
+                device.storage.conflicts.isEmpty, "\(device.name): nothing needs review", sourceLocation: sourceLocation
+            )
+            #expect(
+                device.storage.outbox.isEmpty, "\(device.name): nothing left to send", sourceLocation: sourceLocation)
+            #expect(
+                device.storage.allItems.allSatisfy { $0.syncState == .synced }, "\(device.name): all synced",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -64,8 +73,12 @@ import Testing
         try b.update(plan, [.body: .string("one\ntwo\nthree\nfour\nfive\nsix\nSEVEN\n")])
         try b.update(list, [.tags: .strings(["shop", "weekly"])])
         try c.update(plan, [.priority: .string("high"), .done: .bool(true)])
-        try c.update(plan, [.tags: .strings(["home", "work", "later"]),
-                            .body: .string("one\ntwo\nthree\nfour\nthree and a half\nfive\nsix\nseven\n")])
+        try c.update(
+            plan,
+            [
+                .tags: .strings(["home", "work", "later"]),
+                .body: .string("one\ntwo\nthree\nfour\nthree and a half\nfive\nsix\nseven\n"),
+            ])
         try c.update(list, [.title: .string("Shopping list"), .tags: .strings([])])
 
         let passes = await syncUntilQuiet(devices, orders: [[2, 0, 1], [1, 2, 0], [0, 2, 1]])
@@ -136,7 +149,8 @@ import Testing
                     case 0:
                         shared[id]!.title = "title \(round)"
                         shared[id]!.priority = ["low", "medium", "high", "none"].randomElement(using: &random)!
-                        try device.update(id, [.title: .string(shared[id]!.title), .priority: .string(shared[id]!.priority)])
+                        try device.update(
+                            id, [.title: .string(shared[id]!.title), .priority: .string(shared[id]!.priority)])
                     case 1:
                         shared[id]!.due = String(format: "2026-%02d-%02d", round % 12 + 1, round % 28 + 1)
                         shared[id]!.pinned.toggle()
@@ -172,8 +186,12 @@ import Testing
                             own[d].removeAll { $0 == mine }
                             deleted.insert(mine)
                         } else {
-                            try device.update(mine, [.title: .string("own \(d) edited in \(round)"),
-                                                     .body: .string("text \(round)\n")])
+                            try device.update(
+                                mine,
+                                [
+                                    .title: .string("own \(d) edited in \(round)"),
+                                    .body: .string("text \(round)\n"),
+                                ])
                         }
                     } else {
                         own[d].append(device.create("own \(d) from round \(round)", tags: owner.tagNames))
@@ -214,4 +232,3 @@ import Testing
         }
     }
 }
-

@@ -2,6 +2,7 @@ import Foundation
 import QuireCore
 import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// The sync event log stays bounded however long a device syncs, keeps the newest entries,
@@ -40,7 +41,8 @@ import Testing
         #expect(kept.count == limit, "the log holds exactly its bound")
         #expect(kept.first?.message == "event \(total - 1)", "the newest is kept")
         #expect(kept.last?.message == "event \(total - limit)", "the oldest kept is the bound's worth back")
-        #expect(kept.map(\.message) == (total - limit..<total).reversed().map { "event \($0)" }, "in order, none missing")
+        #expect(
+            kept.map(\.message) == (total - limit..<total).reversed().map { "event \($0)" }, "in order, none missing")
 
         // One more event pushes exactly one old one out.
         try ledger.log(.syncStart, "one more")
@@ -63,7 +65,8 @@ import Testing
     @Test func aHugeMessageIsCutToOneBoundedLine() throws {
         let storage = InMemorySyncStorage(deviceID: LiveIDs().next())
         let ledger = ledger(on: storage)
-        try ledger.log(.retry, "the server answered 502: " + String(repeating: "<html>", count: 10_000) + "\nsecond line")
+        try ledger.log(
+            .retry, "the server answered 502: " + String(repeating: "<html>", count: 10_000) + "\nsecond line")
         let message = try #require(storage.events.last?.message)
         #expect(message.count <= SyncLedger.eventMessageLimit)
         #expect(message.hasPrefix("the server answered 502: <html>"))
@@ -75,8 +78,8 @@ import Testing
         guard message.hasPrefix(prefix) else { return nil }
         let words = message.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "," })
         guard let count = Int(words.dropFirst().first ?? ""),
-              let bytesAt = words.firstIndex(of: "bytes"), bytesAt > 0, let bytes = Int(words[bytesAt - 1]),
-              let msAt = words.lastIndex(of: "ms"), msAt > 0, let ms = Int(words[msAt - 1])
+            let bytesAt = words.firstIndex(of: "bytes"), bytesAt > 0, let bytes = Int(words[bytesAt - 1]),
+            let msAt = words.lastIndex(of: "ms"), msAt > 0, let ms = Int(words[msAt - 1])
         else { return nil }
         return (count, bytes, ms)
     }
@@ -130,8 +133,11 @@ import Testing
         let limited = SyncEvent(
             at: at, kind: .retry, message: "server unreachable · retry after 99 s", retryAfter: 30, failure: .server)
         #expect(state(limited) == .error)
-        #expect(SyncStatusReport.serverWait(after: limited, now: at.addingTimeInterval(10)) == at.addingTimeInterval(30))
-        #expect(SyncStatusReport.serverWait(after: limited, now: at.addingTimeInterval(31)) == nil, "that moment has passed")
+        #expect(
+            SyncStatusReport.serverWait(after: limited, now: at.addingTimeInterval(10)) == at.addingTimeInterval(30))
+        #expect(
+            SyncStatusReport.serverWait(after: limited, now: at.addingTimeInterval(31)) == nil, "that moment has passed"
+        )
         #expect(SyncStatusReport.serverWait(after: unreachable, now: at) == nil)
         #expect(state(SyncEvent(at: at, kind: .auth, message: "", failure: .server)) == .authNeeded)
         #expect(state(SyncEvent(at: at, kind: .pullOK, message: "")) == .idle)

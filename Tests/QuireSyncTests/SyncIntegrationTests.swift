@@ -4,6 +4,7 @@ import QuireProtocol
 import QuireServer
 import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// Devices syncing through the real server on a loopback port.
@@ -56,7 +57,9 @@ import Testing
         #expect(fromB.allSatisfy { a.item($0) != nil && c.item($0) != nil })
         for device in devices {
             #expect(device.storage.outbox.isEmpty, "\(device.name) has nothing left to send")
-            #expect(device.storage.allItems.allSatisfy { $0.syncState == .synced }, "\(device.name): every badge says synced")
+            #expect(
+                device.storage.allItems.allSatisfy { $0.syncState == .synced },
+                "\(device.name): every badge says synced")
         }
         #expect(b.storage.events.contains { $0.kind == .merged } || c.storage.events.contains { $0.kind == .merged })
     }
@@ -111,7 +114,8 @@ import Testing
         #expect(b.storage.outbox.count == opsBefore)
 
         // Remote as a whole, but the local title: one op, one history version.
-        let resolved = try #require(try b.engine.ledger.resolve(id, keeping: .remote, setting: [.title: .string("Plan B")]))
+        let resolved = try #require(
+            try b.engine.ledger.resolve(id, keeping: .remote, setting: [.title: .string("Plan B")]))
         #expect((resolved.title, resolved.priority) == ("Plan B", .high))
         #expect(b.storage.conflicts.isEmpty)
         #expect(b.storage.outbox.filter { $0.op.item == id && $0.isActive }.count == 1)

@@ -3,6 +3,7 @@ import QuireCore
 import QuireStore
 import QuireTestSupport
 import Testing
+
 @testable import QuireSync
 
 /// The built `quire` executable, beside the test bundle.
@@ -38,7 +39,8 @@ enum QuireBinary {
         let home = NSTemporaryDirectory() + "quire-kill-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        #expect(try await QuireBinary.execute(["remote", "set", server.baseURL, "--token", token], home: home).status == 0)
+        #expect(
+            try await QuireBinary.execute(["remote", "set", server.baseURL, "--token", token], home: home).status == 0)
 
         var created: [String] = []
         var random = SystemRandomNumberGenerator()

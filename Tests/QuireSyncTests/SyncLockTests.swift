@@ -1,6 +1,7 @@
 import Foundation
 import QuireTestSupport
 import Testing
+
 @testable import QuireSync
 
 @Suite struct SyncLockTests {

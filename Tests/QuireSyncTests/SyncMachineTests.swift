@@ -1,6 +1,7 @@
 import Foundation
 import QuireCore
 import Testing
+
 @testable import QuireSync
 
 /// A random source that always answers the same word: 0 gives the shortest jitter, `.max` the
@@ -92,7 +93,8 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         var now = t0
         var waits: [TimeInterval] = []
         for _ in 0..<9 {
-            let actions = machine.handle(.roundFinished(.networkError("connection refused")), now: now, random: &longest)
+            let actions = machine.handle(
+                .roundFinished(.networkError("connection refused")), now: now, random: &longest)
             guard let at = schedules(actions)[.retry] else {
                 Issue.record("no retry scheduled")
                 return
@@ -115,7 +117,8 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         var machine = runningIdle()
         var random = ConstantRandom(value: .max)
         _ = machine.handle(.syncRequested, now: t0, random: &random)
-        let actions = machine.handle(.roundFinished(.serverError(status: 429, retryAfter: 30)), now: t0, random: &random)
+        let actions = machine.handle(
+            .roundFinished(.serverError(status: 429, retryAfter: 30)), now: t0, random: &random)
         #expect(schedules(actions)[.retry] == t0 + 30)
         #expect(machine.status.connection == .error)
         #expect(machine.status.problem?.contains("429") == true)
@@ -128,7 +131,8 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         var now = t0
         var waits: [TimeInterval] = []
         for _ in 0..<6 {
-            let actions = machine.handle(.roundFinished(.serverError(status: 503, retryAfter: 0)), now: now, random: &random)
+            let actions = machine.handle(
+                .roundFinished(.serverError(status: 503, retryAfter: 0)), now: now, random: &random)
             let retry: Date? = schedules(actions)[.retry]
             let at = try #require(retry, "a failed round schedules a retry")
             waits.append(at.timeIntervalSince(now))
@@ -181,7 +185,9 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         #expect(machine.status.connection == .authNeeded)
         #expect(machine.status.nextRetry == nil)
         // Nothing starts a round on its own while paused.
-        for event in [SyncMachine.Event.localChange, .timerFired(.debounce), .timerFired(.periodic), .timerFired(.retry)] {
+        for event in [
+            SyncMachine.Event.localChange, .timerFired(.debounce), .timerFired(.periodic), .timerFired(.retry),
+        ] {
             #expect(rounds(machine.handle(event, now: t0 + 100, random: &random)).isEmpty, "\(event)")
         }
         #expect(rounds(machine.handle(.credentialsChanged, now: t0 + 200, random: &random)) == [.normal])
@@ -244,9 +250,11 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         var random = ConstantRandom(value: 0)
         _ = machine.handle(.syncRequested, now: t0, random: &random)
         let stopped = machine.handle(.stopped, now: t0, random: &random)
-        #expect(Set(stopped.filter { if case .cancel = $0 { true } else { false } })
-            == Set(SyncMachine.Timer.allCases.map { .cancel($0) }))
-        for event in [SyncMachine.Event.roundFinished(.caughtUp), .localChange, .syncRequested, .timerFired(.periodic)] {
+        #expect(
+            Set(stopped.filter { if case .cancel = $0 { true } else { false } })
+                == Set(SyncMachine.Timer.allCases.map { .cancel($0) }))
+        for event in [SyncMachine.Event.roundFinished(.caughtUp), .localChange, .syncRequested, .timerFired(.periodic)]
+        {
             #expect(machine.handle(event, now: t0 + 1, random: &random).isEmpty, "\(event)")
         }
         #expect(rounds(machine.handle(.started, now: t0 + 2, random: &random)) == [.normal])

@@ -4,6 +4,7 @@ import QuireServer
 import QuireStore
 import QuireTestSupport
 import Testing
+
 @testable import QuireSync
 
 /// 429 from a real server with a tiny rate limit: the worker waits the whole `Retry-After`
@@ -22,7 +23,8 @@ import Testing
         try settings.setRemote(SyncRemote(url: server.baseURL, token: token))
         let database = try AppDatabase.temporary(environment: .live)
         let engine = SyncSetup.engine(
-            for: database, settings: settings, environment: database.environment, timeout: 10, limits: Device.testLimits)
+            for: database, settings: settings, environment: database.environment, timeout: 10, limits: Device.testLimits
+        )
         let clock = ManualSyncScheduler()
         let worker = SyncWorker(runner: engine, scheduler: clock, random: ConstantRandom(value: 0))
         defer { worker.stop() }
@@ -35,7 +37,8 @@ import Testing
         _ = try database.create(NewItem(title: "Two"))
         worker.syncNow()
         await eventually(timeout: 20) { worker.roundCounts.finished == 2 }
-        guard case .serverError(429, let answered)? = engine.recentRounds.last?.outcome, let retryAfter = answered else {
+        guard case .serverError(429, let answered)? = engine.recentRounds.last?.outcome, let retryAfter = answered
+        else {
             Issue.record("expected 429 with Retry-After, got \(String(describing: engine.recentRounds.last?.outcome))")
             return
         }
@@ -68,7 +71,8 @@ import Testing
         #expect(worker.roundCounts.started == 3)
         #expect(worker.status.failures == 2)
         let again = try #require(worker.status.nextRetry)
-        #expect(again.timeIntervalSince(clock.now()) >= 80,
-                "the server's Retry-After again, not the backoff's 2 s for a second failure")
+        #expect(
+            again.timeIntervalSince(clock.now()) >= 80,
+            "the server's Retry-After again, not the backoff's 2 s for a second failure")
     }
 }

@@ -4,6 +4,7 @@ import QuireCore
 import QuireProtocol
 import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// A long pull asks for its next page while it applies the last one. That must never skip or
@@ -75,7 +76,8 @@ import Testing
         limits.pageSize = 7
         let engine = SyncEngine(
             ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),
-            limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now), connect: { transport })
+            limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now),
+            connect: { transport })
         transport.storedCursor = { try? database.syncMeta().cursor }
 
         // When the first answer comes back, another connection takes the database's write lock,

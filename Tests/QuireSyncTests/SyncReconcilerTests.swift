@@ -3,6 +3,7 @@ import QuireCore
 import QuireProtocol
 import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// Builds ids that sort in creation order, like the app's UUIDv7s.
@@ -30,8 +31,9 @@ final class IDMaker: @unchecked Sendable {
     let itemID = "0193a9d2-7fff-7000-8000-00000000abcd"
 
     var synced: Item {
-        Item(id: itemID, kind: .task, title: "Buy milk", body: "one\ntwo\nthree\n", tags: ["home"],
-             createdAt: t0, rev: 3, syncState: .synced)
+        Item(
+            id: itemID, kind: .task, title: "Buy milk", body: "one\ntwo\nthree\n", tags: ["home"],
+            createdAt: t0, rev: 3, syncState: .synced)
     }
 
     func reconciler() -> SyncReconciler { SyncReconciler(now: t0 + 100, newID: ids.next) }
@@ -39,7 +41,8 @@ final class IDMaker: @unchecked Sendable {
     /// A local item edited from `synced` by an update op (pending unless told otherwise).
     func edited(_ values: [Field: FieldValue], state: OutboxState = .pending) throws -> LocalItem {
         let after = try synced.applying(values, now: t0)
-        let op = Op(id: ids.next(), item: itemID, kind: .update, baseRev: synced.rev, fields: after.changes(since: synced))
+        let op = Op(
+            id: ids.next(), item: itemID, kind: .update, baseRev: synced.rev, fields: after.changes(since: synced))
         var item = after
         item.syncState = .pending
         return LocalItem(id: itemID, item: item, ops: [OutboxOp(seq: 1, op: op, state: state, createdAt: t0)])
@@ -201,7 +204,8 @@ final class IDMaker: @unchecked Sendable {
         reconciler.apply(pulled: try server([.body: .string("one\n2\nthree\n")], rev: 4), to: &local)
         #expect(reconciler.resolve(&local, keeping: choice))
         #expect(local.conflict == nil)
-        let expected = ["local": "one\nTWO\nthree\n", "remote": "one\n2\nthree\n", "both": "one\nTWO\n2\nthree\n"][choice.rawValue]
+        let expected = ["local": "one\nTWO\nthree\n", "remote": "one\n2\nthree\n", "both": "one\nTWO\n2\nthree\n"][
+            choice.rawValue]
         #expect(local.item?.body == expected)
         #expect(local.item?.rev == 4)
         #expect(reconciler.history.last?.origin == .resolve)
@@ -249,9 +253,12 @@ final class IDMaker: @unchecked Sendable {
 
     @Test func baseUndoesTheUnsentOpsNewestFirst() throws {
         var local = try edited([.title: .string("Oat milk")])
-        let second = Op(id: ids.next(), item: itemID, kind: .update, baseRev: 3,
-                        fields: [.title: FieldChange(from: .string("Oat milk"), to: .string("Soy milk")),
-                                 .pinned: FieldChange(from: .bool(false), to: .bool(true))])
+        let second = Op(
+            id: ids.next(), item: itemID, kind: .update, baseRev: 3,
+            fields: [
+                .title: FieldChange(from: .string("Oat milk"), to: .string("Soy milk")),
+                .pinned: FieldChange(from: .bool(false), to: .bool(true)),
+            ])
         local.ops.append(OutboxOp(seq: 2, op: second, createdAt: t0))
         local.item?.title = "Soy milk"
         local.item?.pinned = true

@@ -3,6 +3,7 @@ import GRDB
 import QuireCore
 import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// A device whose local copy silently drifted from the server's (its SQLite file changed
@@ -10,9 +11,10 @@ import Testing
 @Suite(.serialized) struct SyncStateHashTests {
     /// Every live item as the server's other devices must agree on it.
     func contents(_ device: StoreDevice) throws -> [String: String] {
-        Dictionary(uniqueKeysWithValues: try device.database.items().map { item in
-            (item.id, "\(item.fieldValues.sorted { $0.key < $1.key }) rev=\(item.rev) \(item.syncState)")
-        })
+        Dictionary(
+            uniqueKeysWithValues: try device.database.items().map { item in
+                (item.id, "\(item.fieldValues.sorted { $0.key < $1.key }) rev=\(item.rev) \(item.syncState)")
+            })
     }
 
     /// Runs raw SQL on the device's database file, as a stray tool or a half-restored backup
@@ -63,8 +65,9 @@ import Testing
         #expect(try b.database.outboxCounts().waiting == 0, "re-downloading sends nothing back")
         #expect(try b.database.items().allSatisfy { $0.syncState == .synced })
         let events = try b.database.recentSyncEvents(limit: 50)
-        #expect(events.contains { $0.kind == .resync && $0.message.contains("differs") },
-                "the log says why the device re-downloaded")
+        #expect(
+            events.contains { $0.kind == .resync && $0.message.contains("differs") },
+            "the log says why the device re-downloaded")
         #expect(events.contains { $0.kind == .resync && $0.message.contains("reconciled") })
 
         // The server was never told anything wrong: a third device sees a's versions.

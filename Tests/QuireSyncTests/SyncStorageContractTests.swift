@@ -2,6 +2,7 @@ import Foundation
 import QuireCore
 import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// What every `SyncStorage` must do, run against the store's tables and the in-memory storage
@@ -31,13 +32,16 @@ import Testing
     static func id(_ n: Int) -> String { String(format: "0193a9d2-0000-7000-8000-%012d", n) }
 
     static func item(_ n: Int, rev: Int = 1, title: String? = nil) -> Item {
-        Item(id: id(n), kind: .task, title: title ?? "Item \(n)", tags: ["home"], createdAt: t0, updatedAt: t0, rev: rev)
+        Item(
+            id: id(n), kind: .task, title: title ?? "Item \(n)", tags: ["home"], createdAt: t0, updatedAt: t0, rev: rev)
     }
 
     static func op(_ n: Int, item: Int, kind: OpKind = .update, state: OutboxState = .pending) -> OutboxOp {
-        let fields: [Field: FieldChange]? = kind == .delete ? nil : [.title: FieldChange(from: .string("a"), to: .string("b"))]
-        return OutboxOp(op: Op(id: id(1000 + n), item: id(item), kind: kind, baseRev: 1, fields: fields), state: state,
-                        createdAt: t0)
+        let fields: [Field: FieldChange]? =
+            kind == .delete ? nil : [.title: FieldChange(from: .string("a"), to: .string("b"))]
+        return OutboxOp(
+            op: Op(id: id(1000 + n), item: id(item), kind: kind, baseRev: 1, fields: fields), state: state,
+            createdAt: t0)
     }
 
     /// Saves new items (with their ops and conflicts) as sync does.
@@ -51,10 +55,12 @@ import Testing
         let conflict = ConflictRecord(
             itemID: Self.id(2), base: Self.item(2), local: Self.item(2, title: "Mine"), remote: Self.item(2, rev: 2),
             fields: [.title], detectedAt: Self.t0)
-        try Self.save([
-            LocalItem(id: Self.id(1), item: Self.item(1), ops: [Self.op(1, item: 1), Self.op(2, item: 1, kind: .delete)]),
-            LocalItem(id: Self.id(2), item: Self.item(2), conflict: conflict),
-        ], in: storage)
+        try Self.save(
+            [
+                LocalItem(
+                    id: Self.id(1), item: Self.item(1), ops: [Self.op(1, item: 1), Self.op(2, item: 1, kind: .delete)]),
+                LocalItem(id: Self.id(2), item: Self.item(2), conflict: conflict),
+            ], in: storage)
         let read = try storage.read { try $0.items([Self.id(1), Self.id(2), Self.id(3)]) }
         #expect(Set(read.keys) == [Self.id(1), Self.id(2)], "an unknown id is left out")
         #expect(read[Self.id(1)]?.item == Self.item(1))
@@ -71,11 +77,16 @@ import Testing
         let conflict = ConflictRecord(
             itemID: Self.id(2), base: nil, local: Self.item(2), remote: Self.item(2, rev: 2), fields: [.title],
             detectedAt: Self.t0)
-        try Self.save([
-            LocalItem(id: Self.id(1), item: Self.item(1), ops: [Self.op(1, item: 1), Self.op(3, item: 1, state: .rejected)]),
-            LocalItem(id: Self.id(2), item: Self.item(2), ops: [Self.op(2, item: 2)], conflict: conflict),
-            LocalItem(id: Self.id(3), item: Self.item(3), ops: [Self.op(4, item: 3), Self.op(5, item: 3, state: .inFlight)]),
-        ], in: storage)
+        try Self.save(
+            [
+                LocalItem(
+                    id: Self.id(1), item: Self.item(1),
+                    ops: [Self.op(1, item: 1), Self.op(3, item: 1, state: .rejected)]),
+                LocalItem(id: Self.id(2), item: Self.item(2), ops: [Self.op(2, item: 2)], conflict: conflict),
+                LocalItem(
+                    id: Self.id(3), item: Self.item(3),
+                    ops: [Self.op(4, item: 3), Self.op(5, item: 3, state: .inFlight)]),
+            ], in: storage)
         let sendable = try storage.read { try $0.sendableOps(limit: 10) }
         #expect(sendable.map(\.op.id) == [Self.id(1001), Self.id(1004)])
         #expect(try storage.read { try $0.sendableOps(limit: 1) }.map(\.op.id) == [Self.id(1001)])
@@ -86,8 +97,9 @@ import Testing
     @Test(arguments: Subject.allCases)
     func changedOpsAndRemovedOnesAreSaved(_ subject: Subject) throws {
         let (storage, _) = try subject.make()
-        try Self.save([LocalItem(id: Self.id(1), item: Self.item(1), ops: [Self.op(1, item: 1), Self.op(2, item: 1)])],
-                      in: storage)
+        try Self.save(
+            [LocalItem(id: Self.id(1), item: Self.item(1), ops: [Self.op(1, item: 1), Self.op(2, item: 1)])],
+            in: storage)
         try storage.write { tx in
             let old = try #require(try tx.items([Self.id(1)])[Self.id(1)])
             var new = old
@@ -122,8 +134,11 @@ import Testing
 
         var gone = Self.item(2, rev: 3)
         gone.deleted = true
-        try Self.save([LocalItem(id: Self.id(1), item: Self.item(1, rev: 4)), LocalItem(id: Self.id(2), item: gone),
-                       LocalItem(id: Self.id(3), item: Self.item(3, rev: 0))], in: storage)
+        try Self.save(
+            [
+                LocalItem(id: Self.id(1), item: Self.item(1, rev: 4)), LocalItem(id: Self.id(2), item: gone),
+                LocalItem(id: Self.id(3), item: Self.item(3, rev: 0)),
+            ], in: storage)
         let versions = try storage.read { try $0.liveVersions() }.sorted { $0.id < $1.id }
         #expect(versions.map(\.id) == [Self.id(1)] && versions.map(\.rev) == [4])
         #expect(try !storage.read { try $0.hasOutstandingChanges() })
@@ -144,7 +159,9 @@ import Testing
         struct Refused: Error {}
         #expect(throws: (any Error).self) {
             try storage.write { tx in
-                try tx.save([LocalChange(new: LocalItem(id: Self.id(1), item: Self.item(1)), old: LocalItem(id: Self.id(1)))])
+                try tx.save([
+                    LocalChange(new: LocalItem(id: Self.id(1), item: Self.item(1)), old: LocalItem(id: Self.id(1)))
+                ])
                 throw Refused()
             }
         }

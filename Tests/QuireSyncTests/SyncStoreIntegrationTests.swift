@@ -4,6 +4,7 @@ import QuireCore
 import QuireProtocol
 import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// A device on the real local store: a temporary SQLite database, edited through
@@ -16,7 +17,8 @@ final class StoreDevice: @unchecked Sendable {
     init(server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits) throws {
         let environment = StoreEnvironment.live
         database = try AppDatabase.temporary(environment: environment)
-        let transport = FaultyTransport(base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
+        let transport = FaultyTransport(
+            base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
         self.transport = transport
         engine = SyncEngine(
             ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),
@@ -76,9 +78,10 @@ final class StoreDevice: @unchecked Sendable {
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         // More than one multi-row statement's worth, with text that needs escaping.
-        let made = try a.database.importItems((0..<450).map {
-            ImportEntry(title: "Seedling \($0)", body: "bed \"\($0 % 7)\"\nrow\t\($0)\n", tags: ["garden"])
-        })
+        let made = try a.database.importItems(
+            (0..<450).map {
+                ImportEntry(title: "Seedling \($0)", body: "bed \"\($0 % 7)\"\nrow\t\($0)\n", tags: ["garden"])
+            })
         #expect(made.created == 450)
         #expect(await a.sync() == .caughtUp)
         #expect(await b.sync() == .caughtUp)
@@ -87,7 +90,9 @@ final class StoreDevice: @unchecked Sendable {
 
         // Edits of items b already has: the rows are rewritten in place, the index follows.
         let renamed = try a.database.items(limit: 300)
-        for item in renamed { try a.database.update(item.id, fields: [.title: .string("Sapling " + item.title.dropFirst(9))]) }
+        for item in renamed {
+            try a.database.update(item.id, fields: [.title: .string("Sapling " + item.title.dropFirst(9))])
+        }
         #expect(await a.sync() == .caughtUp)
         #expect(await b.sync() == .caughtUp)
         #expect(try b.database.search("sapling", limit: 1000).count == 300)
@@ -99,7 +104,9 @@ final class StoreDevice: @unchecked Sendable {
             #expect(copy.syncState == .synced)
         }
         let queue = try DatabaseQueue(path: b.database.path)
-        try await queue.write { db in try db.execute(sql: "INSERT INTO itemSearch(itemSearch, rank) VALUES ('integrity-check', 1)") }
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO itemSearch(itemSearch, rank) VALUES ('integrity-check', 1)")
+        }
         #expect(try b.database.history(of: renamed[0].id).count == 2, "pulled, then pulled again edited")
     }
 

@@ -1,10 +1,12 @@
 import Foundation
+import Hummingbird
 import Logging
 import QuireCore
 import QuireProtocol
 import QuireServer
 import QuireStore
 import Testing
+
 @testable import QuireSync
 
 /// The real sync server on a loopback port, on an SQLite file of its own, for one test.
@@ -156,7 +158,8 @@ final class Device: @unchecked Sendable {
         let ids = LiveIDs()
         self.ids = ids
         storage = InMemorySyncStorage(deviceID: ids.next())
-        let transport = FaultyTransport(base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
+        let transport = FaultyTransport(
+            base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
         self.transport = transport
         engine = SyncEngine(
             ledger: SyncLedger(storage: storage, now: { Date() }, newID: { ids.next($0) }),
@@ -178,8 +181,9 @@ final class Device: @unchecked Sendable {
     func create(_ title: String, body: String = "", kind: ItemKind = .note, tags: [String] = []) -> String {
         let now = Date()
         let id = ids.next(now)
-        storage.create(Item(id: id, kind: kind, title: title, body: body, tags: tags, createdAt: now), opID: ids.next(now),
-                       now: now)
+        storage.create(
+            Item(id: id, kind: kind, title: title, body: body, tags: tags, createdAt: now), opID: ids.next(now),
+            now: now)
         return id
     }
 
@@ -195,8 +199,9 @@ final class Device: @unchecked Sendable {
 
     /// What every device must agree on after syncing: the items' fields, tombstones and revisions.
     var snapshot: [String: String] {
-        Dictionary(uniqueKeysWithValues: storage.allItems.map { item in
-            (item.id, "\(item.fieldValues.sorted { $0.key < $1.key }) deleted=\(item.deleted) rev=\(item.rev)")
-        })
+        Dictionary(
+            uniqueKeysWithValues: storage.allItems.map { item in
+                (item.id, "\(item.fieldValues.sorted { $0.key < $1.key }) deleted=\(item.deleted) rev=\(item.rev)")
+            })
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import QuireCore
 import QuireTestSupport
 import Testing
+
 @testable import QuireSync
 
 /// A round runner whose rounds end only when the test says how.

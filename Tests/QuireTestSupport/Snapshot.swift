@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import TerminalUI
+import Testing
 
 /// Compares text with `Snapshots/<name>.txt` beside the calling test file; records it when
 /// `RECORD_SNAPSHOTS=1` (or when it is missing, which fails the test), and reports a line diff
 /// when it differs.
 public func assertSnapshot(
-    _ actual: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+    _ actual: String, named name: String, filePath: String = #filePath,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let directory = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
     let file = directory.appendingPathComponent(name + ".txt")
@@ -16,7 +17,8 @@ public func assertSnapshot(
         try? (actual + "\n").write(to: file, atomically: true, encoding: .utf8)
         // A missing snapshot must not pass silently (a fresh clone would compare nothing).
         if !record {
-            Issue.record("snapshot \(name) was missing and has been recorded; check it in", sourceLocation: sourceLocation)
+            Issue.record(
+                "snapshot \(name) was missing and has been recorded; check it in", sourceLocation: sourceLocation)
         }
         return
     }

@@ -38,9 +38,11 @@ import Testing
         harness.press(.enter)
         harness.type("toothbrush")
         harness.press(.control("s"))
-        guard case .write(.edit(let id, let before, let after))? = harness.effects.last(where: {
-            if case .write = $0 { true } else { false }
-        }) else {
+        guard
+            case .write(.edit(let id, let before, let after))? = harness.effects.last(where: {
+                if case .write = $0 { true } else { false }
+            })
+        else {
             Issue.record("no edit written")
             return
         }

@@ -1,6 +1,7 @@
 import Foundation
 import QuireApp
 import QuireCore
+import QuireStore
 import QuireUI
 import TerminalUI
 
@@ -15,22 +16,30 @@ enum Fixtures {
     }
 
     static let items: [Item] = [
-        Item(id: id(1), kind: .note, title: "Welcome to Quire", body: "Notes and tasks, offline first.",
-             createdAt: created, syncState: .synced),
-        Item(id: id(2), kind: .task, title: "Buy milk", tags: ["home"], due: Day("2026-11-20"), priority: .high,
-             createdAt: created, syncState: .pending),
-        Item(id: id(3), kind: .note, title: "日本語のメモ", body: "東京で会議。\n新しい計画について話す。", tags: ["仕事"],
-             createdAt: created, syncState: .syncing),
-        Item(id: id(4), kind: .task, title: "Ship 🚀 release notes", done: true, doneAt: created, priority: .medium,
-             createdAt: created, syncState: .synced),
-        Item(id: id(5), kind: .note, title: "Meeting notes: quarterly planning with the whole team and guests",
-             body: longBody, tags: ["work", "planning"], createdAt: created, syncState: .needsReview),
-        Item(id: id(6), kind: .task, title: "Call the plumber", due: Day("2026-12-01"), priority: .low,
-             createdAt: created, syncState: .error),
-        Item(id: id(7), kind: .note, title: "Pinned: packing list", body: "passport\ncharger\nsocks",
-             tags: ["travel"], pinned: true, createdAt: created, syncState: .synced),
-        Item(id: id(8), kind: .task, title: "Café order: crème brûlée", tags: ["food"], createdAt: created,
-             syncState: .pending),
+        Item(
+            id: id(1), kind: .note, title: "Welcome to Quire", body: "Notes and tasks, offline first.",
+            createdAt: created, syncState: .synced),
+        Item(
+            id: id(2), kind: .task, title: "Buy milk", tags: ["home"], due: Day("2026-11-20"), priority: .high,
+            createdAt: created, syncState: .pending),
+        Item(
+            id: id(3), kind: .note, title: "日本語のメモ", body: "東京で会議。\n新しい計画について話す。", tags: ["仕事"],
+            createdAt: created, syncState: .syncing),
+        Item(
+            id: id(4), kind: .task, title: "Ship 🚀 release notes", done: true, doneAt: created, priority: .medium,
+            createdAt: created, syncState: .synced),
+        Item(
+            id: id(5), kind: .note, title: "Meeting notes: quarterly planning with the whole team and guests",
+            body: longBody, tags: ["work", "planning"], createdAt: created, syncState: .needsReview),
+        Item(
+            id: id(6), kind: .task, title: "Call the plumber", due: Day("2026-12-01"), priority: .low,
+            createdAt: created, syncState: .error),
+        Item(
+            id: id(7), kind: .note, title: "Pinned: packing list", body: "passport\ncharger\nsocks",
+            tags: ["travel"], pinned: true, createdAt: created, syncState: .synced),
+        Item(
+            id: id(8), kind: .task, title: "Café order: crème brûlée", tags: ["food"], createdAt: created,
+            syncState: .pending),
     ]
 
     static let longBody = """

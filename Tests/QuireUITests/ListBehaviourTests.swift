@@ -1,3 +1,4 @@
+import Foundation
 import QuireCore
 import QuireUI
 import TerminalUI
@@ -6,8 +7,9 @@ import Testing
 @Suite struct ListBehaviourTests {
     static func many(_ count: Int) -> [Item] {
         (1...count).map { n in
-            Item(id: Fixtures.id(n), kind: n % 3 == 0 ? .task : .note, title: "Item \(n)",
-                 tags: n % 10 == 0 ? ["ten"] : [], createdAt: Fixtures.created, syncState: .synced)
+            Item(
+                id: Fixtures.id(n), kind: n % 3 == 0 ? .task : .note, title: "Item \(n)",
+                tags: n % 10 == 0 ? ["ten"] : [], createdAt: Fixtures.created, syncState: .synced)
         }
     }
 
@@ -242,7 +244,8 @@ import Testing
 
     @Test func staleAnswersAreIgnored() {
         var harness = Harness(size: .standard)
-        let old = ListPage(query: ListQuery(search: "zzz"), total: 0, offset: 0, items: [], selection: 0, anchorFound: false)
+        let old = ListPage(
+            query: ListQuery(search: "zzz"), total: 0, offset: 0, items: [], selection: 0, anchorFound: false)
         harness.send(.listLoaded(old))
         #expect(harness.state.list.total == Fixtures.items.count)
     }
@@ -261,7 +264,9 @@ import Testing
         harness.send(.notice(.syncStarted))
         harness.send(.syncChanged(SyncSummary(connection: .syncing, pending: 1)))
         #expect(harness.frame.buffer.lines.last!.contains(AppState.syncStartedNotice), "still going")
-        harness.send(.syncChanged(SyncSummary(connection: .offline, pending: 1, nextRetry: Fixtures.created.addingTimeInterval(2))))
+        harness.send(
+            .syncChanged(
+                SyncSummary(connection: .offline, pending: 1, nextRetry: Fixtures.created.addingTimeInterval(2))))
         harness.send(.syncRoundEnded)
         let last = harness.frame.buffer.lines.last!
         #expect(!last.contains(AppState.syncStartedNotice))

@@ -39,7 +39,8 @@ import Testing
     /// A long paragraph changed on both sides wraps in its column instead of being cut.
     @Test(arguments: Size.all)
     func longLinesWrap(size: Size) {
-        let paragraph = "The plan is to leave early on Saturday, drive along the coast road, stop for lunch in the harbour town"
+        let paragraph =
+            "The plan is to leave early on Saturday, drive along the coast road, stop for lunch in the harbour town"
         let versions = ReviewVersions(
             itemID: ResolveFixtures.id,
             base: ResolveFixtures.item("Trip", body: paragraph + ".\n"),

@@ -8,10 +8,13 @@ import Testing
 enum ResolveFixtures {
     static let id = Fixtures.id(40)
 
-    static func item(_ title: String, body: String, priority: Priority = .none, deleted: Bool = false,
-                     rev: Int = 1) -> Item {
-        Item(id: id, kind: .task, title: title, body: body, priority: priority, createdAt: Fixtures.created,
-             deleted: deleted, rev: rev, syncState: .needsReview)
+    static func item(
+        _ title: String, body: String, priority: Priority = .none, deleted: Bool = false,
+        rev: Int = 1
+    ) -> Item {
+        Item(
+            id: id, kind: .task, title: title, body: body, priority: priority, createdAt: Fixtures.created,
+            deleted: deleted, rev: rev, syncState: .needsReview)
     }
 
     static let baseBody = "milk\nbread\ncheese\neggs\nflour\n"
@@ -20,8 +23,9 @@ enum ResolveFixtures {
     static let versions = ReviewVersions(
         itemID: id,
         base: item("Groceries", body: baseBody),
-        local: item("Groceries for Sunday", body: "milk\nrye bread\ncheese\neggs\nflour (whole wheat)\n",
-                    priority: .low),
+        local: item(
+            "Groceries for Sunday", body: "milk\nrye bread\ncheese\neggs\nflour (whole wheat)\n",
+            priority: .low),
         remote: item("Groceries 買い物", body: "milk\n食パン\ncheese\neggs\nflour x2\n", priority: .high, rev: 2))
 
     /// Edited here (the title), deleted on the server.
@@ -180,7 +184,8 @@ enum ResolveFixtures {
         // Title local, priority remote, first hunk both, second hunk remote; each choice moves on.
         harness.press(.character("l"), .character("r"), .character("b"), .character("r"))
         let resolve = try #require(harness.state.resolve)
-        #expect(resolve.choices == [.field(.title): .local, .field(.priority): .remote, .hunk(0): .both, .hunk(1): .remote])
+        #expect(
+            resolve.choices == [.field(.title): .local, .field(.priority): .remote, .hunk(0): .both, .hunk(1): .remote])
         harness.press(.control("s"))
         guard case .resolve(let plan)? = harness.effects.last else {
             Issue.record("accept wrote nothing")
@@ -192,9 +197,14 @@ enum ResolveFixtures {
         #expect(harness.state.screen == .list)
         #expect(harness.state.notice?.text == "Resolved")
         // `u` puts back what the item showed before: this device's priority and body.
-        #expect(harness.state.undoStack.last == .revert(
-            id: ResolveFixtures.id, title: "Groceries for Sunday",
-            fields: [.priority: .string("low"), .body: .string("milk\nrye bread\ncheese\neggs\nflour (whole wheat)\n")]))
+        #expect(
+            harness.state.undoStack.last
+                == .revert(
+                    id: ResolveFixtures.id, title: "Groceries for Sunday",
+                    fields: [
+                        .priority: .string("low"),
+                        .body: .string("milk\nrye bread\ncheese\neggs\nflour (whole wheat)\n"),
+                    ]))
     }
 
     @Test func bothOnAFieldSaysSoAndChangesNothing() {
@@ -241,7 +251,8 @@ enum ResolveFixtures {
         harness.press(.character("e"))
         harness.press(.down, .end)
         harness.type("!")
-        var lines = try #require(harness.state.resolve?.bodyEditor?.text).split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = try #require(harness.state.resolve?.bodyEditor?.text).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[1].hasSuffix("!"))
         harness.press(.pageDown, .home)
         harness.type("^")
@@ -298,7 +309,9 @@ enum ResolveFixtures {
 
     @Test func vSwitchesBetweenSideBySideAndUnified() throws {
         func columns(_ harness: Harness) -> Bool {
-            harness.state.render().buffer.lines.contains { $0.contains("base") && $0.contains("local") && $0.contains("remote") }
+            harness.state.render().buffer.lines.contains {
+                $0.contains("base") && $0.contains("local") && $0.contains("remote")
+            }
         }
         var harness = opened(size: .large)
         #expect(columns(harness))

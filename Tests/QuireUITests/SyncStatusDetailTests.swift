@@ -18,11 +18,13 @@ import Testing
     }
 
     @Test func durationsSkipRoundsWithoutAnEndAndBytesAddUp() {
-        let detail = SyncStatusDetail(remote: "https://x", connection: .idle, rounds: [
-            .init(duration: 2, bytesSent: 10, bytesReceived: 1),
-            .init(duration: nil, bytesSent: 5, bytesReceived: 0),
-            .init(duration: 1, bytesSent: 0, bytesReceived: 100),
-        ])
+        let detail = SyncStatusDetail(
+            remote: "https://x", connection: .idle,
+            rounds: [
+                .init(duration: 2, bytesSent: 10, bytesReceived: 1),
+                .init(duration: nil, bytesSent: 5, bytesReceived: 0),
+                .init(duration: 1, bytesSent: 0, bytesReceived: 100),
+            ])
         #expect(detail.durations == [2, 1])
         #expect(detail.bytesSent == 15)
         #expect(detail.bytesReceived == 101)
@@ -55,7 +57,8 @@ import Testing
         let base = Date(timeIntervalSince1970: 1_000_000)
         let events = (1...120).map { n in
             // Two events share each second: the log's order breaks the tie.
-            SyncStatusDetail.Event(seq: Int64(n), at: base.addingTimeInterval(Double(n / 2)), kind: .pushOK, message: "\(n)")
+            SyncStatusDetail.Event(
+                seq: Int64(n), at: base.addingTimeInterval(Double(n / 2)), kind: .pushOK, message: "\(n)")
         }.shuffled()
         let detail = SyncStatusDetail(remote: nil, connection: .noRemote, events: events)
         #expect(detail.events.count == SyncStatusDetail.eventLimit)

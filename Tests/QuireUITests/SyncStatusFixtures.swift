@@ -16,10 +16,12 @@ enum SyncStatusFixtures {
         problem: "server unreachable (connection refused)", lastSuccess: at(3_600), outbox: 7, inFlight: 2,
         nextRetry: now.addingTimeInterval(8),
         deadLetters: [
-            .init(opID: Fixtures.id(901), itemID: Fixtures.id(2), title: "Buy milk",
-                  reason: "the server refused it as too large", at: at(600)),
-            .init(opID: Fixtures.id(902), itemID: Fixtures.id(3), title: "日本語のメモ",
-                  reason: "title must not be empty", at: at(300)),
+            .init(
+                opID: Fixtures.id(901), itemID: Fixtures.id(2), title: "Buy milk",
+                reason: "the server refused it as too large", at: at(600)),
+            .init(
+                opID: Fixtures.id(902), itemID: Fixtures.id(3), title: "日本語のメモ",
+                reason: "title must not be empty", at: at(300)),
         ],
         conflicts: [
             .init(itemID: Fixtures.id(5), title: "Meeting notes: quarterly planning with the whole team and guests"),
@@ -34,8 +36,9 @@ enum SyncStatusFixtures {
         roundSource: .eventLog,
         events: (1...30).map { n in
             let kinds: [SyncEventKind] = [.syncStart, .pushOK, .pullOK, .retry, .deadLetter, .conflict]
-            return SyncStatusDetail.Event(seq: Int64(n), at: at(Double(30 - n) * 60), kind: kinds[n % kinds.count],
-                                          message: "event \(n): something happened to 🚀 item")
+            return SyncStatusDetail.Event(
+                seq: Int64(n), at: at(Double(30 - n) * 60), kind: kinds[n % kinds.count],
+                message: "event \(n): something happened to 🚀 item")
         })
 
     /// The harness on the sync status screen with `detail` loaded and a history of outbox depths.

@@ -31,11 +31,13 @@ import Testing
     @Test func theLargeScreenShowsEveryFact() {
         let harness = SyncStatusFixtures.harness(size: .large, detail: SyncStatusFixtures.busy)
         let text = harness.text
-        for fact in ["https://sync.example.com/quire", "offline · server unreachable (connection refused)", "7 waiting",
-                     "in flight  2", "2026-11-21 21:26 UTC", "next retry 2026-11-21 22:26:48 UTC", "sent       42 KB", "received   1.2 MB",
-                     "p50 340 ms · p95 1.5 s", "rounds     4 in the event log", "press c to resolve",
-                     "Café order: crème brûlée", "Recent events", "event 30:", "▁"]
-        {
+        for fact in [
+            "https://sync.example.com/quire", "offline · server unreachable (connection refused)", "7 waiting",
+            "in flight  2", "2026-11-21 21:26 UTC", "next retry 2026-11-21 22:26:48 UTC", "sent       42 KB",
+            "received   1.2 MB",
+            "p50 340 ms · p95 1.5 s", "rounds     4 in the event log", "press c to resolve",
+            "Café order: crème brûlée", "Recent events", "event 30:", "▁",
+        ] {
             #expect(text.contains(fact), "\(fact)")
         }
         // Newest event first.

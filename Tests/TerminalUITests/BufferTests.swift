@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct BufferTests {
     @Test func textIsClippedAtTheEdgeAndTheLimit() {

@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct DiffTests {
     @Test func firstFrameDrawsEveryCell() {
@@ -14,10 +14,11 @@ import TerminalUI
         new.put("j", x: 0, y: 1)
         new.put("!", x: 9, y: 2)
         let updates = new.updates(from: old)
-        #expect(updates == [
-            CellUpdate(x: 0, y: 1, cell: Cell("j")),
-            CellUpdate(x: 9, y: 2, cell: Cell("!")),
-        ])
+        #expect(
+            updates == [
+                CellUpdate(x: 0, y: 1, cell: Cell("j")),
+                CellUpdate(x: 9, y: 2, cell: Cell("!")),
+            ])
     }
 
     @Test func aResizeRedrawsEverything() {

@@ -1,6 +1,6 @@
 import QuireTestSupport
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct WidgetTests {
     @Test func blockDrawsABorderAndTitle() {

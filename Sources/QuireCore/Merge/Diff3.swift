@@ -249,8 +249,9 @@ extension Diff3 {
         /// The same hunk moved `offset` lines within its slide: the same text on its side.
         func moved(by offset: Int) -> SideHunk {
             var copy = self
-            copy.hunk = LineDiff.Hunk(old: (start + offset)..<(end + offset),
-                                      new: (hunk.new.lowerBound + offset)..<(hunk.new.upperBound + offset))
+            copy.hunk = LineDiff.Hunk(
+                old: (start + offset)..<(end + offset),
+                new: (hunk.new.lowerBound + offset)..<(hunk.new.upperBound + offset))
             return copy
         }
 
@@ -336,15 +337,18 @@ extension Diff3 {
                 pendingClean += localVersion
             } else if localHunks.isEmpty
                 || Diff3.apply(localHunks, to: base.ids, in: region, from: local.ids)
-                == Diff3.apply(remoteHunks, to: base.ids, in: region, from: remote.ids) {
+                    == Diff3.apply(remoteHunks, to: base.ids, in: region, from: remote.ids)
+            {
                 pendingClean += remoteVersion
             } else if let merged = Diff3.onlyReading(of: group, base: base, local: local, remote: remote) {
                 pendingClean += merged
             } else {
                 flushClean()
-                chunks.append(.conflict(Conflict(
-                    baseRange: region, base: Diff3.folded(base.lines[region]),
-                    local: Diff3.folded(localVersion), remote: Diff3.folded(remoteVersion))))
+                chunks.append(
+                    .conflict(
+                        Conflict(
+                            baseRange: region, base: Diff3.folded(base.lines[region]),
+                            local: Diff3.folded(localVersion), remote: Diff3.folded(remoteVersion))))
             }
             position = region.upperBound
         }
@@ -415,12 +419,14 @@ extension Diff3 {
             // proven.
             if let placed {
                 let sharing = placed.filter { hunk in
-                    !(hunk.hunk.new.isEmpty && placed.contains {
-                        $0.side != hunk.side && $0.hunk.old == hunk.hunk.old && !$0.hunk.new.isEmpty
-                    })
+                    !(hunk.hunk.new.isEmpty
+                        && placed.contains {
+                            $0.side != hunk.side && $0.hunk.old == hunk.hunk.old && !$0.hunk.new.isEmpty
+                        })
                 }
                 if sharing.count != placed.count,
-                   let other = read(sharing, in: group.region, base: base, local: local, remote: remote) {
+                    let other = read(sharing, in: group.region, base: base, local: local, remote: remote)
+                {
                     if let found, found != other.ids { return nil }
                     alternatives.append(other.ids)
                 }
@@ -441,8 +447,10 @@ extension Diff3 {
 
     /// The region with all hunks applied, when no two of them collide where they are and the
     /// hunks of each side stay apart; else nil.
-    private static func read(_ hunks: [SideHunk], in region: Range<Int>, base: Side, local: Side,
-                             remote: Side) -> (ids: [Int], lines: [String])? {
+    private static func read(
+        _ hunks: [SideHunk], in region: Range<Int>, base: Side, local: Side,
+        remote: Side
+    ) -> (ids: [Int], lines: [String])? {
         // Insertions before rewrites at the same place; hunks of one side (a shared change
         // counts as either side) in that side's order.
         func side(of a: SideHunk, beside b: SideHunk) -> SideHunk.Which {
@@ -489,15 +497,17 @@ extension Diff3 {
             // Slide up while the line before the hunk equals its last line on each side that
             // has lines; stop at the neighbouring hunk.
             while hunk.old.lowerBound - up - 1 >= (previous?.old.upperBound ?? 0),
-                  hunk.new.lowerBound - up - 1 >= (previous?.new.upperBound ?? 0),
-                  hunk.old.isEmpty || base.ids[hunk.old.upperBound - up - 1] == base.ids[hunk.old.lowerBound - up - 1],
-                  hunk.new.isEmpty || side.ids[hunk.new.upperBound - up - 1] == side.ids[hunk.new.lowerBound - up - 1] {
+                hunk.new.lowerBound - up - 1 >= (previous?.new.upperBound ?? 0),
+                hunk.old.isEmpty || base.ids[hunk.old.upperBound - up - 1] == base.ids[hunk.old.lowerBound - up - 1],
+                hunk.new.isEmpty || side.ids[hunk.new.upperBound - up - 1] == side.ids[hunk.new.lowerBound - up - 1]
+            {
                 up += 1
             }
             while hunk.old.upperBound + down < (next?.old.lowerBound ?? base.ids.count),
-                  hunk.new.upperBound + down < (next?.new.lowerBound ?? side.ids.count),
-                  hunk.old.isEmpty || base.ids[hunk.old.lowerBound + down] == base.ids[hunk.old.upperBound + down],
-                  hunk.new.isEmpty || side.ids[hunk.new.lowerBound + down] == side.ids[hunk.new.upperBound + down] {
+                hunk.new.upperBound + down < (next?.new.lowerBound ?? side.ids.count),
+                hunk.old.isEmpty || base.ids[hunk.old.lowerBound + down] == base.ids[hunk.old.upperBound + down],
+                hunk.new.isEmpty || side.ids[hunk.new.lowerBound + down] == side.ids[hunk.new.upperBound + down]
+            {
                 down += 1
             }
             return SideHunk(
@@ -509,8 +519,10 @@ extension Diff3 {
     }
 
     /// The base lines of `range` with one side's hunks (all inside the range) applied.
-    private static func apply<Line>(_ hunks: [LineDiff.Hunk], to base: [Line], in range: Range<Int>,
-                                    from side: [Line]) -> [Line] {
+    private static func apply<Line>(
+        _ hunks: [LineDiff.Hunk], to base: [Line], in range: Range<Int>,
+        from side: [Line]
+    ) -> [Line] {
         var result: [Line] = []
         var position = range.lowerBound
         for hunk in hunks.sorted(by: { $0.old.lowerBound < $1.old.lowerBound }) {

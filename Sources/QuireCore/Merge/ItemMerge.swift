@@ -177,9 +177,10 @@ public struct ItemMerge: Hashable, Sendable {
     /// (both sides that changed it agree, since membership has only two states).
     static func mergeTags(base: [String], local: [String], remote: [String]) -> [String] {
         let (b, l, r) = (Set(base), Set(local), Set(remote))
-        return Tags.normalize(b.union(l).union(r).filter { tag in
-            l.contains(tag) == b.contains(tag) ? r.contains(tag) : l.contains(tag)
-        })
+        return Tags.normalize(
+            b.union(l).union(r).filter { tag in
+                l.contains(tag) == b.contains(tag) ? r.contains(tag) : l.contains(tag)
+            })
     }
 
     /// A base for items both sides made independently: no field set.

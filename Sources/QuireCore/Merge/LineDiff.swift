@@ -146,7 +146,10 @@ struct EditScript<Element: Equatable> {
     }
 
     private mutating func compare(oldLow: Int, oldHigh: Int, newLow: Int, newHigh: Int) {
-        var oldLow = oldLow, oldHigh = oldHigh, newLow = newLow, newHigh = newHigh
+        var oldLow = oldLow
+        var oldHigh = oldHigh
+        var newLow = newLow
+        var newHigh = newHigh
         // Equal lines at either end are part of every shortest script: skip them.
         while oldLow < oldHigh && newLow < newHigh && old[oldLow] == new[newLow] {
             oldLow += 1
@@ -167,7 +170,7 @@ struct EditScript<Element: Equatable> {
         let n = oldHigh - oldLow
         let m = newHigh - newLow
         guard let split = splitPoint(oldLow: oldLow, n: n, newLow: newLow, m: m),
-              (split.x, split.y) != (0, 0), (split.x, split.y) != (n, m)
+            (split.x, split.y) != (0, 0), (split.x, split.y) != (n, m)
         else {
             // No split within the cost cap (or none at all): replacing the whole range keeps
             // the script correct, merely not the shortest.
@@ -203,13 +206,17 @@ struct EditScript<Element: Equatable> {
         let delta = n - m
         // With an odd delta the paths can first overlap while growing forward, else backward.
         let overlapWhileForward = delta & 1 != 0
-        var forwardStart = 0, forwardEnd = 0, backwardStart = 0, backwardEnd = 0
+        var forwardStart = 0
+        var forwardEnd = 0
+        var backwardStart = 0
+        var backwardEnd = 0
 
         for d in 0..<maxD {
             var k = -d + forwardStart
             while k <= d - forwardEnd {
                 let index = offset + k
-                var x = (k == -d || (k != d && forward[index - 1] < forward[index + 1]))
+                var x =
+                    (k == -d || (k != d && forward[index - 1] < forward[index + 1]))
                     ? forward[index + 1] : forward[index - 1] + 1
                 var y = x - k
                 while x < n && y < m && old[oldLow + x] == new[newLow + y] {
@@ -232,7 +239,8 @@ struct EditScript<Element: Equatable> {
             k = -d + backwardStart
             while k <= d - backwardEnd {
                 let index = offset + k
-                var x = (k == -d || (k != d && backward[index - 1] < backward[index + 1]))
+                var x =
+                    (k == -d || (k != d && backward[index - 1] < backward[index + 1]))
                     ? backward[index + 1] : backward[index - 1] + 1
                 var y = x - k
                 while x < n && y < m && old[oldLow + n - x - 1] == new[newLow + m - y - 1] {

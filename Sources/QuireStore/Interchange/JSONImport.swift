@@ -42,12 +42,18 @@ public enum JSONImport {
             body: try FieldParsing.body(try fields.string("body") ?? ""),
             tags: try fields.strings("tags") ?? [],
             done: try fields.bool("done") ?? false,
-            doneAt: try fields.string("doneAt").map { text throws(ImportError) in try FieldParsing.time(text, field: "doneAt") },
+            doneAt: try fields.string("doneAt").map { text throws(ImportError) in
+                try FieldParsing.time(text, field: "doneAt")
+            },
             due: try fields.string("due").flatMap(FieldParsing.due),
             priority: try fields.string("priority").map(FieldParsing.priority) ?? .none,
             pinned: try fields.bool("pinned") ?? false,
-            createdAt: try fields.string("createdAt").map { text throws(ImportError) in try FieldParsing.time(text, field: "createdAt") },
-            updatedAt: try fields.string("updatedAt").map { text throws(ImportError) in try FieldParsing.time(text, field: "updatedAt") },
+            createdAt: try fields.string("createdAt").map { text throws(ImportError) in
+                try FieldParsing.time(text, field: "createdAt")
+            },
+            updatedAt: try fields.string("updatedAt").map { text throws(ImportError) in
+                try FieldParsing.time(text, field: "updatedAt")
+            },
             deleted: try fields.bool("deleted") ?? false)
     }
 }
@@ -94,7 +100,7 @@ enum JSONErrors {
     static func location(of error: any Error, in data: Data) -> String {
         let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
         guard let range = detail.range(of: "character "),
-              let offset = Int(detail[range.upperBound...].prefix(while: \.isNumber))
+            let offset = Int(detail[range.upperBound...].prefix(while: \.isNumber))
         else { return "" }
         var line = 1
         var column = 1

@@ -92,7 +92,8 @@ public enum MarkdownItem {
         case list([String])
     }
 
-    static func keyValues(_ lines: [String], firstLine: Int) throws(ImportError) -> [String: (value: Value, line: Int)] {
+    static func keyValues(_ lines: [String], firstLine: Int) throws(ImportError) -> [String: (value: Value, line: Int)]
+    {
         var result: [String: (value: Value, line: Int)] = [:]
         var index = 0
         while index < lines.count {
@@ -112,7 +113,8 @@ public enum MarkdownItem {
                 while index < lines.count {
                     let item = lines[index].trimmingWhitespace()
                     guard item.hasPrefix("- ") || item == "-" else { break }
-                    items.append(try scalarValue(String(item.dropFirst()).trimmingWhitespace(), line: firstLine + index))
+                    items.append(
+                        try scalarValue(String(item.dropFirst()).trimmingWhitespace(), line: firstLine + index))
                     index += 1
                 }
                 result[key] = (items.isEmpty ? .scalar("") : .list(items), number)
@@ -130,7 +132,9 @@ public enum MarkdownItem {
     ) throws(ImportError) -> ImportEntry {
         func text(_ key: String) throws(ImportError) -> String? {
             guard let (value, line) = values[key] else { return nil }
-            guard case .scalar(let text) = value else { throw ImportError("line \(line)", "'\(key)' must be a single value") }
+            guard case .scalar(let text) = value else {
+                throw ImportError("line \(line)", "'\(key)' must be a single value")
+            }
             return text
         }
         func located<T>(_ key: String, _ parse: (String) throws(ImportError) -> T) throws(ImportError) -> T? {
@@ -168,8 +172,12 @@ public enum MarkdownItem {
             due: try located("due") { raw throws(ImportError) in try FieldParsing.due(raw) } ?? nil,
             priority: try located("priority") { raw throws(ImportError) in try FieldParsing.priority(raw) } ?? .none,
             pinned: try flag("pinned") ?? false,
-            createdAt: try located("createdAt") { raw throws(ImportError) in try FieldParsing.time(raw, field: "createdAt") },
-            updatedAt: try located("updatedAt") { raw throws(ImportError) in try FieldParsing.time(raw, field: "updatedAt") },
+            createdAt: try located("createdAt") { raw throws(ImportError) in
+                try FieldParsing.time(raw, field: "createdAt")
+            },
+            updatedAt: try located("updatedAt") { raw throws(ImportError) in
+                try FieldParsing.time(raw, field: "updatedAt")
+            },
             deleted: try flag("deleted") ?? false)
     }
 
@@ -177,7 +185,7 @@ public enum MarkdownItem {
         _ text: String, lines: [String], fallbackTitle: String?
     ) throws(ImportError) -> ImportEntry {
         if let headingIndex = lines.firstIndex(where: { $0.hasPrefix("# ") }),
-           lines[..<headingIndex].allSatisfy({ $0.trimmingWhitespace().isEmpty })
+            lines[..<headingIndex].allSatisfy({ $0.trimmingWhitespace().isEmpty })
         {
             var rest = Array(lines[(headingIndex + 1)...])
             if rest.first?.trimmingWhitespace().isEmpty == true { rest.removeFirst() }
@@ -195,9 +203,12 @@ public enum MarkdownItem {
 
     /// Writes a string plain when a YAML reader would read it back unchanged, else quoted.
     static func scalar(_ text: String) -> String {
-        let reservedStarts: Set<Character> = ["-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", "\"", "%", "@", "`"]
+        let reservedStarts: Set<Character> = [
+            "-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", "\"", "%", "@", "`",
+        ]
         let reservedWords: Set<String> = ["true", "false", "yes", "no", "null", "~", "none", "on", "off"]
-        let plain = !text.isEmpty && !reservedStarts.contains(text.first!) && text.trimmingWhitespace() == text
+        let plain =
+            !text.isEmpty && !reservedStarts.contains(text.first!) && text.trimmingWhitespace() == text
             && !text.contains(": ") && !text.contains(" #") && !text.hasSuffix(":") && !text.contains(",")
             && !reservedWords.contains(text.lowercased())
             && !text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 })

@@ -82,7 +82,8 @@ public enum TaskwarriorImport {
             Self.day(of: try time(text, field: "due"), in: timeZone)
         }
         let end = try fields.string("end").map { text throws(ImportError) in try time(text, field: "end") }
-        let modified = try fields.string("modified").map { text throws(ImportError) in try time(text, field: "modified") }
+        let modified = try fields.string("modified").map { text throws(ImportError) in try time(text, field: "modified")
+        }
         return ImportEntry(
             id: id, kind: .task, title: try FieldParsing.title(description),
             body: try FieldParsing.body(annotations.joined(separator: "\n")), tags: tags,
@@ -96,8 +97,8 @@ public enum TaskwarriorImport {
         if digits.count == 16, digits[8] == UInt8(ascii: "T"), digits[15] == UInt8(ascii: "Z") {
             func number(_ range: Range<Int>) -> Int64? { Int64(String(decoding: digits[range], as: UTF8.self)) }
             if let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
-               let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
-               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+                let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
+                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
             {
                 let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
                 return Date(timeIntervalSince1970: Double(((days * 24 + hour) * 60 + minute) * 60 + second))
@@ -121,7 +122,8 @@ public enum TaskwarriorImport {
         var time = String(milliseconds, radix: 16)
         time = String(repeating: "0", count: max(0, 12 - time.count)) + time
         let variantNibble = (Int(String(source[16]), radix: 16) ?? 0) & 0x3 | 0x8
-        let hex = Array(time.suffix(12)) + ["7"] + source[13..<16] + Array(String(variantNibble, radix: 16))
+        let hex =
+            Array(time.suffix(12)) + ["7"] + source[13..<16] + Array(String(variantNibble, radix: 16))
             + source[17..<32]
         let text = String(hex)
         func part(_ range: Range<Int>) -> Substring { text.dropFirst(range.lowerBound).prefix(range.count) }

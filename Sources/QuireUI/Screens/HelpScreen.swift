@@ -22,8 +22,9 @@ public enum HelpScreen {
         let chrome = chrome(size: state.size)
         Paragraph(lines(width: state.size.width), wrap: false, scroll: scroll)
             .render(into: &buffer, area: chrome.content.inset(horizontal: 1))
-        StatusBar.render(state, left: Line("Help · j/k scroll · Esc close", style: Style(.statusBar)),
-                         into: &buffer, area: chrome.status)
+        StatusBar.render(
+            state, left: Line("Help · j/k scroll · Esc close", style: Style(.statusBar)),
+            into: &buffer, area: chrome.status)
     }
 
     /// The screen's frame: the keys are the content, so there is no line of key hints.

@@ -42,7 +42,8 @@ enum ListScreen {
             return
         }
         guard list.total > 0 else {
-            let message = list.query.isUnfiltered
+            let message =
+                list.query.isUnfiltered
                 ? ["  Nothing here yet.", "  Press a for a note, t for a task."]
                 : ["  Nothing matches.", "  Esc clears the search and filters."]
             for (offset, text) in message.enumerated() where offset < area.height {

@@ -51,7 +51,8 @@ enum ResolveScreen {
         }
 
         if let hints = chrome.hints { KeyHints(Keymap.hints(in: .resolve)).render(into: &buffer, area: hints) }
-        StatusBar.render(state, left: Line(statusText(resolve), style: Style(.statusBar)), into: &buffer, area: chrome.status)
+        StatusBar.render(
+            state, left: Line(statusText(resolve), style: Style(.statusBar)), into: &buffer, area: chrome.status)
         return nil
     }
 
@@ -59,14 +60,16 @@ enum ResolveScreen {
 
     private static func renderHeader(_ resolve: ResolveState, into buffer: inout Buffer, area: Rect) {
         let count = resolve.rows.count
-        let right = count == 0 ? "no conflicts" : "\(resolve.selection + 1) of \(count) conflict" + (count == 1 ? "" : "s")
+        let right =
+            count == 0 ? "no conflicts" : "\(resolve.selection + 1) of \(count) conflict" + (count == 1 ? "" : "s")
         let rightWidth = min(right.displayWidth, max(0, area.width - 2))
         let leftRoom = max(0, area.width - rightWidth - 3)
         let title = resolve.versions.local.title.isEmpty ? "(untitled)" : resolve.versions.local.title
         let left = Line([Span(" Resolve ", style: Style(.accent, bold: true)), Span(title, .title)])
         buffer.put(left.truncated(toWidth: leftRoom), x: area.x, y: area.y, maxWidth: leftRoom)
-        buffer.put(right.truncated(toWidth: rightWidth), x: area.maxX - 1 - rightWidth, y: area.y,
-                   style: Style(.muted), maxWidth: rightWidth)
+        buffer.put(
+            right.truncated(toWidth: rightWidth), x: area.maxX - 1 - rightWidth, y: area.y,
+            style: Style(.muted), maxWidth: rightWidth)
     }
 
     /// Where the person stands: how many choices are left and what the keys do for this row.
@@ -105,7 +108,8 @@ enum ResolveScreen {
                     ])
                     // Narrow terminals leave the keys to the status bar.
                     if width >= compactWidth {
-                        line.append(Span("  (\(choice == .local ? "l" : "r") \(deletionLabel(resolve, choice)))", .muted))
+                        line.append(
+                            Span("  (\(choice == .local ? "l" : "r") \(deletionLabel(resolve, choice)))", .muted))
                     }
                     lines.append(line)
                 }
@@ -139,7 +143,8 @@ enum ResolveScreen {
         let name: String
         switch row {
         case .deletion:
-            name = resolve.merge.deleteConflict == .deletedLocally
+            name =
+                resolve.merge.deleteConflict == .deletedLocally
                 ? "deleted here, edited elsewhere" : "edited here, deleted elsewhere"
         case .field(let field):
             name = field.rawValue
@@ -179,7 +184,8 @@ enum ResolveScreen {
             for version in Version.allCases {
                 let isChosen = chosen.contains(version)
                 let label = (isChosen ? "✓ " : "") + version.rawValue
-                header.append(Span(label.padded(toWidth: column), style: Style(isChosen ? .accent : .muted, bold: true)))
+                header.append(
+                    Span(label.padded(toWidth: column), style: Style(isChosen ? .accent : .muted, bold: true)))
                 if version != .remote { header.append(Span(" │ ", .border)) }
             }
             rows.append(header)
@@ -245,7 +251,9 @@ enum ResolveScreen {
             guard case .conflict = chunk else { continue }
             var before: [String] = []
             var after: [String] = []
-            if index > 0, case .clean(let lines) = chunks[index - 1] { before = lines.suffix(contextLines).map(display) }
+            if index > 0, case .clean(let lines) = chunks[index - 1] {
+                before = lines.suffix(contextLines).map(display)
+            }
             if index + 1 < chunks.count, case .clean(let lines) = chunks[index + 1] {
                 after = lines.prefix(contextLines).map(display)
             }
@@ -279,9 +287,12 @@ enum ResolveScreen {
 
     private static func renderEditor(_ state: AppState, area: TextArea, into buffer: inout Buffer) -> Point? {
         let chrome = chrome(size: state.size)
-        buffer.put(Line([Span(" Edit the merged body", style: Style(.accent)),
-                         Span(" · Ctrl-S keep · Esc drop", .muted)]),
-                   x: chrome.header.x, y: chrome.header.y, maxWidth: chrome.header.width)
+        buffer.put(
+            Line([
+                Span(" Edit the merged body", style: Style(.accent)),
+                Span(" · Ctrl-S keep · Esc drop", .muted),
+            ]),
+            x: chrome.header.x, y: chrome.header.y, maxWidth: chrome.header.width)
         let text = textArea(size: state.size)
         let cursor = area.render(into: &buffer, area: text)
         if let hints = chrome.hints {
@@ -289,8 +300,9 @@ enum ResolveScreen {
             KeyHints(shown.map { ($0.keys[0].name, $0.hint!) }).render(into: &buffer, area: hints)
         }
         let row = area.cursorPosition(width: TextArea.wrapWidth(in: text)).y + 1
-        StatusBar.render(state, left: Line("Merged body · row \(row)", style: Style(.statusBar)),
-                         into: &buffer, area: chrome.status)
+        StatusBar.render(
+            state, left: Line("Merged body · row \(row)", style: Style(.statusBar)),
+            into: &buffer, area: chrome.status)
         return cursor
     }
 }

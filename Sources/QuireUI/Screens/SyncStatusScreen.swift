@@ -15,10 +15,8 @@ enum SyncStatusScreen {
     static let maxConflictRows = 3
 
     static func render(_ state: AppState, into buffer: inout Buffer) {
-        let area = Rect(size: state.size)
-        let showsHints = state.size.height >= 10
-        let rows = area.split(.vertical, [.fill, .length(showsHints ? 1 : 0), .length(1)])
-        let content = rows[0].inset(horizontal: 1)
+        let chrome = ScreenChrome(size: state.size)
+        let content = chrome.content.inset(horizontal: 1)
         var lines: [Line] = []
         let roomy = content.height >= 16
         if roomy {
@@ -28,8 +26,10 @@ enum SyncStatusScreen {
         lines.append(sparkline(state.syncStatus.depthHistory, width: content.width))
         if roomy { lines.append(Line([])) }
         if shown(state).connection == .noRemote, shown(state).remote == nil {
-            let advice = content.width >= 64
-                ? "Everything is saved on this device. To sync with a server, run:" : "Saved on this device only. To sync:"
+            let advice =
+                content.width >= 64
+                ? "Everything is saved on this device. To sync with a server, run:"
+                : "Saved on this device only. To sync:"
             lines.append(Line(advice, style: Style(.muted)))
             lines.append(Line("  quire remote set URL --token TOKEN", style: Style(.accent)))
             if roomy { lines.append(Line([])) }
@@ -41,15 +41,16 @@ enum SyncStatusScreen {
         }
         let rest = Rect(x: content.x, y: y, width: content.width, height: max(0, content.maxY - y))
         lists(state, into: &buffer, area: rest)
-        if showsHints { KeyHints(Keymap.hints(in: .syncStatus)).render(into: &buffer, area: rows[1]) }
-        StatusBar.render(state, left: Line("Sync status", style: Style(.statusBar)), into: &buffer, area: rows[2])
+        if let hints = chrome.hints { KeyHints(Keymap.hints(in: .syncStatus)).render(into: &buffer, area: hints) }
+        StatusBar.render(state, left: Line("Sync status", style: Style(.statusBar)), into: &buffer, area: chrome.status)
     }
 
     /// The report read last; until the first read answers, what the status bar already knows.
     private static func shown(_ state: AppState) -> SyncStatusDetail {
-        state.syncStatus.detail ?? SyncStatusDetail(
-            remote: nil, connection: state.sync.connection, lastSuccess: state.sync.lastSuccess,
-            outbox: state.sync.pending, nextRetry: state.sync.nextRetry)
+        state.syncStatus.detail
+            ?? SyncStatusDetail(
+                remote: nil, connection: state.sync.connection, lastSuccess: state.sync.lastSuccess,
+                outbox: state.sync.pending, nextRetry: state.sync.nextRetry)
     }
 
     // MARK: - Facts
@@ -77,10 +78,12 @@ enum SyncStatusScreen {
         let connection = Fact(name: "state", value: stateText, role: role(of: detail.connection))
         let last = Fact(name: "last sync", value: time(detail.lastSuccess) ?? "never")
         let retry = Fact(name: "next retry", value: time(detail.nextRetry, seconds: true) ?? "—")
-        let outbox = Fact(name: "outbox", value: "\(detail.outbox) waiting",
-                          role: detail.outbox > 0 ? .badgePending : .normal)
-        let inFlight = Fact(name: "in flight", value: String(detail.inFlight),
-                            role: detail.inFlight > 0 ? .badgeSyncing : .normal)
+        let outbox = Fact(
+            name: "outbox", value: "\(detail.outbox) waiting",
+            role: detail.outbox > 0 ? .badgePending : .normal)
+        let inFlight = Fact(
+            name: "in flight", value: String(detail.inFlight),
+            role: detail.inFlight > 0 ? .badgeSyncing : .normal)
         let sent = Fact(name: "sent", value: bytes(detail.bytesSent))
         let received = Fact(name: "received", value: bytes(detail.bytesReceived))
         let durations = Fact(name: "duration", value: percentiles(detail))
@@ -88,12 +91,13 @@ enum SyncStatusScreen {
         if width >= twoColumnWidth {
             let column = (width - 2) / 2
             let pairs = [(last, retry), (outbox, inFlight), (sent, received), (durations, rounds)]
-            return [factLine(remote, width: width), factLine(connection, width: width)] + pairs.map { left, right in
-                var line = factLine(left, width: column)
-                line.append("  ")
-                line.spans += factLine(right, width: width - column - 2).spans
-                return line
-            }
+            return [factLine(remote, width: width), factLine(connection, width: width)]
+                + pairs.map { left, right in
+                    var line = factLine(left, width: column)
+                    line.append("  ")
+                    line.spans += factLine(right, width: width - column - 2).spans
+                    return line
+                }
         }
         var outboxLine = outbox
         outboxLine.value += ", \(detail.inFlight) in flight"
@@ -129,7 +133,7 @@ enum SyncStatusScreen {
     private static func percentiles(_ detail: SyncStatusDetail) -> String {
         let durations = detail.durations
         guard let p50 = SyncStatusDetail.percentile(durations, 0.5),
-              let p95 = SyncStatusDetail.percentile(durations, 0.95)
+            let p95 = SyncStatusDetail.percentile(durations, 0.95)
         else { return "no rounds yet" }
         return "p50 \(seconds(p50)) · p95 \(seconds(p95))"
     }
@@ -194,15 +198,18 @@ enum SyncStatusScreen {
             buffer.put(heading.truncated(toWidth: area.width), x: area.x, y: y)
             let height = conflictRows - 1
             for (offset, conflict) in conflicts.prefix(height).enumerated() {
-                let more = offset == height - 1 && conflicts.count > height ? " (+\(conflicts.count - height) more)" : ""
-                buffer.put(Line([Span("  ! ", .badgeReview), Span(conflict.title), Span(more, .muted)])
-                    .truncated(toWidth: area.width), x: area.x, y: y + 1 + offset)
+                let more =
+                    offset == height - 1 && conflicts.count > height ? " (+\(conflicts.count - height) more)" : ""
+                buffer.put(
+                    Line([Span("  ! ", .badgeReview), Span(conflict.title), Span(more, .muted)])
+                        .truncated(toWidth: area.width), x: area.x, y: y + 1 + offset)
             }
             y += conflictRows
         }
         if eventRows > 0 {
-            buffer.put(Line("Recent events (UTC)", style: Style(.title, bold: true)).truncated(toWidth: area.width),
-                       x: area.x, y: y)
+            buffer.put(
+                Line("Recent events (UTC)", style: Style(.title, bold: true)).truncated(toWidth: area.width),
+                x: area.x, y: y)
             if detail.events.isEmpty, eventRows > 1 {
                 buffer.put(Line("  nothing yet", style: Style(.muted)), x: area.x, y: y + 1, maxWidth: area.width)
             }

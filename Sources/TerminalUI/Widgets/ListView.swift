@@ -52,8 +52,9 @@ public struct ListView: Widget {
             let row = local >= 0 && local < rows.count ? rows[local] : placeholder
             let y = area.y + offset
             let isSelected = index == selected
-            var x = buffer.put(isSelected ? marker.selected : marker.other, x: area.x, y: y,
-                               style: isSelected ? selectedStyle : .normal, maxWidth: area.width)
+            var x = buffer.put(
+                isSelected ? marker.selected : marker.other, x: area.x, y: y,
+                style: isSelected ? selectedStyle : .normal, maxWidth: area.width)
             x = buffer.put(row, x: x, y: y, maxWidth: area.maxX - x)
             if isSelected {
                 buffer.setStyle(selectedStyle, in: area.row(offset))

@@ -1,7 +1,8 @@
 import Foundation
 import QuireApp
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hands a text to the person's editor and returns what they saved.
@@ -39,7 +40,9 @@ struct EditorSession {
     /// Writes `text` to a new temporary file, opens the editor on it and waits for it to exit.
     func edit(_ text: String, name: String) throws(CLIFailure) -> Draft {
         let path = NSTemporaryDirectory() + "quire-edit-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).md"
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         else { throw .badInput("cannot create a temporary file for the editor at \(path)") }
         let status: Int32
         do {
@@ -51,7 +54,9 @@ struct EditorSession {
             throw .badInput("cannot start the editor '\(editorCommand)': \(error)")
         }
         guard status == 0 else {
-            throw .badInput("the editor '\(editorCommand)' failed (status \(status)); nothing changed, your text is kept at \(path)")
+            throw .badInput(
+                "the editor '\(editorCommand)' failed (status \(status)); nothing changed, your text is kept at \(path)"
+            )
         }
         return Draft(path: path)
     }

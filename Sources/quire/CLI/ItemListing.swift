@@ -23,7 +23,8 @@ struct ItemListing {
         let tagTexts = items.map { $0.tags.map { "#" + $0 }.joined(separator: " ") }
         var titleWidth = min(items.map { Terminal.width(title(of: $0)) }.max() ?? 0, 60)
         if let columns = Terminal.columns() {
-            let fixed = idWidth + 1 + 2 + 2 + (hasTasks ? 4 : 0) + (dueWidth > 0 ? dueWidth + 2 : 0)
+            let fixed =
+                idWidth + 1 + 2 + 2 + (hasTasks ? 4 : 0) + (dueWidth > 0 ? dueWidth + 2 : 0)
                 + (priorityWidth > 0 ? priorityWidth + 2 : 0) + min(tagTexts.map(Terminal.width).max() ?? 0, 24)
             titleWidth = max(12, min(titleWidth, columns - fixed))
         }

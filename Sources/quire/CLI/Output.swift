@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import QuireCore
 import QuireStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Buffered standard output: commands append bytes and the buffer goes out in large writes,
 /// which keeps `quire list --json` of ten thousand items at a handful of system calls.

@@ -24,8 +24,9 @@ enum BodyInput {
         guard value == "-" else { return try check(value) }
         var data = Data()
         let limit = Validation.maxBodyBytes + 1
-        while data.count < limit, let chunk = try? FileHandle.standardInput.read(upToCount: min(1 << 16, limit - data.count)),
-              !chunk.isEmpty
+        while data.count < limit,
+            let chunk = try? FileHandle.standardInput.read(upToCount: min(1 << 16, limit - data.count)),
+            !chunk.isEmpty
         {
             data.append(chunk)
         }

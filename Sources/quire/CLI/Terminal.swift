@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the terminal on stdout can show: colour (honouring `NO_COLOR` and `TERM=dumb`, and only

@@ -15,7 +15,10 @@ struct AddCommand: StoreCommand {
     @Argument(help: ArgumentHelp("The title: one line.", valueName: "title"))
     var words: [String]
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The body (Markdown by convention, up to 1 MiB), or - to read it from standard input.", valueName: "text"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The body (Markdown by convention, up to 1 MiB), or - to read it from standard input.", valueName: "text"))
     var body: String?
 
     @Flag(help: "Make a task, with a checkbox, instead of a note.")

@@ -27,11 +27,14 @@ struct ConflictsCommand: StoreCommand {
         let records = try store.conflicts()
         let entries = try records.map { record in
             let current = try store.item(record.itemID) ?? record.local
-            let deleted: String? = record.remote.deleted && !current.deleted ? "deleted elsewhere, edited here"
+            let deleted: String? =
+                record.remote.deleted && !current.deleted
+                ? "deleted elsewhere, edited here"
                 : record.local.deleted && !record.remote.deleted ? "deleted here, edited elsewhere" : nil
-            return Entry(id: record.itemID, title: current.title, fields: record.fields.map(\.rawValue), deleted: deleted,
-                         detectedAt: Timestamp.string(from: record.detectedAt), base: record.base, local: current,
-                         remote: record.remote)
+            return Entry(
+                id: record.itemID, title: current.title, fields: record.fields.map(\.rawValue), deleted: deleted,
+                detectedAt: Timestamp.string(from: record.detectedAt), base: record.base, local: current,
+                remote: record.remote)
         }
         if json {
             try JSONOutput.encode(&out, entries)
@@ -44,9 +47,13 @@ struct ConflictsCommand: StoreCommand {
         let short = try store.shortIDs(for: entries.map(\.id))
         let terminal = Terminal()
         for entry in entries {
-            let what = ([entry.deleted].compactMap { $0 } + (entry.fields.isEmpty ? [] : ["both changed " + entry.fields.joined(separator: ", ")]))
+            let what =
+                ([entry.deleted].compactMap { $0 }
+                + (entry.fields.isEmpty ? [] : ["both changed " + entry.fields.joined(separator: ", ")]))
                 .joined(separator: "; ")
-            out.line(terminal.paint(short[entry.id] ?? entry.id, .dim) + "  " + entry.title + "  " + terminal.paint(what, .dim))
+            out.line(
+                terminal.paint(short[entry.id] ?? entry.id, .dim) + "  " + entry.title + "  "
+                    + terminal.paint(what, .dim))
         }
         out.line()
         out.line("Resolve with: quire resolve ID --keep local|remote|both, or --merged-file PATH")

@@ -20,7 +20,9 @@ struct EditCommand: StoreCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("A new title.", valueName: "title"))
     var title: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("A new body, or - to read it from standard input.", valueName: "text"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("A new body, or - to read it from standard input.", valueName: "text"))
     var body: String?
 
     @Option(
@@ -88,7 +90,9 @@ struct EditCommand: StoreCommand {
         do {
             edited = try MarkdownItem.applyingEdit(text, to: item)
         } catch {
-            throw CLIFailure.badInput("cannot read the edited item (\(error.description)); nothing changed, your text is kept at \(draft.path)")
+            throw CLIFailure.badInput(
+                "cannot read the edited item (\(error.description)); nothing changed, your text is kept at \(draft.path)"
+            )
         }
         let changes = edited.changes(since: item)
         let result: Item
@@ -111,7 +115,8 @@ enum TagChange: Equatable {
 
     static func parse(_ values: [String]) throws(CLIFailure) -> [TagChange] {
         try values.map { value throws(CLIFailure) in
-            let name = (value.hasPrefix("+") || value.hasPrefix("-") ? String(value.dropFirst()) : value).trimmingWhitespace()
+            let name = (value.hasPrefix("+") || value.hasPrefix("-") ? String(value.dropFirst()) : value)
+                .trimmingWhitespace()
             guard !name.isEmpty else { throw .badInput("--tag needs a tag name after + or -") }
             return value.hasPrefix("-") ? .remove(name) : .add(name)
         }

@@ -50,7 +50,7 @@ struct ExportCommand: StoreCommand {
     private func writeJSONFile(_ path: String, store: AppDatabase) throws -> Int {
         let temporary = path + ".quire-partial-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary)
+            let handle = FileHandle(forWritingAtPath: temporary)
         else { throw CLIFailure.badInput("cannot write \(path)") }
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         var count = 0

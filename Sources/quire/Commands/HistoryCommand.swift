@@ -7,7 +7,9 @@ struct HistoryCommand: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Every version of an item this device has seen or made, newest first.",
-        discussion: "Each line says when, where the version came from (local, import, remote, merge, resolve) and what changed.")
+        discussion:
+            "Each line says when, where the version came from (local, import, remote, merge, resolve) and what changed."
+    )
 
     @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
     var id: String
@@ -23,8 +25,15 @@ struct HistoryCommand: StoreCommand {
             for (index, version) in versions.enumerated() {
                 out.append { bytes in
                     bytes.append(contentsOf: Array((index == 0 ? "\n" : ",\n").utf8))
-                    bytes.append(contentsOf: Array("{\"seq\":\(version.seq),\"recordedAt\":\"\(StoreTime.string(from: version.recordedAt))\",\"origin\":\"\(version.origin.rawValue)\",\"op\":".utf8))
-                    if let op = version.opID { CompactJSON.appendString(op, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
+                    bytes.append(
+                        contentsOf: Array(
+                            "{\"seq\":\(version.seq),\"recordedAt\":\"\(StoreTime.string(from: version.recordedAt))\",\"origin\":\"\(version.origin.rawValue)\",\"op\":"
+                                .utf8))
+                    if let op = version.opID {
+                        CompactJSON.appendString(op, to: &bytes)
+                    } else {
+                        bytes.append(contentsOf: Array("null".utf8))
+                    }
                     bytes.append(contentsOf: Array(",\"item\":".utf8))
                     ItemJSON.append(version.item, to: &bytes)
                     bytes.append(125)
@@ -37,13 +46,16 @@ struct HistoryCommand: StoreCommand {
         for (index, version) in versions.enumerated() {
             let older = index + 1 < versions.count ? versions[index + 1].item : nil
             let when = terminal.paint(LocalTime.string(version.recordedAt), .dim)
-            out.line("\(when)  \(Terminal.pad(version.origin.rawValue, to: 7)) \(Self.describe(version.item, since: older))")
+            out.line(
+                "\(when)  \(Terminal.pad(version.origin.rawValue, to: 7)) \(Self.describe(version.item, since: older))")
         }
     }
 
     /// What changed between two versions, in a few words.
     static func describe(_ item: Item, since older: Item?) -> String {
-        guard let older else { return "created \(item.kind.rawValue) \(quoted(item.title))" + (item.deleted ? " (deleted)" : "") }
+        guard let older else {
+            return "created \(item.kind.rawValue) \(quoted(item.title))" + (item.deleted ? " (deleted)" : "")
+        }
         var parts: [String] = []
         if item.deleted != older.deleted { parts.append(item.deleted ? "deleted" : "restored") }
         for (field, change) in item.changes(since: older).sorted(by: { $0.key < $1.key }) {

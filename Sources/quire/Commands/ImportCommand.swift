@@ -45,7 +45,8 @@ struct ImportCommand: StoreCommand {
         }
         let format = self.format ?? (isDirectory.boolValue ? .markdown : nil)
         if format == .markdown {
-            return isDirectory.boolValue ? try markdownFolder() : [try markdownFile(path, name: (path as NSString).lastPathComponent)]
+            return isDirectory.boolValue
+                ? try markdownFolder() : [try markdownFile(path, name: (path as NSString).lastPathComponent)]
         }
         guard !isDirectory.boolValue else {
             throw CLIFailure.badInput("\(path) is a folder; only markdown imports read folders")
@@ -84,7 +85,8 @@ struct ImportCommand: StoreCommand {
     }
 
     private func markdownFile(_ file: String, name: String) throws -> ImportEntry {
-        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+        else {
             throw CLIFailure.badInput("cannot read \(file) as UTF-8 text")
         }
         let stem = (name as NSString).deletingPathExtension

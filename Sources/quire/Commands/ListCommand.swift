@@ -51,11 +51,12 @@ struct ListCommand: StoreCommand {
     }
 
     var filter: ItemFilter {
-        let status: StatusFilter = switch self.status {
-        case .open: .open
-        case .done: .done
-        case nil: all ? .any : .open
-        }
+        let status: StatusFilter =
+            switch self.status {
+            case .open: .open
+            case .done: .done
+            case nil: all ? .any : .open
+            }
         return ItemFilter(
             kind: kind.map { $0 == .notes ? .note : .task }, status: status, tag: tag, needsReview: needsReview,
             includeDeleted: all)

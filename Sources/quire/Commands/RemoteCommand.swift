@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireCore
 import QuireSync
 
 /// `quire remote set|show|remove`: the server this device syncs with.
@@ -52,14 +53,17 @@ struct RemoteSetCommand: ParsableCommand {
 }
 
 struct RemoteShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the sync server (never the token).")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show the sync server (never the token).")
 
     func run() throws {
         let settings = SyncCommandSupport.settings()
         var out = Output()
         if let url = settings.remoteURL() {
             out.line("url    \(url)")
-            out.line("token  " + (settings.hasToken ? "stored in \(settings.credentialsPath)" : "missing: run 'quire remote set'"))
+            out.line(
+                "token  "
+                    + (settings.hasToken ? "stored in \(settings.credentialsPath)" : "missing: run 'quire remote set'"))
         } else {
             out.line("No remote set: Quire works locally. Sync with 'quire remote set URL --token TOKEN'.")
         }

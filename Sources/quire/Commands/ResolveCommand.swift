@@ -66,7 +66,9 @@ struct ResolveCommand: ParsableCommand {
         }
         var out = Output()
         let how = body != nil ? "with the merged body" : "keeping \(keep!.rawValue)"
-        out.line("Resolved \"\(resolved.title)\" \(how)" + (resolved.syncState == .pending ? "; it syncs with the next 'quire sync'." : "."))
+        out.line(
+            "Resolved \"\(resolved.title)\" \(how)"
+                + (resolved.syncState == .pending ? "; it syncs with the next 'quire sync'." : "."))
         out.flush()
     }
 }

@@ -32,7 +32,9 @@ struct StatusCommand: StoreCommand {
             let seconds = max(0, Int(retry.timeIntervalSince(now).rounded(.up)))
             rows.append(("next retry", LocalTime.string(retry) + " (in \(seconds)s)"))
         }
-        if report.deadLetters > 0 { rows.append(("rejected", "\(report.deadLetters) (the server cannot apply them as they are)")) }
+        if report.deadLetters > 0 {
+            rows.append(("rejected", "\(report.deadLetters) (the server cannot apply them as they are)"))
+        }
         rows.append(("conflicts", report.conflicts == 0 ? "none" : "\(report.conflicts) (quire conflicts)"))
         for (name, value) in rows {
             out.line(terminal.paint(Terminal.pad(name, to: 10), .dim) + " " + value)
@@ -41,7 +43,9 @@ struct StatusCommand: StoreCommand {
             out.line()
             out.line(terminal.paint("recent events", .dim))
             for event in report.events {
-                out.line("  " + LocalTime.string(event.at) + "  " + Terminal.pad(event.kind.rawValue, to: 11) + " " + event.message)
+                out.line(
+                    "  " + LocalTime.string(event.at) + "  " + Terminal.pad(event.kind.rawValue, to: 11) + " "
+                        + event.message)
             }
         }
     }

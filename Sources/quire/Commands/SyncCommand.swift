@@ -52,20 +52,31 @@ struct SyncCommand: AsyncParsableCommand {
         var failure = SyncCommandSupport.failure(for: outcome)
         if failure == nil && conflicts > 0 {
             failure = CLIFailure(
-                .needsReview, conflicts == 1 ? "1 item needs review: see 'quire conflicts'" : "\(conflicts) items need review: see 'quire conflicts'")
+                .needsReview,
+                conflicts == 1
+                    ? "1 item needs review: see 'quire conflicts'"
+                    : "\(conflicts) items need review: see 'quire conflicts'")
         }
         var out = Output()
         if json {
-            try JSONOutput.encode(&out, Report(
-                outcome: SyncCommandSupport.name(of: outcome), message: failure?.message, pushed: total.opsPushed,
-                pulled: total.changesPulled, updatedHere: total.summary.pulled, merged: total.summary.merged, needsReview: total.summary.needsReview,
-                deadLetters: total.summary.deadLetters, bytesSent: total.bytesSent, bytesReceived: total.bytesReceived,
-                durationMs: Int(store.environment.now().timeIntervalSince(started) * 1000), outbox: waiting.pending, conflicts: conflicts))
+            try JSONOutput.encode(
+                &out,
+                Report(
+                    outcome: SyncCommandSupport.name(of: outcome), message: failure?.message, pushed: total.opsPushed,
+                    pulled: total.changesPulled, updatedHere: total.summary.pulled, merged: total.summary.merged,
+                    needsReview: total.summary.needsReview,
+                    deadLetters: total.summary.deadLetters, bytesSent: total.bytesSent,
+                    bytesReceived: total.bytesReceived,
+                    durationMs: Int(store.environment.now().timeIntervalSince(started) * 1000), outbox: waiting.pending,
+                    conflicts: conflicts))
         } else if SyncCommandSupport.failure(for: outcome) == nil {
             // What a person wants to know is what came from elsewhere: the server also sends
             // this device's own writes back, and those change nothing here.
             let incoming = total.summary.pulled
-            var parts = ["pushed \(total.opsPushed)", incoming == 0 ? "nothing new from other devices" : "\(incoming) new from other devices"]
+            var parts = [
+                "pushed \(total.opsPushed)",
+                incoming == 0 ? "nothing new from other devices" : "\(incoming) new from other devices",
+            ]
             if total.summary.merged > 0 { parts.append("\(total.summary.merged) merged") }
             if waiting.rejected > 0 { parts.append("\(waiting.rejected) rejected (see 'quire status')") }
             out.line("Synced · " + parts.joined(separator: ", "))

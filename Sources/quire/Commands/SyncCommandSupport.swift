@@ -20,17 +20,21 @@ enum SyncCommandSupport {
         case .caughtUp, .moreToDo:
             return nil
         case .networkError(let reason):
-            return CLIFailure(.unreachable, "server unreachable (\(reason)); local changes are kept and sync will retry")
+            return CLIFailure(
+                .unreachable, "server unreachable (\(reason)); local changes are kept and sync will retry")
         case .serverError(429, let retryAfter):
             let wait = retryAfter.map { " for \(Int($0.rounded(.up)))s" } ?? ""
-            return CLIFailure(.unreachable, "the server asked to slow down\(wait); local changes are kept and sync will retry")
+            return CLIFailure(
+                .unreachable, "the server asked to slow down\(wait); local changes are kept and sync will retry")
         case .serverError(let status, _):
             return CLIFailure(.unreachable, "the server answered \(status); local changes are kept and sync will retry")
         case .authRefused(let status):
-            return CLIFailure(.authenticationRefused,
-                              "the server refused the token (\(status)): sign in again with 'quire remote set URL --token TOKEN'")
+            return CLIFailure(
+                .authenticationRefused,
+                "the server refused the token (\(status)): sign in again with 'quire remote set URL --token TOKEN'")
         case .resyncNeeded:
-            return CLIFailure(.unreachable, "the server keeps asking for a resync; local changes are kept, try again later")
+            return CLIFailure(
+                .unreachable, "the server keeps asking for a resync; local changes are kept, try again later")
         case .busy:
             return CLIFailure(.unreachable, "another sync of this database is still running; try again in a moment")
         case .notConfigured:

@@ -4,10 +4,12 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import QuireCore
 import QuireProtocol
 import Synchronization
 import Testing
+
 @testable import QuireServer
 
 /// A clock the tests move by hand (retention is measured in days).
@@ -44,7 +46,8 @@ struct Harness: Sendable {
     /// Sends a request and checks the answer against the OpenAPI document.
     @discardableResult
     func send(
-        _ method: HTTPRequest.Method, _ uri: String, token: String?, body: [UInt8]? = nil, headers extra: HTTPFields = [:],
+        _ method: HTTPRequest.Method, _ uri: String, token: String?, body: [UInt8]? = nil,
+        headers extra: HTTPFields = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> TestResponse {
         var headers = extra
@@ -61,19 +64,28 @@ struct Harness: Sendable {
     }
 
     /// POST /v1/sync with an encoded request.
-    func post(_ token: String?, _ request: SyncRequest, sourceLocation: SourceLocation = #_sourceLocation) async throws -> TestResponse {
-        try await send(.post, SyncProtocol.syncPath, token: token, body: Array(try JSONEncoder().encode(request)), sourceLocation: sourceLocation)
+    func post(_ token: String?, _ request: SyncRequest, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> TestResponse
+    {
+        try await send(
+            .post, SyncProtocol.syncPath, token: token, body: Array(try JSONEncoder().encode(request)),
+            sourceLocation: sourceLocation)
     }
 
     /// POST /v1/sync that must answer 200.
-    func sync(_ token: String, _ request: SyncRequest, sourceLocation: SourceLocation = #_sourceLocation) async throws -> SyncResponse {
+    func sync(_ token: String, _ request: SyncRequest, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> SyncResponse
+    {
         let response = try await post(token, request, sourceLocation: sourceLocation)
-        try #require(response.status == .ok, "expected 200, got \(response.status): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+        try #require(
+            response.status == .ok, "expected 200, got \(response.status): \(String(buffer: response.body))",
+            sourceLocation: sourceLocation)
         return try JSONDecoder().decode(SyncResponse.self, from: Data(buffer: response.body))
     }
 
     /// An error answer's status and body.
-    func failure(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Int, ErrorBody) {
+    func failure(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Int, ErrorBody)
+    {
         let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
         return (Int(response.status.code), body)
     }
@@ -166,15 +178,19 @@ enum Make {
         return generator.next(now: Date(), using: &random)
     }
 
-    static func create(_ item: String, title: String, _ extra: [Field: FieldValue] = [:], op: String = Make.id()) -> Op {
+    static func create(_ item: String, title: String, _ extra: [Field: FieldValue] = [:], op: String = Make.id()) -> Op
+    {
         var fields: [Field: FieldChange] = [.title: FieldChange(from: .null, to: .string(title))]
         for (field, value) in extra { fields[field] = FieldChange(from: .null, to: value) }
         return Op(id: op, item: item, kind: .create, baseRev: 0, fields: fields)
     }
 
-    static func update(_ item: String, baseRev: Int, _ changes: [Field: (FieldValue, FieldValue)], op: String = Make.id()) -> Op {
-        Op(id: op, item: item, kind: .update, baseRev: baseRev,
-           fields: changes.mapValues { FieldChange(from: $0.0, to: $0.1) })
+    static func update(
+        _ item: String, baseRev: Int, _ changes: [Field: (FieldValue, FieldValue)], op: String = Make.id()
+    ) -> Op {
+        Op(
+            id: op, item: item, kind: .update, baseRev: baseRev,
+            fields: changes.mapValues { FieldChange(from: $0.0, to: $0.1) })
     }
 
     static func delete(_ item: String, baseRev: Int, op: String = Make.id()) -> Op {

@@ -42,4 +42,19 @@ struct LiveClient: Sendable {
         try #require(status == 200, "\(status): \(String(decoding: body, as: UTF8.self))")
         return try JSONDecoder().decode(SyncResponse.self, from: Data(body))
     }
+
+    /// Every live item id the server holds for the token's user, page by page.
+    func liveItemIDs(_ base: String, token: String) async throws -> Set<String> {
+        var ids = Set<String>()
+        var after: String?
+        repeat {
+            let url = base + SyncProtocol.snapshotPath + "?limit=5000" + (after.map { "&after=\($0)" } ?? "")
+            let (status, body) = try await send(url, token: token)
+            try #require(status == 200)
+            let page = try JSONDecoder().decode(SnapshotPage.self, from: Data(body))
+            ids.formUnion(page.items.map(\.id))
+            after = page.next
+        } while after != nil
+        return ids
+    }
 }

@@ -10,7 +10,8 @@ struct OpenAPIDocument: Sendable {
 
     static let shared: OpenAPIDocument = {
         let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Resources/openapi.yaml")
         do {
             return OpenAPIDocument(root: try JSONValue.parse(try Data(contentsOf: url)))
@@ -37,7 +38,9 @@ struct OpenAPIDocument: Sendable {
         case .success(nil): return []
         case .success(let schema?):
             guard let value = try? JSONValue.parse(body) else {
-                return ["the \(status) answer of \(method) \(path) is not JSON: \(String(decoding: body.prefix(200), as: UTF8.self))"]
+                return [
+                    "the \(status) answer of \(method) \(path) is not JSON: \(String(decoding: body.prefix(200), as: UTF8.self))"
+                ]
             }
             return problems(value, schema: schema, at: "$")
         }
@@ -52,7 +55,9 @@ struct OpenAPIDocument: Sendable {
         guard case .object(let rules) = schema else { return ["\(path): schema is not an object"] }
         if let reference = rules["$ref"]?.string {
             let name = reference.replacingOccurrences(of: "#/components/schemas/", with: "")
-            guard let target = root["components"]?["schemas"]?[name] else { return ["\(path): unknown $ref \(reference)"] }
+            guard let target = root["components"]?["schemas"]?[name] else {
+                return ["\(path): unknown $ref \(reference)"]
+            }
             return problems(value, schema: target, at: path)
         }
         var found: [String] = []
@@ -64,7 +69,9 @@ struct OpenAPIDocument: Sendable {
             default: allowed = []
             }
             if allowed.isDisjoint(with: value.typeNames) {
-                return ["\(path): expected \(allowed.sorted().joined(separator: " or ")), found \(value.typeNames.sorted().last ?? "?")"]
+                return [
+                    "\(path): expected \(allowed.sorted().joined(separator: " or ")), found \(value.typeNames.sorted().last ?? "?")"
+                ]
             }
         }
         if let options = rules["enum"], case .array(let values) = options, !values.contains(value) {
@@ -104,20 +111,27 @@ struct OpenAPIDocument: Sendable {
                 }
             }
         case .number(let number):
-            if case .number(let least)? = rules["minimum"], number < least { found.append("\(path): \(number) < \(least)") }
-            if case .number(let most)? = rules["maximum"], number > most { found.append("\(path): \(number) > \(most)") }
+            if case .number(let least)? = rules["minimum"], number < least {
+                found.append("\(path): \(number) < \(least)")
+            }
+            if case .number(let most)? = rules["maximum"], number > most {
+                found.append("\(path): \(number) > \(most)")
+            }
         case .string(let text):
             if case .number(let least)? = rules["minLength"], Double(text.count) < least {
                 found.append("\(path): shorter than \(Int(least))")
             }
-            if let pattern = rules["pattern"]?.string, let regex = try? Regex(pattern), (try? regex.wholeMatch(in: text)) == nil,
-               (try? regex.firstMatch(in: text)) == nil {
+            if let pattern = rules["pattern"]?.string, let regex = try? Regex(pattern),
+                (try? regex.wholeMatch(in: text)) == nil,
+                (try? regex.firstMatch(in: text)) == nil
+            {
                 found.append("\(path): '\(text.prefix(80))' does not match \(pattern)")
             }
             switch rules["format"]?.string {
             case "uuid": if !UUIDv7Generator.isValid(text) { found.append("\(path): '\(text)' is not a UUID") }
             case "date": if Day(text) == nil { found.append("\(path): '\(text)' is not a date") }
-            case "date-time": if Timestamp.date(from: text) == nil { found.append("\(path): '\(text)' is not an RFC 3339 time") }
+            case "date-time":
+                if Timestamp.date(from: text) == nil { found.append("\(path): '\(text)' is not an RFC 3339 time") }
             default: break
             }
         default:

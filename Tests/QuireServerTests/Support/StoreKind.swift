@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+
 @testable import QuireServer
 
 /// The two stores every protocol test runs against.

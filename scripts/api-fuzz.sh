@@ -59,7 +59,8 @@ status=0
   --workers 2 \
   --request-timeout 30 \
   --no-color \
-  --report junit --report-junit-path "$dir/junit.xml") || status=$?
+  --report junit --report-junit-path "$dir/junit.xml") > "$dir/summary.txt" 2>&1 || status=$?
+cat "$dir/summary.txt"
 echo "api-fuzz: schemathesis exited $status after $(( $(date +%s) - started )) s"
 # A request the server failed on shows in its log even when the answer looked fine.
 if grep -qE ' (error|critical) ' "$dir/server.log"; then
@@ -67,4 +68,7 @@ if grep -qE ' (error|critical) ' "$dir/server.log"; then
   grep -E ' (error|critical) ' "$dir/server.log" | head -n 20 >&2
   status=1
 fi
+# One closing line in the plain form test runners end with: cases that passed, and findings.
+cases=$(grep -oE '[0-9]+ generated, [0-9]+ passed' "$dir/summary.txt" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || echo 0)
+if [ "$status" -eq 0 ]; then echo "api-fuzz: ${cases:-0} passed, 0 failed"; else echo "api-fuzz: ${cases:-0} passed, 1 failed"; fi
 exit $status

@@ -35,7 +35,11 @@ func openTUI(help: String) throws {
     var appEnvironment = AppEnvironment.live(store: store, environment: environment)
     appEnvironment.sync = LiveSyncControl(settings: settings, worker: worker, engine: engine)
     let runtime = AppRuntime(environment: appEnvironment, backend: terminal)
-    runtime.startupNotice = terminal.notice
+    // A config file that does not read leaves sync off; the app still opens on the local store.
+    var notices = [terminal.notice]
+    do { try settings.check() } catch { notices.append("Sync is off: \(error.description)") }
+    let startup = notices.compactMap { $0 }.joined(separator: " · ")
+    runtime.startupNotice = startup.isEmpty ? nil : startup
     worker.start()
     let status = session.run(runtime, backend: terminal)
     worker.stop()

@@ -57,7 +57,7 @@ struct RemoteShowCommand: ParsableCommand {
         commandName: "show", abstract: "Show the sync server (never the token).")
 
     func run() throws {
-        let settings = SyncCommandSupport.settings()
+        let settings = try SyncCommandSupport.checkedSettings()
         var out = Output()
         if let url = settings.remoteURL() {
             out.line("url    \(url)")

@@ -15,7 +15,8 @@ struct StatusCommand: StoreCommand {
 
     func run(store: AppDatabase, out: inout Output) throws {
         let now = store.environment.now()
-        let report = try SyncStatusReport.read(database: store, settings: SyncCommandSupport.settings(), now: now)
+        let report = try SyncStatusReport.read(
+            database: store, settings: try SyncCommandSupport.checkedSettings(), now: now)
         if json {
             try JSONOutput.encode(&out, report)
             return

@@ -35,7 +35,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try StoreAccess.open()
-        let settings = SyncCommandSupport.settings()
+        let settings = try SyncCommandSupport.checkedSettings()
         let engine = SyncCommandSupport.engine(store: store, settings: settings)
         let started = store.environment.now()
         let outcome = await engine.runToCompletion()

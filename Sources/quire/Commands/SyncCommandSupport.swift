@@ -9,6 +9,18 @@ enum SyncCommandSupport {
         SyncSettings(configPath: paths.config, credentialsPath: paths.credentials)
     }
 
+    /// The settings, once both files are known to read: a line Quire cannot read is said (file
+    /// and line) instead of looking like a device with no remote.
+    static func checkedSettings(paths: QuirePaths = QuirePaths()) throws -> SyncSettings {
+        let settings = settings(paths: paths)
+        do {
+            try settings.check()
+        } catch {
+            throw CLIFailure.badInput(error.description)
+        }
+        return settings
+    }
+
     /// The engine for `store`, on the store's own clock and ids.
     static func engine(store: AppDatabase, settings: SyncSettings) -> SyncEngine {
         SyncSetup.engine(for: store, settings: settings, environment: store.environment)

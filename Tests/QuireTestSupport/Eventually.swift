@@ -1,5 +1,8 @@
 import Foundation
-import Testing
+
+#if canImport(Testing)
+    import Testing
+#endif
 
 // Waiting for work that finishes on another thread or in another process: the condition is
 // checked every few milliseconds until it holds or the deadline passes, never a fixed sleep
@@ -32,11 +35,15 @@ public func suspendUntil(
     return try await condition()
 }
 
-/// Expects `condition` to hold within `timeout` seconds; records a test issue when it does not.
-public func eventually(
-    timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
-) async {
-    if await !suspendUntil(timeout: timeout, condition) {
-        Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
+// Built without tests (`swift build`, release), this target is compiled too, where the
+// Testing module is not on the search path: the parts that record issues need it.
+#if canImport(Testing)
+    /// Expects `condition` to hold within `timeout` seconds; records a test issue when it does not.
+    public func eventually(
+        timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    ) async {
+        if await !suspendUntil(timeout: timeout, condition) {
+            Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
+        }
     }
-}
+#endif

@@ -5,7 +5,7 @@ import Foundation
 extension Item: Codable {
     enum CodingKeys: String, CodingKey {
         case id, kind, title, body, tags, done, doneAt, due, priority, pinned
-        case createdAt, updatedAt, deleted, rev, syncState
+        case createdAt, updatedAt, deleted, rev, syncState, serverVersion
     }
 
     public init(from decoder: any Decoder) throws {
@@ -34,7 +34,9 @@ extension Item: Codable {
             updatedAt: try time(.updatedAt) ?? created,
             deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
             rev: try container.decodeIfPresent(Int.self, forKey: .rev) ?? 0,
-            syncState: try container.decodeIfPresent(SyncState.self, forKey: .syncState) ?? .pending
+            syncState: try container.decodeIfPresent(SyncState.self, forKey: .syncState) ?? .pending,
+            serverVersion: try container.decodeIfPresent(String.self, forKey: .serverVersion).flatMap(
+                ServerVersion.init)
         )
     }
 
@@ -55,5 +57,6 @@ extension Item: Codable {
         try container.encode(deleted, forKey: .deleted)
         try container.encode(rev, forKey: .rev)
         try container.encode(syncState, forKey: .syncState)
+        try container.encodeIfPresent(serverVersion?.description, forKey: .serverVersion)
     }
 }

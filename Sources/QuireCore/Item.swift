@@ -23,13 +23,16 @@ public struct Item: Hashable, Sendable, Identifiable {
     public var deleted: Bool
     /// The server revision this device last saw for the item; 0 = never synced.
     public var rev: Int
+    /// Which server version this device's copy rests on (`ServerVersion`); nil before the
+    /// server has acknowledged any version, or for a copy synced before versions existed.
+    public var serverVersion: ServerVersion?
     public var syncState: SyncState
 
     public init(
         id: String, kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [],
         done: Bool = false, doneAt: Date? = nil, due: Day? = nil, priority: Priority = .none,
         pinned: Bool = false, createdAt: Date, updatedAt: Date? = nil, deleted: Bool = false,
-        rev: Int = 0, syncState: SyncState = .pending
+        rev: Int = 0, syncState: SyncState = .pending, serverVersion: ServerVersion? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -46,6 +49,7 @@ public struct Item: Hashable, Sendable, Identifiable {
         self.deleted = deleted
         self.rev = rev
         self.syncState = syncState
+        self.serverVersion = serverVersion
     }
 }
 

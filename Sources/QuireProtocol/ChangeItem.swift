@@ -23,11 +23,16 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
     public var pinned: Bool
     public var createdAt: Date
     public var updatedAt: Date
+    /// When `done` last became true, by the server's clock; nil while open (and for items a
+    /// server stored before it kept the time).
+    public var doneAt: Date?
+    /// Which version of the server's history this is (`ServerVersion`); nil from older servers.
+    public var version: ServerVersion?
 
     public init(
         id: String, rev: Int, deleted: Bool = false, kind: ItemKind = .note, title: String, body: String = "",
         tags: [String] = [], done: Bool = false, due: Day? = nil, priority: Priority = .none, pinned: Bool = false,
-        createdAt: Date, updatedAt: Date
+        createdAt: Date, updatedAt: Date, doneAt: Date? = nil, version: ServerVersion? = nil
     ) {
         self.id = id
         self.rev = rev
@@ -42,6 +47,8 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
         self.pinned = pinned
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.doneAt = doneAt
+        self.version = version
     }
 }
 
@@ -53,18 +60,20 @@ extension ChangeItem {
         self.init(
             id: item.id, rev: item.rev, deleted: item.deleted, kind: item.kind, title: item.title, body: item.body,
             tags: item.tags, done: item.done, due: item.due, priority: item.priority, pinned: item.pinned,
-            createdAt: item.createdAt, updatedAt: item.updatedAt)
+            createdAt: item.createdAt, updatedAt: item.updatedAt, doneAt: item.done ? item.doneAt : nil,
+            version: item.serverVersion)
     }
 
     /// The domain item for this wire item.
     ///
-    /// `doneAt` does not travel, so the caller passes the one it keeps (for example the local
-    /// item's, when `done` did not change); it is dropped when the item is not done.
-    public func item(syncState: SyncState, doneAt: Date?) -> Item {
+    /// The server's `doneAt` wins; `fallback` is used only when the server sent none (an item it
+    /// stored before it kept the time). It is dropped when the item is not done.
+    public func item(syncState: SyncState, doneAt fallback: Date?) -> Item {
         Item(
-            id: id, kind: kind, title: title, body: body, tags: tags, done: done, doneAt: done ? doneAt : nil,
-            due: due, priority: priority, pinned: pinned, createdAt: createdAt, updatedAt: updatedAt,
-            deleted: deleted, rev: rev, syncState: syncState)
+            id: id, kind: kind, title: title, body: body, tags: tags, done: done,
+            doneAt: done ? (doneAt ?? fallback) : nil, due: due, priority: priority, pinned: pinned,
+            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, rev: rev, syncState: syncState,
+            serverVersion: version)
     }
 
     /// The value of one editable field, in the form operations carry (as `Item.value(of:)`).
@@ -87,6 +96,7 @@ extension ChangeItem {
 extension ChangeItem: Codable {
     enum CodingKeys: String, CodingKey {
         case id, rev, deleted, kind, title, body, tags, done, due, priority, pinned, createdAt, updatedAt
+        case doneAt, version
     }
 
     public init(from decoder: any Decoder) throws {
@@ -112,7 +122,9 @@ extension ChangeItem: Codable {
             priority: try container.decode(Priority.self, forKey: .priority),
             pinned: try container.decode(Bool.self, forKey: .pinned),
             createdAt: try time(.createdAt),
-            updatedAt: try time(.updatedAt))
+            updatedAt: try time(.updatedAt),
+            doneAt: try container.decodeIfPresent(String.self, forKey: .doneAt) == nil ? nil : try time(.doneAt),
+            version: try container.decodeIfPresent(String.self, forKey: .version).flatMap(ServerVersion.init))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -130,5 +142,7 @@ extension ChangeItem: Codable {
         try container.encode(pinned, forKey: .pinned)
         try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
         try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
+        try container.encode(doneAt.map(Timestamp.string(from:)), forKey: .doneAt)
+        try container.encodeIfPresent(version?.description, forKey: .version)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import QuireCore
 
 /// The sync request, result and item written by hand, and read back by hand.
@@ -75,6 +76,14 @@ extension Op {
         CompactJSON.appendString(kind.rawValue, to: &bytes)
         CompactJSON.appendRaw(",\"baseRev\":", to: &bytes)
         CompactJSON.appendInteger(baseRev, to: &bytes)
+        if let baseVersion {
+            CompactJSON.appendRaw(",\"baseVersion\":", to: &bytes)
+            CompactJSON.appendString(baseVersion.description, to: &bytes)
+        }
+        if let basis {
+            CompactJSON.appendRaw(",\"basis\":", to: &bytes)
+            CompactJSON.appendString(basis.description, to: &bytes)
+        }
         if let fields {
             CompactJSON.appendRaw(",\"fields\":", to: &bytes)
             CompactJSON.appendFieldChanges(fields, to: &bytes)
@@ -90,12 +99,25 @@ extension Op {
             reader.take(UInt8(ascii: ",")), reader.key("baseRev"), let baseRev = reader.integer()
         else { return nil }
         var fields: [Field: FieldChange]?
-        if reader.take(UInt8(ascii: ",")) {
-            guard reader.key("fields"), let changes = reader.fieldChanges() else { return nil }
-            fields = changes
+        var baseVersion: ServerVersion?
+        var basis: ServerVersion?
+        while reader.take(UInt8(ascii: ",")) {
+            if reader.key("baseVersion") {
+                guard let text = reader.string(), let parsed = ServerVersion(text) else { return nil }
+                baseVersion = parsed
+            } else if reader.key("basis") {
+                guard let text = reader.string(), let parsed = ServerVersion(text) else { return nil }
+                basis = parsed
+            } else if reader.key("fields") {
+                guard let changes = reader.fieldChanges() else { return nil }
+                fields = changes
+            } else {
+                return nil
+            }
         }
         guard reader.take(UInt8(ascii: "}")) else { return nil }
-        return Op(id: id, item: item, kind: kind, baseRev: baseRev, fields: fields)
+        return Op(
+            id: id, item: item, kind: kind, baseRev: baseRev, fields: fields, baseVersion: baseVersion, basis: basis)
     }
 }
 
@@ -132,7 +154,13 @@ extension ChangeItem {
         Timestamp.append(createdAt, to: &bytes)
         CompactJSON.appendRaw("\",\"updatedAt\":\"", to: &bytes)
         Timestamp.append(updatedAt, to: &bytes)
-        CompactJSON.appendRaw("\"}", to: &bytes)
+        CompactJSON.appendRaw("\",\"doneAt\":", to: &bytes)
+        CompactJSON.appendTime(doneAt, to: &bytes)
+        if let version {
+            CompactJSON.appendRaw(",\"version\":", to: &bytes)
+            CompactJSON.appendString(version.description, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// `appendCompactJSON(to:)` as text.
@@ -154,6 +182,20 @@ extension OpResult {
         if let rev {
             CompactJSON.appendRaw(",\"rev\":", to: &bytes)
             CompactJSON.appendInteger(rev, to: &bytes)
+        }
+        if let version {
+            CompactJSON.appendRaw(",\"version\":", to: &bytes)
+            CompactJSON.appendString(version.description, to: &bytes)
+        }
+        if let updatedAt {
+            CompactJSON.appendRaw(",\"updatedAt\":\"", to: &bytes)
+            Timestamp.append(updatedAt, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
+        if let doneAt {
+            CompactJSON.appendRaw(",\"doneAt\":\"", to: &bytes)
+            Timestamp.append(doneAt, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
         }
         if let current {
             CompactJSON.appendRaw(",\"current\":", to: &bytes)
@@ -232,6 +274,15 @@ extension OpResult {
             if reader.key("rev") {
                 guard let rev = reader.integer() else { return nil }
                 result.rev = rev
+            } else if reader.key("version") {
+                guard let text = reader.string(), let version = ServerVersion(text) else { return nil }
+                result.version = version
+            } else if reader.key("updatedAt") {
+                guard let time = reader.string().flatMap(Timestamp.date(from:)) else { return nil }
+                result.updatedAt = time
+            } else if reader.key("doneAt") {
+                guard let time = reader.string().flatMap(Timestamp.date(from:)) else { return nil }
+                result.doneAt = time
             } else if reader.key("current") {
                 guard let current = ChangeItem.readCompact(&reader) else { return nil }
                 result.current = current
@@ -270,11 +321,47 @@ extension ChangeItem {
             reader.take(UInt8(ascii: ",")), reader.key("createdAt"),
             let created = reader.string().flatMap(Timestamp.date(from:)),
             reader.take(UInt8(ascii: ",")), reader.key("updatedAt"),
-            let updated = reader.string().flatMap(Timestamp.date(from:)),
-            reader.take(UInt8(ascii: "}"))
+            let updated = reader.string().flatMap(Timestamp.date(from:))
         else { return nil }
+        var doneAt: Date?
+        var version: ServerVersion?
+        while reader.take(UInt8(ascii: ",")) {
+            if reader.key("doneAt") {
+                guard let time = reader.optionalTime() else { return nil }
+                doneAt = time
+            } else if reader.key("version") {
+                guard let text = reader.string(), let parsed = ServerVersion(text) else { return nil }
+                version = parsed
+            } else {
+                return nil
+            }
+        }
+        guard reader.take(UInt8(ascii: "}")) else { return nil }
         return ChangeItem(
             id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,
-            priority: priority, pinned: pinned, createdAt: created, updatedAt: updated)
+            priority: priority, pinned: pinned, createdAt: created, updatedAt: updated, doneAt: doneAt,
+            version: version)
+    }
+}
+
+extension CompactJSON {
+    /// An RFC 3339 time in quotes, or `null`.
+    static func appendTime(_ time: Date?, to bytes: inout [UInt8]) {
+        guard let time else {
+            appendRaw("null", to: &bytes)
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        Timestamp.append(time, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension CompactJSONReader {
+    /// A time or `null`: `.some(nil)` for null, nil when the value is neither.
+    fileprivate mutating func optionalTime() -> Date?? {
+        if literal("null") { return .some(nil) }
+        guard let time = string().flatMap(Timestamp.date(from:)) else { return nil }
+        return .some(time)
     }
 }

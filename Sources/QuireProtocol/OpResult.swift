@@ -1,3 +1,6 @@
+import Foundation
+import QuireCore
+
 /// What the server did with one pushed operation.
 public enum OpStatus: String, Codable, Sendable, Hashable, CaseIterable {
     /// The op was applied; `rev` is the item's new revision.
@@ -22,7 +25,14 @@ public struct OpResult: Hashable, Codable, Sendable {
     public var status: OpStatus
     /// With `applied`: the item's revision after the op.
     public var rev: Int?
-    /// With `conflict`: the item as the server has it (a tombstone when it was deleted).
+    /// With `applied`: the version the op made, and the server's times for it (the server is the
+    /// clock of record), so the device needs nothing back from the feed for its own write.
+    public var version: ServerVersion?
+    public var updatedAt: Date?
+    public var doneAt: Date?
+    /// With `conflict`: the item as the server has it (a tombstone when it was deleted). With
+    /// `applied`, when the op was applied to another version than its base (another device had
+    /// changed other fields): the whole item after the op, since the device has not seen it.
     public var current: ChangeItem?
     /// With `rejected`: why, as one line for a person.
     public var reason: String?
@@ -36,6 +46,51 @@ public struct OpResult: Hashable, Codable, Sendable {
     }
 
     public static func applied(_ op: String, rev: Int) -> OpResult { OpResult(op: op, status: .applied, rev: rev) }
+
+    /// An applied op with everything the device needs to hold what the server holds.
+    public static func applied(_ op: String, item: ChangeItem, exact: Bool) -> OpResult {
+        var result = OpResult(op: op, status: .applied, rev: item.rev)
+        result.version = item.version
+        result.updatedAt = item.updatedAt
+        result.doneAt = item.doneAt
+        if !exact { result.current = item }
+        return result
+    }
+
+    private enum CodingKeys: String, CodingKey { case op, status, rev, version, updatedAt, doneAt, current, reason }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func time(_ key: CodingKeys) throws -> Date? {
+            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let date = Timestamp.date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "not an RFC 3339 time: \(text)")
+            }
+            return date
+        }
+        self.init(
+            op: try container.decode(String.self, forKey: .op),
+            status: try container.decode(OpStatus.self, forKey: .status),
+            rev: try container.decodeIfPresent(Int.self, forKey: .rev),
+            current: try container.decodeIfPresent(ChangeItem.self, forKey: .current),
+            reason: try container.decodeIfPresent(String.self, forKey: .reason))
+        version = try container.decodeIfPresent(String.self, forKey: .version).flatMap(ServerVersion.init)
+        updatedAt = try time(.updatedAt)
+        doneAt = try time(.doneAt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(op, forKey: .op)
+        try container.encode(status, forKey: .status)
+        try container.encodeIfPresent(rev, forKey: .rev)
+        try container.encodeIfPresent(version?.description, forKey: .version)
+        try container.encodeIfPresent(updatedAt.map(Timestamp.string(from:)), forKey: .updatedAt)
+        try container.encodeIfPresent(doneAt.map(Timestamp.string(from:)), forKey: .doneAt)
+        try container.encodeIfPresent(current, forKey: .current)
+        try container.encodeIfPresent(reason, forKey: .reason)
+    }
     public static func conflict(_ op: String, current: ChangeItem) -> OpResult {
         OpResult(op: op, status: .conflict, current: current)
     }

@@ -1,24 +1,40 @@
-/// One page of `GET /v1/snapshot?after=ID&limit=N`: the user's live items ordered by id.
+import QuireCore
+
+/// One page of `GET /v1/snapshot?after=ID&limit=N`: the user's items ordered by id, tombstones
+/// included (until purged), so that a resyncing device ends with exactly the server's items.
 ///
 /// A device told to resync (`410 resync_required`) reads pages from `after` = nothing until
 /// `next` is null, reconciles its copy against them (keeping its pending changes), and then
 /// pulls with the `cursor` of the FIRST page: every change made while it was paging comes again
 /// through the feed, so nothing falls between the snapshot and the feed.
 public struct SnapshotPage: Hashable, Codable, Sendable {
-    /// Live items (no tombstones), ordered by id, at most `limit`.
+    /// Items and tombstones, ordered by id, at most `limit`.
     public var items: [ChangeItem]
     /// The id to pass as `after` for the next page; null on the last page.
     public var next: String?
     /// The feed position at the time this page was read.
     public var cursor: String
+    /// What the server's database kept of its earlier lives: for each earlier epoch, the last
+    /// sequence number it holds (`ServerVersion`'s text form). A device whose copy rests on a
+    /// version beyond it holds changes a restore lost. Nil from older servers.
+    public var lineage: ServerVersion?
 
-    public init(items: [ChangeItem], next: String?, cursor: String) {
+    public init(items: [ChangeItem], next: String?, cursor: String, lineage: ServerVersion? = nil) {
         self.items = items
         self.next = next
         self.cursor = cursor
+        self.lineage = lineage
     }
 
-    enum CodingKeys: String, CodingKey { case items, next, cursor }
+    enum CodingKeys: String, CodingKey { case items, next, cursor, lineage }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        items = try container.decode([ChangeItem].self, forKey: .items)
+        next = try container.decodeIfPresent(String.self, forKey: .next)
+        cursor = try container.decode(String.self, forKey: .cursor)
+        lineage = try container.decodeIfPresent(String.self, forKey: .lineage).flatMap(ServerVersion.init)
+    }
 
     /// Writes `next` as null on the last page rather than leaving it out.
     public func encode(to encoder: any Encoder) throws {
@@ -26,5 +42,6 @@ public struct SnapshotPage: Hashable, Codable, Sendable {
         try container.encode(items, forKey: .items)
         try container.encode(next, forKey: .next)
         try container.encode(cursor, forKey: .cursor)
+        try container.encodeIfPresent(lineage?.description, forKey: .lineage)
     }
 }

@@ -8,7 +8,7 @@ public enum SyncProtocol {
 
     /// `POST`: one whole round (push results, then a page of changes).
     public static let syncPath = "/v1/sync"
-    /// `GET ?after=ID&limit=N`: pages of live items for a device that must resync.
+    /// `GET ?after=ID&limit=N`: pages of items (tombstones too) for a device that must resync.
     public static let snapshotPath = "/v1/snapshot"
     /// `GET`: 200 when the server's store is reachable.
     public static let healthPath = "/healthz"

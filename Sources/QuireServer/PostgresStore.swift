@@ -92,16 +92,24 @@ final class PostgresStore: SyncStore {
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: self.logger)
             }
-            for statement in PostgresStore.schemaV1 {
+            let found = try await self.schemaVersion(connection)
+            for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+            }
+            if let found, found < 2 {
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: VersionSQL.stampLegacyDocuments(epoch: "SELECT value FROM meta WHERE key = 'epoch'")),
+                    logger: self.logger)
             }
             let epoch = makeEpoch()
             try await connection.query(
                 "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO NOTHING",
                 logger: self.logger)
+            let schema = String(SchemaVersion.current)
             try await connection.query(
-                "INSERT INTO meta (key, value) VALUES ('schema', '1') ON CONFLICT (key) DO NOTHING", logger: self.logger
-            )
+                "INSERT INTO meta (key, value) VALUES ('schema', \(schema)) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                logger: self.logger)
         }
     }
 
@@ -164,6 +172,19 @@ final class PostgresStore: SyncStore {
         "CREATE INDEX IF NOT EXISTS op_results_age ON op_results(created_at)",
     ]
 
+    /// Schema 2: what the database kept of its earlier epochs, per user.
+    private static let schemaV2 = [
+        """
+        CREATE TABLE IF NOT EXISTS lineage (
+            user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            epoch TEXT NOT NULL,
+            upto BIGINT NOT NULL,
+            PRIMARY KEY (user_id, epoch))
+        """,
+        // The device that wrote each item's current version (NULL before this column).
+        "ALTER TABLE items ADD COLUMN IF NOT EXISTS device TEXT",
+    ]
+
     func ping() async throws {
         try await client.query("SELECT 1", logger: logger)
     }
@@ -176,9 +197,17 @@ final class PostgresStore: SyncStore {
 
     func renewEpoch() async throws -> String {
         let epoch = makeEpoch()
-        try await client.query(
-            "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            logger: logger)
+        try await transaction { connection in
+            try await connection.query(
+                """
+                INSERT INTO lineage (user_id, epoch, upto)
+                SELECT id, (SELECT value FROM meta WHERE key = 'epoch'), seq FROM users
+                ON CONFLICT (user_id, epoch) DO UPDATE SET upto = excluded.upto
+                """, logger: self.logger)
+            try await connection.query(
+                "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                logger: self.logger)
+        }
         return epoch
     }
 
@@ -272,7 +301,9 @@ final class PostgresStore: SyncStore {
         throw ResyncRequired(reason: "the user no longer exists")
     }
 
-    func push(user: UserID, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws -> PushPlan {
+    func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws
+        -> PushPlan
+    {
         let opIDs = Array(Set(ops.map(\.id)))
         let itemIDs = Array(Set(ops.map(\.item)))
         return try await transaction { connection in
@@ -305,11 +336,12 @@ final class PostgresStore: SyncStore {
                 let docs = try plan.writes.map { try $0.doc() }
                 try await connection.query(
                     """
-                    INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc)
-                    SELECT \(user.rawValue), * FROM UNNEST(\(ids)::text[], \(revs)::bigint[], \(seqs)::bigint[],
+                    INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc, device)
+                    SELECT \(user.rawValue), *, \(device) FROM UNNEST(\(ids)::text[], \(revs)::bigint[], \(seqs)::bigint[],
                         \(deleted)::boolean[], \(deletedAts)::bigint[], \(docs)::text[])
                     ON CONFLICT (user_id, id) DO UPDATE SET rev = excluded.rev, seq = excluded.seq,
-                        deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc
+                        deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc,
+                        device = excluded.device
                     """, logger: self.logger)
             }
             if !plan.records.isEmpty {
@@ -331,12 +363,16 @@ final class PostgresStore: SyncStore {
         }
     }
 
-    func pull(user: UserID, after: Int64, limit: Int, maxBytes: Int) async throws -> FeedPage {
+    func pull(user: UserID, after: Int64, excluding device: String?, limit: Int, maxBytes: Int) async throws
+        -> FeedPage
+    {
         try await transaction(readOnly: true) { connection in
             let head = try await self.head(user: user, lock: false, on: connection)
             let rows = try await connection.query(
-                "SELECT seq, doc FROM items WHERE user_id = \(user.rawValue) AND seq > \(after) ORDER BY seq LIMIT \(limit + 1)",
-                logger: self.logger)
+                """
+                SELECT seq, doc FROM items WHERE user_id = \(user.rawValue) AND seq > \(after)
+                    AND device IS DISTINCT FROM \(device) ORDER BY seq LIMIT \(limit + 1)
+                """, logger: self.logger)
             var page = PageBuilder<Int64>(limit: limit, maxBytes: maxBytes)
             var full = false
             for try await (seq, doc) in rows.decode((Int64, String).self) where !full {
@@ -351,7 +387,7 @@ final class PostgresStore: SyncStore {
             let head = try await self.head(user: user, lock: false, on: connection)
             let rows = try await connection.query(
                 """
-                SELECT id, doc FROM items WHERE user_id = \(user.rawValue) AND NOT deleted AND id > \(after ?? "")
+                SELECT id, doc FROM items WHERE user_id = \(user.rawValue) AND id > \(after ?? "")
                 ORDER BY id LIMIT \(limit + 1)
                 """, logger: self.logger)
             var page = PageBuilder<String>(limit: limit, maxBytes: maxBytes)
@@ -359,7 +395,13 @@ final class PostgresStore: SyncStore {
             for try await (id, doc) in rows.decode((String, String).self) where !full {
                 full = !page.add(doc: doc, key: id)
             }
-            return SnapshotRead(docs: page.docs, lastID: page.lastKey, more: page.more, head: head)
+            var lineage: [String: Int64] = [:]
+            let stamps = try await connection.query(
+                "SELECT epoch, upto FROM lineage WHERE user_id = \(user.rawValue)", logger: self.logger)
+            for try await (epoch, upto) in stamps.decode((String, Int64).self) { lineage[epoch] = upto }
+            return SnapshotRead(
+                docs: page.docs, lastID: page.lastKey, more: page.more, head: head,
+                lineage: lineage.isEmpty ? nil : ServerVersion(lineage))
         }
     }
 

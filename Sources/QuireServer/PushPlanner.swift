@@ -100,13 +100,21 @@ struct PushPlanner {
         var written: [String] = []
         var writtenIDs = Set<String>()
 
-        /// Stores a new version of an item under the next sequence number.
-        mutating func write(_ new: ChangeItem, deletedAt: Int64, replacing old: ChangeItem?) {
+        /// Stores a new version of an item under the next sequence number, stamped with that
+        /// number in this epoch on top of what it builds on (the old version and, for a re-sent
+        /// copy, its `basis`). Returns the version as stored.
+        mutating func write(
+            _ new: ChangeItem, deletedAt: Int64, replacing old: ChangeItem?, basis: ServerVersion? = nil
+        ) -> ChangeItem {
             head.seq += 1
             if let old, !old.deleted { hash.toggle(id: old.id, rev: old.rev) }
             if !new.deleted { hash.toggle(id: new.id, rev: new.rev) }
             if writtenIDs.insert(new.id).inserted { written.append(new.id) }
-            items[new.id] = StoredItem(item: new, seq: head.seq, deletedAt: deletedAt)
+            var stored = new
+            let earlier = old?.version.map { $0.joined(with: basis) } ?? basis
+            stored.version = ServerVersion(writtenAt: head.seq, in: head.epoch, after: earlier)
+            items[new.id] = StoredItem(item: stored, seq: head.seq, deletedAt: deletedAt)
+            return stored
         }
     }
 
@@ -116,36 +124,45 @@ struct PushPlanner {
         switch op.kind {
         case .create:
             guard let existing else { return create(op, fields: fields, state: &state) }
-            if existing.deleted && op.baseRev == existing.rev {
-                return change(op, fields: fields, of: existing, restoring: true, state: &state)
+            if existing.deleted && PushPlanner.rests(op, on: existing) {
+                return change(op, fields: fields, of: existing, restoring: true, exact: true, state: &state)
             }
             return .conflict(op.id, current: existing)
         case .update:
             guard let existing else { return .rejected(op.id, reason: "item \(op.item) does not exist") }
+            let exact = PushPlanner.rests(op, on: existing)
             if existing.deleted {
-                guard op.baseRev == existing.rev else { return .conflict(op.id, current: existing) }
-                return change(op, fields: fields, of: existing, restoring: true, state: &state)
+                guard exact else { return .conflict(op.id, current: existing) }
+                return change(op, fields: fields, of: existing, restoring: true, exact: true, state: &state)
             }
-            if op.baseRev != existing.rev {
+            if !exact {
                 switch fromValuesHold(fields, in: existing) {
                 case .failure(let reason): return .rejected(op.id, reason: reason)
                 case .success(false): return .conflict(op.id, current: existing)
                 case .success(true): break
                 }
             }
-            return change(op, fields: fields, of: existing, restoring: false, state: &state)
+            return change(op, fields: fields, of: existing, restoring: false, exact: exact, state: &state)
         case .delete:
             guard fields.isEmpty else { return .rejected(op.id, reason: "a delete carries no fields") }
             guard let existing else { return .rejected(op.id, reason: "item \(op.item) does not exist") }
-            if existing.deleted { return .applied(op.id, rev: existing.rev) }
-            guard op.baseRev == existing.rev else { return .conflict(op.id, current: existing) }
+            if existing.deleted { return .applied(op.id, item: existing, exact: true) }
+            guard PushPlanner.rests(op, on: existing) else { return .conflict(op.id, current: existing) }
             var tombstone = existing
             tombstone.deleted = true
             tombstone.rev += 1
             tombstone.updatedAt = now
-            state.write(tombstone, deletedAt: Int64(now.timeIntervalSince1970), replacing: existing)
-            return .applied(op.id, rev: tombstone.rev)
+            let stored = state.write(
+                tombstone, deletedAt: Int64(now.timeIntervalSince1970), replacing: existing, basis: op.basis)
+            return .applied(op.id, item: stored, exact: true)
         }
+    }
+
+    /// True when the op was made against exactly the version the server holds: the same
+    /// `ServerVersion` when the op names one, else (an older client) the same revision.
+    static func rests(_ op: Op, on existing: ChangeItem) -> Bool {
+        guard let base = op.baseVersion else { return op.baseRev == existing.rev }
+        return base == existing.version && op.baseRev == existing.rev
     }
 
     private func create(_ op: Op, fields: [Field: FieldChange], state: inout State) -> OpResult {
@@ -156,13 +173,14 @@ struct PushPlanner {
         case .failure(let reason): return .rejected(op.id, reason: reason)
         case .success(var item):
             item.rev = 1
-            state.write(item, deletedAt: 0, replacing: nil)
-            return .applied(op.id, rev: 1)
+            let stored = state.write(item, deletedAt: 0, replacing: nil, basis: op.basis)
+            return .applied(op.id, item: stored, exact: true)
         }
     }
 
     private func change(
-        _ op: Op, fields: [Field: FieldChange], of existing: ChangeItem, restoring: Bool, state: inout State
+        _ op: Op, fields: [Field: FieldChange], of existing: ChangeItem, restoring: Bool, exact: Bool,
+        state: inout State
     ) -> OpResult {
         switch applying(fields, to: existing) {
         case .failure(let reason): return .rejected(op.id, reason: reason)
@@ -170,8 +188,8 @@ struct PushPlanner {
             if restoring { item.deleted = false }
             item.rev = existing.rev + 1
             item.updatedAt = now
-            state.write(item, deletedAt: 0, replacing: existing)
-            return .applied(op.id, rev: item.rev)
+            let stored = state.write(item, deletedAt: 0, replacing: existing, basis: op.basis)
+            return .applied(op.id, item: stored, exact: exact)
         }
     }
 
@@ -180,6 +198,7 @@ struct PushPlanner {
     /// The item with every field's `to` value set, checked by the domain's validation and
     /// the item size limit; a reason for the person when it cannot be.
     private func applying(_ fields: [Field: FieldChange], to item: ChangeItem) -> Result<ChangeItem, ReasonError> {
+        // The stored `doneAt` stays unless `done` changes (then it is the server's time).
         var domain = item.item(syncState: .synced, doneAt: nil)
         do {
             domain = try domain.applying(fields.mapValues(\.to), now: now)

@@ -91,6 +91,20 @@ final class SQLiteStore: SyncStore {
                     CREATE INDEX op_results_age ON op_results(created_at);
                     """)
         }
+        migrator.registerMigration("v2 item versions and lineage") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE lineage (
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        epoch TEXT NOT NULL,
+                        upto INTEGER NOT NULL,
+                        PRIMARY KEY (user_id, epoch)) WITHOUT ROWID;
+                    -- The device that wrote each item's current version (NULL before this column).
+                    ALTER TABLE items ADD COLUMN device TEXT;
+                    """)
+            try db.execute(
+                sql: VersionSQL.stampLegacyDocuments(epoch: "SELECT value FROM meta WHERE key = 'epoch'"))
+        }
         return migrator
     }
 
@@ -105,6 +119,11 @@ final class SQLiteStore: SyncStore {
     func renewEpoch() async throws -> String {
         let epoch = makeEpoch()
         try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO lineage (user_id, epoch, upto)
+                    SELECT id, (SELECT value FROM meta WHERE key = 'epoch'), seq FROM users
+                    """)
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
         }
         return epoch
@@ -195,7 +214,9 @@ final class SQLiteStore: SyncStore {
         return FeedHead(seq: row[0], stateHash: row[1], horizon: row[2], epoch: row[3] ?? "")
     }
 
-    func push(user: UserID, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws -> PushPlan {
+    func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws
+        -> PushPlan
+    {
         try await pool.write { db in
             let head = try SQLiteStore.head(db, user: user)
             if let cursor, let reason = cursor.resyncReason(head: head) { throw ResyncRequired(reason: reason) }
@@ -220,14 +241,16 @@ final class SQLiteStore: SyncStore {
 
             let writeItem = try db.cachedStatement(
                 sql: """
-                    INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc, device)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (user_id, id) DO UPDATE SET rev = excluded.rev, seq = excluded.seq,
-                        deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc
+                        deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc,
+                        device = excluded.device
                     """)
             for stored in plan.writes {
                 try writeItem.execute(arguments: [
                     user.rawValue, stored.item.id, stored.item.rev, stored.seq, stored.item.deleted,
-                    stored.deletedAt, try stored.doc(),
+                    stored.deletedAt, try stored.doc(), device,
                 ])
             }
             let writeRecord = try db.cachedStatement(
@@ -247,14 +270,17 @@ final class SQLiteStore: SyncStore {
         }
     }
 
-    func pull(user: UserID, after: Int64, limit: Int, maxBytes: Int) async throws -> FeedPage {
+    func pull(user: UserID, after: Int64, excluding device: String?, limit: Int, maxBytes: Int) async throws
+        -> FeedPage
+    {
         try await pool.read { db in
             let head = try SQLiteStore.head(db, user: user)
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT seq, doc FROM items WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                    SELECT seq, doc FROM items WHERE user_id = ? AND seq > ? AND device IS NOT ?
+                    ORDER BY seq LIMIT ?
                     """)
-            let rows = try Row.fetchCursor(statement, arguments: [user.rawValue, after, limit + 1])
+            let rows = try Row.fetchCursor(statement, arguments: [user.rawValue, after, device, limit + 1])
             var page = PageBuilder<Int64>(limit: limit, maxBytes: maxBytes)
             while let row = try rows.next() {
                 if !page.add(doc: row[1], key: row[0] as Int64) { break }
@@ -268,14 +294,21 @@ final class SQLiteStore: SyncStore {
             let head = try SQLiteStore.head(db, user: user)
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT id, doc FROM items WHERE user_id = ? AND deleted = 0 AND id > ? ORDER BY id LIMIT ?
+                    SELECT id, doc FROM items WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?
                     """)
             let rows = try Row.fetchCursor(statement, arguments: [user.rawValue, after ?? "", limit + 1])
             var page = PageBuilder<String>(limit: limit, maxBytes: maxBytes)
             while let row = try rows.next() {
                 if !page.add(doc: row[1], key: row[0] as String) { break }
             }
-            return SnapshotRead(docs: page.docs, lastID: page.lastKey, more: page.more, head: head)
+            var lineage: [String: Int64] = [:]
+            let stamps = try db.cachedStatement(sql: "SELECT epoch, upto FROM lineage WHERE user_id = ?")
+            for row in try Row.fetchAll(stamps, arguments: [user.rawValue]) {
+                lineage[row[0]] = row[1]
+            }
+            return SnapshotRead(
+                docs: page.docs, lastID: page.lastKey, more: page.more, head: head,
+                lineage: lineage.isEmpty ? nil : ServerVersion(lineage))
         }
     }
 

@@ -5,7 +5,9 @@
 /// undo them.
 public enum SchemaVersion {
     /// The schema this binary writes; raise it with every migration added to a store.
-    public static let current = 1
+    /// 2: every item version carries its `ServerVersion`; renewing the epoch records the
+    /// lineage of the database's earlier lives.
+    public static let current = 2
 
     /// The server's own version, named in messages about the schema.
     public static let serverVersion = "0.1.0"

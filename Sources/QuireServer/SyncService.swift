@@ -42,7 +42,8 @@ struct SyncService: Sendable {
         if !sync.ops.isEmpty {
             let planner = PushPlanner(now: now(), maxItemBytes: limits.maxItemBytes)
             let plan = try await guarded {
-                try await store.push(user: owner.user, ops: sync.ops, cursor: cursor, planner: planner)
+                try await store.push(
+                    user: owner.user, device: sync.device, ops: sync.ops, cursor: cursor, planner: planner)
             }
             metrics.record(plan.tally)
             results = plan.results
@@ -55,7 +56,9 @@ struct SyncService: Sendable {
         }
 
         let page = try await guarded {
-            try await store.pull(user: owner.user, after: cursor?.seq ?? 0, limit: limit, maxBytes: limits.maxPageBytes)
+            try await store.pull(
+                user: owner.user, after: cursor?.seq ?? 0, excluding: sync.device, limit: limit,
+                maxBytes: limits.maxPageBytes)
         }
         if let cursor, let reason = cursor.resyncReason(head: page.head) { throw APIError.resync(reason) }
         let next = FeedCursor(seq: page.more ? (page.lastSeq ?? page.head.seq) : page.head.seq, epoch: page.head.epoch)
@@ -67,7 +70,7 @@ struct SyncService: Sendable {
         return json(ByteBuffer(bytes: answer))
     }
 
-    /// `GET /v1/snapshot?after=ID&limit=N`: a page of live items ordered by id.
+    /// `GET /v1/snapshot?after=ID&limit=N`: a page of items (tombstones too) ordered by id.
     func snapshot(_ request: Request) async throws -> Response {
         let owner = try await authenticate(request)
         let query = request.uri.queryParameters
@@ -106,6 +109,10 @@ struct SyncService: Sendable {
         }
         out.writeString(#","cursor":"#)
         out.writeBytes(try WireJSON.encode(cursor.description))
+        if let lineage = page.lineage {
+            out.writeString(#","lineage":"#)
+            out.writeBytes(try WireJSON.encode(lineage.description))
+        }
         out.writeString("}")
         return json(out)
     }

@@ -22,7 +22,8 @@ protocol SyncStore: Sendable {
     /// The database's epoch (16 hex digits).
     func epoch() async throws -> String
     /// Replaces the epoch with a new random one, so every device resyncs; run after restoring
-    /// the database from a backup.
+    /// the database from a backup. Records for every user how far the old epoch's feed reached
+    /// in this database (its lineage), so devices can tell which of their versions it still holds.
     func renewEpoch() async throws -> String
 
     // MARK: Users and tokens
@@ -43,10 +44,15 @@ protocol SyncStore: Sendable {
     /// Applies a batch in one transaction: checks `cursor` against the feed first (throwing
     /// `ResyncRequired` and writing nothing when it cannot continue), then plans with
     /// `planner` and writes the plan.
-    func push(user: UserID, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws -> PushPlan
-    /// Up to `limit` changes after sequence `after`, stopping early past `maxBytes`.
-    func pull(user: UserID, after: Int64, limit: Int, maxBytes: Int) async throws -> FeedPage
-    /// Up to `limit` live items with ids after `after`, ordered by id.
+    /// `device` is stored as the writer of every version the push writes.
+    func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws
+        -> PushPlan
+    /// Up to `limit` changes after sequence `after`, stopping early past `maxBytes`, leaving out
+    /// the versions `device` wrote itself: their push results told it all it needs (SPEC: a
+    /// device is not sent back the values it wrote).
+    func pull(user: UserID, after: Int64, excluding device: String?, limit: Int, maxBytes: Int) async throws
+        -> FeedPage
+    /// Up to `limit` items (tombstones too) with ids after `after`, ordered by id.
     func snapshot(user: UserID, after: String?, limit: Int, maxBytes: Int) async throws -> SnapshotRead
     /// Removes tombstones deleted before `cutoff` (moving each user's horizon past them) and
     /// idempotency records older than `cutoff`.
@@ -94,6 +100,21 @@ struct SnapshotRead: Sendable {
     var lastID: String?
     var more: Bool
     var head: FeedHead
+    /// What the database kept of its earlier epochs for this user (see `SnapshotPage.lineage`).
+    var lineage: ServerVersion?
+}
+
+/// SQL shared by both stores' migrations.
+enum VersionSQL {
+    /// Gives every stored document written before versions existed its version (its sequence
+    /// number in the current epoch) and a null `doneAt`. Documents are compact JSON ending in
+    /// `}`, so the keys go in just before it; `epoch` is a query for the store's epoch.
+    static func stampLegacyDocuments(epoch: String) -> String {
+        """
+        UPDATE items SET doc = substr(doc, 1, length(doc) - 1) || ',"doneAt":null,"version":"' || seq || '.' || (\(epoch)) || '"}'
+        WHERE doc NOT LIKE '%"version":"%'
+        """
+    }
 }
 
 /// What a purge removed.

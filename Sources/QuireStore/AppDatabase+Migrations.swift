@@ -150,6 +150,18 @@ extension AppDatabase {
                     UPDATE syncEvent SET failure = 'server' WHERE kind = 'RETRY' AND failure IS NULL;
                     """)
         }
+        migrator.registerMigration("v3 server versions") { db in
+            try db.execute(
+                sql: """
+                    -- Which server version (`ServerVersion`, text) an item's copy rests on, which one
+                    -- each stored version was, and which one each op was made against; `basis` is set
+                    -- on ops that re-send what a restored server lost.
+                    ALTER TABLE item ADD COLUMN serverVersion TEXT;
+                    ALTER TABLE itemVersion ADD COLUMN serverVersion TEXT;
+                    ALTER TABLE outbox ADD COLUMN baseVersion TEXT;
+                    ALTER TABLE outbox ADD COLUMN basis TEXT;
+                    """)
+        }
         return migrator
     }
 }

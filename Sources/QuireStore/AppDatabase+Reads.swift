@@ -180,7 +180,7 @@ extension AppDatabase {
         try read { db in
             let sql = """
                 SELECT seq, recordedAt, origin, opId, itemId, kind, title, body, tags, done, doneAt, due, priority,
-                  pinned, createdAt, updatedAt, deleted, rev, 'synced'
+                  pinned, createdAt, updatedAt, deleted, rev, 'synced', serverVersion
                 FROM itemVersion WHERE itemId = ? ORDER BY seq DESC
                 """
             return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map { row in

@@ -94,9 +94,10 @@ private struct SyncTables: SyncTransaction {
             if old.item == nil {
                 try ItemRow.insert(item, in: db)
             } else if let before = old.item, Self.onlyBookkeepingDiffers(before, item) {
-                // Only the badge or the revision moved (sending, acknowledging): a narrow write.
-                try db.cachedStatement(sql: "UPDATE item SET rev = ?, syncState = ? WHERE id = ?")
-                    .execute(arguments: [item.rev, item.syncState.rawValue, item.id])
+                // Only the badge, revision or server version moved (sending, acknowledging): a
+                // narrow write.
+                try db.cachedStatement(sql: "UPDATE item SET rev = ?, syncState = ?, serverVersion = ? WHERE id = ?")
+                    .execute(arguments: [item.rev, item.syncState.rawValue, item.serverVersion?.description, item.id])
             } else {
                 try ItemRow.update(item, in: db)
             }
@@ -156,6 +157,26 @@ private struct SyncTables: SyncTransaction {
         }
     }
 
+    func markAcknowledged(_ versions: [AcknowledgedVersion]) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                UPDATE itemVersion SET rev = ?, serverVersion = ?
+                WHERE seq = (SELECT max(seq) FROM itemVersion WHERE opId = ?)
+                """)
+        for version in versions {
+            try statement.execute(arguments: [version.rev, version.version.description, version.opID])
+        }
+    }
+
+    func serverVersions(of itemID: String) throws -> [Item] {
+        let sql = """
+            SELECT itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt, deleted,
+              rev, 'synced', serverVersion
+            FROM itemVersion WHERE itemId = ? AND serverVersion IS NOT NULL ORDER BY seq DESC LIMIT 200
+            """
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [itemID]).map { try ItemRow.decode($0) }
+    }
+
     func appendEvents(_ events: [SyncEvent], keeping: Int) throws {
         try SyncEventRow.append(events, keeping: keeping, in: db)
     }
@@ -178,6 +199,7 @@ private struct SyncTables: SyncTransaction {
         var old = old
         old.rev = new.rev
         old.syncState = new.syncState
+        old.serverVersion = new.serverVersion
         return old == new
     }
 

@@ -249,7 +249,7 @@ extension AppDatabase {
 /// Statements on the `itemVersion` table (an item's history).
 enum History {
     /// The version's own bookkeeping, then the item columns from `kind` to `rev` (no badge).
-    static let columns = ["itemId", "recordedAt", "origin", "opId"] + ItemRow.columns[1..<14]
+    static let columns = ["itemId", "recordedAt", "origin", "opId"] + ItemRow.columns[1..<14] + ["serverVersion"]
     static let insertSQL =
         "INSERT INTO itemVersion (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
 
@@ -257,7 +257,7 @@ enum History {
     static func values(_ item: Item, origin: ChangeOrigin, opID: String?, recorded: String) -> [(
         any DatabaseValueConvertible
     )?] {
-        [item.id, recorded, origin.rawValue, opID] + ItemRow.arguments(item)[1..<14]
+        [item.id, recorded, origin.rawValue, opID] + ItemRow.arguments(item)[1..<14] + [item.serverVersion?.description]
     }
 
     static func insert(_ item: Item, origin: ChangeOrigin, opID: String?, at time: Date, in db: Database) throws {

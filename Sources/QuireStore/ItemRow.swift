@@ -10,7 +10,7 @@ enum ItemRow {
     /// The item columns in decoding order; `select(from:)` and `decode(_:at:)` agree on it.
     static let columns = [
         "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned",
-        "createdAt", "updatedAt", "deleted", "rev", "syncState",
+        "createdAt", "updatedAt", "deleted", "rev", "syncState", "serverVersion",
     ]
 
     /// `t.id, t.kind, …` for a table alias.
@@ -37,7 +37,8 @@ enum ItemRow {
             done: row[offset + 5], doneAt: try time(6), due: dueText.flatMap(Day.init),
             priority: priority, pinned: row[offset + 9], createdAt: created,
             updatedAt: try time(11), deleted: row[offset + 12], rev: row[offset + 13],
-            syncState: SyncState(rawValue: text(14)) ?? .pending)
+            syncState: SyncState(rawValue: text(14)) ?? .pending,
+            serverVersion: (row[offset + 15] as String?).flatMap(ServerVersion.init))
         // Tags are stored normalized; skip `Item.init`'s normalizing pass for speed.
         item.tags = tags
         return item
@@ -50,6 +51,7 @@ enum ItemRow {
             item.done, item.doneAt.map(StoreTime.string(from:)), item.due?.description,
             item.priority.rawValue, item.pinned, StoreTime.string(from: item.createdAt),
             StoreTime.string(from: item.updatedAt), item.deleted, item.rev, item.syncState.rawValue,
+            item.serverVersion?.description,
         ]
     }
 

@@ -101,7 +101,8 @@ public enum OutboxFold {
 /// Statements on the `outbox` table: its one column list and row decoding.
 enum Outbox {
     /// The columns `decode` reads, in order.
-    static let columns = "seq, opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError"
+    static let columns =
+        "seq, opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError, baseVersion, basis"
 
     static func decode(_ row: Row) throws -> OutboxOp {
         let kindText: String = row[3]
@@ -110,11 +111,14 @@ enum Outbox {
         guard let state = OutboxState(rawValue: stateText) else { throw DecodeFailure("bad op state \(stateText)") }
         let fieldsText: String? = row[5]
         let createdText: String = row[6]
+        let baseVersion: String? = row[10]
+        let basis: String? = row[11]
         return OutboxOp(
             seq: row[0],
             op: Op(
                 id: row[1], item: row[2], kind: kind, baseRev: row[4],
-                fields: try fieldsText.map(JSONText.parseFieldChanges)),
+                fields: try fieldsText.map(JSONText.parseFieldChanges),
+                baseVersion: baseVersion.flatMap(ServerVersion.init), basis: basis.flatMap(ServerVersion.init)),
             state: state, attempts: row[7], lastError: row[9],
             createdAt: StoreTime.date(from: createdText) ?? Date(timeIntervalSince1970: 0))
     }
@@ -123,31 +127,38 @@ enum Outbox {
     static func insert(_ entry: OutboxOp, in db: Database) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO outbox (opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO outbox (
+                    opId, itemId, kind, baseRev, fields, createdAt, attempts, state, lastError, baseVersion, basis)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             entry.op.id, entry.op.item, entry.op.kind.rawValue, entry.op.baseRev,
             entry.op.fields.map(JSONText.fieldChanges), StoreTime.string(from: entry.createdAt),
-            entry.attempts, entry.state.rawValue, entry.lastError,
+            entry.attempts, entry.state.rawValue, entry.lastError, entry.op.baseVersion?.description,
+            entry.op.basis?.description,
         ])
     }
 
-    /// Queues a new op for `item`, against the item's current revision.
+    /// Queues a new op for `item`, against the item's current revision and server version.
     static func insert(
         opID: String, item: Item, kind: OpKind, fields: [Field: FieldChange]?, createdAt: Date, in db: Database
     ) throws {
-        let op = Op(id: opID, item: item.id, kind: kind, baseRev: item.rev, fields: fields)
+        let op = Op(
+            id: opID, item: item.id, kind: kind, baseRev: item.rev, fields: fields, baseVersion: item.serverVersion)
         try insert(OutboxOp(op: op, createdAt: createdAt), in: db)
     }
 
     /// Rewrites what may change about a stored op (everything but its id, item and kind).
     static func update(_ entry: OutboxOp, in db: Database) throws {
         try db.cachedStatement(
-            sql: "UPDATE outbox SET state = ?, attempts = ?, lastError = ?, baseRev = ?, fields = ? WHERE seq = ?"
+            sql: """
+                UPDATE outbox SET state = ?, attempts = ?, lastError = ?, baseRev = ?, fields = ?, baseVersion = ?,
+                    basis = ? WHERE seq = ?
+                """
         ).execute(arguments: [
             entry.state.rawValue, entry.attempts, entry.lastError, entry.op.baseRev,
-            entry.op.fields.map(JSONText.fieldChanges), entry.seq,
+            entry.op.fields.map(JSONText.fieldChanges), entry.op.baseVersion?.description,
+            entry.op.basis?.description, entry.seq,
         ])
     }
 

@@ -25,6 +25,12 @@ public protocol SyncTransaction {
     /// new items in a few statements instead of one statement per item.
     func save(_ changes: [LocalChange]) throws
     func appendHistory(_ entries: [HistoryEntry], at time: Date) throws
+    /// Marks the newest history version each op made with the revision and server version the
+    /// server acknowledged it as.
+    func markAcknowledged(_ versions: [AcknowledgedVersion]) throws
+    /// The versions of an item's history that are server versions (`serverVersion` set),
+    /// newest first.
+    func serverVersions(of itemID: String) throws -> [Item]
     /// Appends to the event log and drops the oldest entries beyond `keeping`.
     func appendEvents(_ events: [SyncEvent], keeping: Int) throws
     /// Id and revision of every live item that has a revision.
@@ -80,6 +86,20 @@ public struct LocalItem: Hashable, Sendable {
     /// What the item's badge must say, from the facts alone (`SyncBadge`).
     public var badge: SyncState {
         SyncBadge.state(needsReview: conflict != nil, ops: ops.lazy.map(\.standing))
+    }
+}
+
+/// A history version the server acknowledged as exactly this device's: the op that made it and
+/// the revision and `ServerVersion` the server gave it.
+public struct AcknowledgedVersion: Hashable, Sendable {
+    public var opID: String
+    public var rev: Int
+    public var version: ServerVersion
+
+    public init(opID: String, rev: Int, version: ServerVersion) {
+        self.opID = opID
+        self.rev = rev
+        self.version = version
     }
 }
 

@@ -114,21 +114,28 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             guard !changes.isEmpty else { return }
             after.updatedAt = now
             var ops = state.ops(of: id)
+            // The history names the op that carries the change, as the store's does.
+            var carrier: String? = opID
             if let latest = ops.last, latest.state == .pending, latest.attempts == 0, latest.op.kind != .delete {
                 if let folded = OutboxFold.fold(
                     kind: latest.op.kind, existing: latest.op.fields ?? [:], changes: changes)
                 {
                     ops[ops.count - 1].op.fields = folded
+                    carrier = latest.op.id
                 } else {
                     ops.removeLast()
+                    carrier = nil
                 }
                 state.replaceOps(of: id, with: ops)
             } else {
-                appendOp(Op(id: opID, item: id, kind: .update, baseRev: before.rev, fields: changes), now: now)
+                appendOp(
+                    Op(
+                        id: opID, item: id, kind: .update, baseRev: before.rev, fields: changes,
+                        baseVersion: before.serverVersion), now: now)
             }
             after.syncState = badge(of: after)
             state.items[id] = after
-            state.history.append(HistoryEntry(item: after, origin: .local, opID: opID))
+            state.history.append(HistoryEntry(item: after, origin: .local, opID: carrier))
         }
     }
 
@@ -138,7 +145,8 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             guard var item = state.items[id], !item.deleted else { throw StoreError.notFound(id: id) }
             item.deleted = true
             item.updatedAt = now
-            appendOp(Op(id: opID, item: id, kind: .delete, baseRev: item.rev), now: now)
+            appendOp(
+                Op(id: opID, item: id, kind: .delete, baseRev: item.rev, baseVersion: item.serverVersion), now: now)
             item.syncState = badge(of: item)
             state.items[id] = item
             state.history.append(HistoryEntry(item: item, origin: .local, opID: opID))
@@ -206,6 +214,18 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
 
         func appendHistory(_ entries: [HistoryEntry], at time: Date) throws {
             storage.state.history += entries
+        }
+
+        func markAcknowledged(_ versions: [AcknowledgedVersion]) throws {
+            for version in versions {
+                guard let index = storage.state.history.lastIndex(where: { $0.opID == version.opID }) else { continue }
+                storage.state.history[index].item.rev = version.rev
+                storage.state.history[index].item.serverVersion = version.version
+            }
+        }
+
+        func serverVersions(of itemID: String) throws -> [Item] {
+            storage.state.history.reversed().map(\.item).filter { $0.id == itemID && $0.serverVersion != nil }
         }
 
         func appendEvents(_ events: [SyncEvent], keeping: Int) throws {

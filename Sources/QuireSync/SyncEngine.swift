@@ -234,7 +234,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                 return try failed(error)
             }
             if firstCursor == nil { firstCursor = page.value.cursor }
-            total = total + (try ledger.applySnapshotPage(page.value, after: after, serverLostData: serverLostData))
+            total = total + (try ledger.applySnapshotPage(page.value, after: after))
             items += page.value.items.count
             report.bytesReceived += page.bytesReceived
             after = page.value.next

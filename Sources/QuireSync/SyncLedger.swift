@@ -130,16 +130,24 @@ public struct SyncLedger: Sendable {
 
     /// Reconciles one snapshot page: its items, and the local items in the id range it
     /// covers that the server does not have (`after` is the page's request parameter).
-    public func applySnapshotPage(_ page: SnapshotPage, after: String?, serverLostData: Bool) throws -> ReconcileSummary
-    {
+    public func applySnapshotPage(_ page: SnapshotPage, after: String?) throws -> ReconcileSummary {
         try storage.write { tx in
             let through = page.next == nil ? nil : page.items.last?.id
             let localInRange = try tx.items(idAfter: after, through: through)
             let remoteByID = Dictionary(page.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let ids = Set(remoteByID.keys).union(localInRange.map(\.id))
+            // The history's server versions, only for copies resting on a version the server lost.
+            let lineage = page.lineage?.stamps ?? [:]
+            var known: [String: [Item]] = [:]
+            for local in localInRange {
+                guard let version = local.item?.serverVersion else { continue }
+                let server = remoteByID[local.id]?.version ?? ServerVersion()
+                if !server.holds(version, lineage: lineage) { known[local.id] = try tx.serverVersions(of: local.id) }
+            }
             return try update(ids, in: tx, creating: true) { items, reconciler in
                 for id in ids.sorted() {
-                    reconciler.reconcile(snapshot: remoteByID[id], serverLostData: serverLostData, to: &items[id]!)
+                    reconciler.reconcile(
+                        snapshot: remoteByID[id], lineage: page.lineage, known: known[id] ?? [], to: &items[id]!)
                 }
             }
         }
@@ -280,6 +288,7 @@ public struct SyncLedger: Sendable {
         }
         try tx.save(changes)
         if !reconciler.history.isEmpty { try tx.appendHistory(reconciler.history, at: time) }
+        if !reconciler.acknowledged.isEmpty { try tx.markAcknowledged(reconciler.acknowledged) }
         if !reconciler.events.isEmpty { try append(reconciler.events, in: tx) }
         return reconciler.summary
     }

@@ -24,6 +24,8 @@ public struct SyncReconciler {
     public private(set) var history: [HistoryEntry] = []
     public private(set) var events: [SyncEvent] = []
     public private(set) var summary = ReconcileSummary()
+    /// Versions of the history the server acknowledged, to be marked with their server version.
+    public private(set) var acknowledged: [AcknowledgedVersion] = []
 
     public init(now: Date, newID: @escaping (Date) -> String) {
         self.now = now
@@ -43,8 +45,21 @@ public struct SyncReconciler {
         case .applied:
             local.ops.remove(at: index)
             summary.applied += 1
-            if var item = local.item, let rev = result.rev, rev == sent.baseRev + 1, rev > item.rev {
+            if let current = result.current {
+                // Applied on top of changes this device has not seen: the server's whole item.
+                merge(remote: current, into: &local, force: true)
+            } else if var item = local.item, let rev = result.rev, rev == sent.baseRev + 1, rev > item.rev {
+                // Exactly this device's version: take the server's revision, version and times,
+                // so that every device holds the same bytes.
                 item.rev = rev
+                if let version = result.version {
+                    item.serverVersion = version
+                    acknowledged.append(AcknowledgedVersion(opID: sent.id, rev: rev, version: version))
+                }
+                if local.activeOps.isEmpty {
+                    if let updatedAt = result.updatedAt { item.updatedAt = updatedAt }
+                    if item.done, let doneAt = result.doneAt { item.doneAt = doneAt }
+                }
                 local.item = item
             }
         case .skipped:
@@ -94,13 +109,12 @@ public struct SyncReconciler {
             settle(merge, remote: remote, local: &local, wasInConflict: true)
             return
         }
+        dropOps(alreadyHeldBy: remote, in: &local)
         let active = local.activeOps
         if active.isEmpty {
-            if change.rev == current.rev && remote.fieldValues == current.fieldValues
-                && remote.deleted == current.deleted
-            {
-                return
-            }
+            var unchanged = current
+            unchanged.syncState = remote.syncState
+            if unchanged == remote { return }
             var item = remote
             item.syncState = .synced
             local.item = item
@@ -161,76 +175,122 @@ public struct SyncReconciler {
 
     // MARK: - Snapshot (resync)
 
-    /// Reconciles an item against the server's snapshot. `remote` is nil when the snapshot
-    /// does not have the item. `serverLostData` says the server's database was restored or
-    /// recreated: what it lacks is re-sent; otherwise a missing item was deleted there.
-    public mutating func reconcile(snapshot remote: ChangeItem?, serverLostData: Bool, to local: inout LocalItem) {
+    /// Reconciles an item against the server's snapshot. `remote` is nil when the snapshot does
+    /// not have the item live; `lineage` is what the server's database kept of its earlier
+    /// epochs; `known` are the server versions this device's history holds for the item, newest
+    /// first (needed only when the server lost the version this copy rests on).
+    ///
+    /// Whether the server holds this device's version is decided by `ServerVersion`, never by
+    /// revision numbers, which a restored database counts again. When it holds it, the server's
+    /// copy is newer or equal and the usual rules apply. When it does not (a restore lost it),
+    /// what the device has is merged three ways with what the server has, over the newest
+    /// version both hold, and sent as one change: a device never overwrites a version it has
+    /// not seen, and one that only holds what the server lost (it changed nothing) sends the
+    /// lost changes without a conflict.
+    public mutating func reconcile(
+        snapshot remote: ChangeItem?, lineage: ServerVersion?, known: [Item], to local: inout LocalItem
+    ) {
         defer { settleBadge(&local) }
         guard let current = local.item else {
             if let remote { merge(remote: remote, into: &local, force: true) }
             return
         }
-        guard let remote else {
-            reconcileMissing(current, serverLostData: serverLostData, local: &local)
-            return
+        let lineage = lineage?.stamps ?? [:]
+        let serverHolds = { (version: ServerVersion) -> Bool in
+            (remote?.version ?? ServerVersion()).holds(version, lineage: lineage)
         }
-        if local.conflict != nil {
+        // A copy from before versions existed (or never acknowledged) is taken as held.
+        let held = current.serverVersion.map(serverHolds) ?? true
+        if held || local.conflict != nil {
+            guard let remote else {
+                reconcileMissing(current, local: &local)
+                return
+            }
             merge(remote: remote, into: &local, force: true)
             return
         }
-        let active = local.activeOps
-        // The version this device's state rests on: its unsent changes undone.
-        let restsOn = active.isEmpty ? current : SyncReconciler.base(of: current, undoing: active, now: now)
-        if let restsOn, restsOn.rev > remote.rev {
-            // The server lost versions this device saw (a restored backup): everything that
-            // differs from what it has now is this device's to send again.
-            resend(current, over: remoteItem(remote, local: current), local: &local)
+        let lost = current.serverVersion!
+        let ancestor = known.first { $0.serverVersion.map(serverHolds) ?? false }
+        guard let remote else {
+            if let ancestor {
+                // The server deleted the item after the newest version both hold.
+                var tombstone = ancestor
+                tombstone.deleted = true
+                tombstone.serverVersion = nil
+                resend(current, over: tombstone, base: ancestor, lost: lost, local: &local)
+            } else {
+                recreate(current, lost: lost, local: &local)
+            }
             return
         }
-        merge(remote: remote, into: &local, force: true)
+        resend(current, over: remoteItem(remote, local: current), base: ancestor, lost: lost, local: &local)
     }
 
-    private mutating func reconcileMissing(_ current: Item, serverLostData: Bool, local: inout LocalItem) {
+    /// A device copy whose item is gone from the server although the server holds the
+    /// version the copy rests on: deleted there (its tombstone may be purged already).
+    private mutating func reconcileMissing(_ current: Item, local: inout LocalItem) {
         if current.rev == 0 { return }  // never reached the server; its create op will
-        let active = local.activeOps
         if current.deleted {
             // Gone on both sides; a delete still queued has nothing left to delete.
-            let unsent = Set(active.filter { $0.op.kind == .delete }.map(\.op.id))
+            let unsent = Set(local.activeOps.filter { $0.op.kind == .delete }.map(\.op.id))
             local.ops.removeAll { unsent.contains($0.op.id) }
             return
         }
-        if serverLostData {
-            var item = current
-            item.rev = 0
-            local.ops.removeAll { $0.isActive }
-            let op = OutboxOp(
-                op: Op(
-                    id: newID(now), item: local.id, kind: .create, baseRev: 0,
-                    fields: SyncReconciler.allFields(of: item)), createdAt: now)
-            local.ops.append(op)
-            local.item = item
-            summary.resent += 1
-            log(.resync, "the server had lost this item: sending it again", item: local.id, op: op.op.id)
-            return
-        }
-        // Deleted on the server long enough ago that even its tombstone is gone.
         var tombstone = current
         tombstone.deleted = true
         merge(remote: ChangeItem(tombstone), into: &local, force: true)
     }
 
-    /// Queues everything that differs between what the server has and what this device has,
-    /// against the server's revision.
-    private mutating func resend(_ current: Item, over remote: Item, local: inout LocalItem) {
-        local.ops.removeAll { $0.isActive }
+    /// Sends again an item the server lost entirely, as a create carrying every field and the
+    /// version it brings back.
+    private mutating func recreate(_ current: Item, lost: ServerVersion, local: inout LocalItem) {
+        if current.deleted {
+            local.ops.removeAll { $0.isActive }
+            return
+        }
         var item = current
-        item.rev = remote.rev
-        let op = makeOp(from: remote, to: item)
-        if let op { local.ops.append(op) }
+        item.rev = 0
+        item.serverVersion = nil
+        local.ops.removeAll { $0.isActive }
+        let op = OutboxOp(
+            op: Op(
+                id: newID(now), item: local.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item),
+                basis: lost), createdAt: now)
+        local.ops.append(op)
         local.item = item
+        summary.resent += 1
+        log(.resync, "the server had lost this item: sending it again", item: local.id, op: op.op.id)
+    }
+
+    /// Merges this device's copy, which holds versions the server lost, with the server's, over
+    /// `base` (the newest version both hold; nil when none is known), and queues the result as
+    /// one change against the server's version that names the lost version it brings back.
+    private mutating func resend(
+        _ current: Item, over remote: Item, base: Item?, lost: ServerVersion, local: inout LocalItem
+    ) {
+        let merge = ItemMerge(base: base, local: current, remote: remote)
+        if merge.needsReview {
+            settle(merge, remote: remote, local: &local, wasInConflict: false)
+            return
+        }
+        local.ops.removeAll { $0.isActive }
+        var merged = merge.item
+        merged.rev = remote.rev
+        merged.serverVersion = remote.serverVersion
+        var op = makeOp(from: remote, to: merged)
+        op?.op.basis = lost
+        if let op { local.ops.append(op) }
+        if merged != current {
+            local.item = merged
+            history.append(HistoryEntry(item: merged, origin: .merge, opID: op?.op.id))
+        } else {
+            local.item = merged
+        }
         if op != nil {
             summary.resent += 1
-            log(.resync, "the server had an older version: sending this device's again", item: local.id, op: op?.op.id)
+            log(
+                .resync, "the server had lost changes this device holds: sending them again", item: local.id,
+                op: op?.op.id)
         }
     }
 
@@ -336,16 +396,19 @@ public struct SyncReconciler {
         case (true, true):
             return nil
         case (false, true):
-            op = Op(id: newID(now), item: target.id, kind: .delete, baseRev: remote.rev)
+            op = Op(
+                id: newID(now), item: target.id, kind: .delete, baseRev: remote.rev, baseVersion: remote.serverVersion)
         case (true, false):
             // Reviving a tombstone: a create carrying every field, as `quire restore` sends it.
             op = Op(
                 id: newID(now), item: target.id, kind: .create, baseRev: remote.rev,
-                fields: SyncReconciler.allFields(of: target))
+                fields: SyncReconciler.allFields(of: target), baseVersion: remote.serverVersion)
         case (false, false):
             let changes = target.changes(since: remote)
             if changes.isEmpty { return nil }
-            op = Op(id: newID(now), item: target.id, kind: .update, baseRev: remote.rev, fields: changes)
+            op = Op(
+                id: newID(now), item: target.id, kind: .update, baseRev: remote.rev, fields: changes,
+                baseVersion: remote.serverVersion)
         }
         return OutboxOp(op: op, createdAt: now)
     }
@@ -377,7 +440,34 @@ public struct SyncReconciler {
             }
         }
         base.rev = first.op.baseRev
+        base.serverVersion = first.op.baseVersion
         return base
+    }
+
+    /// Drops the leading ops that were sent and whose every change the server's version already
+    /// holds: the server applied them and the answer was lost (or another device made the same
+    /// change). Merging them as this device's unsent changes would count them twice and, next
+    /// to a delete, report an edit of this device's own as one made elsewhere.
+    private func dropOps(alreadyHeldBy remote: Item, in local: inout LocalItem) {
+        var dropped = Set<String>()
+        for entry in local.activeOps {
+            guard entry.attempts > 0 || entry.state == .inFlight, SyncReconciler.holds(entry.op, remote) else { break }
+            dropped.insert(entry.op.id)
+        }
+        if !dropped.isEmpty { local.ops.removeAll { dropped.contains($0.op.id) } }
+    }
+
+    /// True when `item` has every value `op` sets.
+    static func holds(_ op: Op, _ item: Item) -> Bool {
+        switch op.kind {
+        case .delete: return item.deleted
+        case .create, .update:
+            guard !item.deleted else { return false }
+            return (op.fields ?? [:]).allSatisfy { field, change in
+                if field == .tags, case .strings(let list) = change.to { return Tags.normalize(list) == item.tags }
+                return item.value(of: field) == change.to
+            }
+        }
     }
 
     private mutating func log(_ kind: SyncEventKind, _ message: String, item: String?, op: String?) {

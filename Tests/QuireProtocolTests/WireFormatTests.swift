@@ -85,14 +85,16 @@ import Testing
     @Test func changeItemEncodesExactlySpecFields() throws {
         let item = ChangeItem(
             id: "0193a9d2-7fff-7000-8000-00000000abcd", rev: 1, kind: .task, title: "Buy milk", tags: ["home"],
-            createdAt: Date(timeIntervalSince1970: 1_795_341_600), updatedAt: Date(timeIntervalSince1970: 1_795_341_600)
+            createdAt: Date(timeIntervalSince1970: 1_795_341_600),
+            updatedAt: Date(timeIntervalSince1970: 1_795_341_600),
+            version: ServerVersion(writtenAt: 7, in: "5b0c2f4e00000000")
         )
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(item)) as? [String: Any])
         #expect(
             Set(object.keys) == [
                 "id", "rev", "deleted", "kind", "title", "body", "tags", "done", "due", "priority", "pinned",
                 "createdAt",
-                "updatedAt",
+                "updatedAt", "doneAt", "version",
             ])
         #expect(object["due"] is NSNull)
         #expect(object["createdAt"] as? String == "2026-11-22T10:00:00.000Z")

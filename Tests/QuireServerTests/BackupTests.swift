@@ -137,9 +137,15 @@ final class Acknowledged: Sendable {
         acknowledged.stop()
         for writer in writers { try await writer.value }
 
-        // A device writes after the backup: the restored server lacks this until it re-sends.
+        // Devices write after the backup: the restored server lacks this until they re-send.
+        // The phone edits an item the laptop made before the backup; the laptop pulls the edit.
         let lateItem = try await laptop.must(["add", "after the backup"])
         deviceItems.insert(lateItem)
+        try await laptop.must(["sync"])
+        let edited = try #require(try await laptop.itemIDs().sorted().first { deviceItems.contains($0) })
+        try await phone.must(["sync"])
+        try await phone.must(["edit", edited, "--title", "edited on the phone after the backup", "--body", "kept\n"])
+        try await phone.must(["sync"])
         try await laptop.must(["sync"])
 
         // The backup is a sound SQLite file holding every write acknowledged before it began.
@@ -189,7 +195,15 @@ final class Acknowledged: Sendable {
         for device in [laptop, phone] {
             #expect(
                 deviceItems.subtracting(try await device.itemIDs()).isEmpty, "a device lacks items after the resync")
+            let show = try await device.must(["show", edited, "--json"])
+            #expect(show.contains("edited on the phone after the backup"), "the acknowledged edit survives: \(show)")
+            let conflicts = try await device.must(["conflicts", "--json"])
+            let records = try JSONSerialization.jsonObject(with: Data(conflicts.utf8)) as? [Any]
+            #expect(records?.isEmpty == true, "nothing needs review: \(conflicts)")
         }
+        // Both devices hold the same bytes: every field, revision and time.
+        #expect(
+            try await laptop.must(["list", "--all", "--json"]) == (try await phone.must(["list", "--all", "--json"])))
         await again.stop()
     }
 

@@ -55,7 +55,7 @@ import Testing
             _ = try await server.sync(token, SyncRequest(device: device.id, cursor: device.cursor, ops: [edit]))
             let retry = try await server.round(&device, token, ops: [edit])
 
-            #expect(retry.results == [.applied(edit.id, rev: 2)])
+            #expect(retry.results.map(\.withoutServerFacts) == [.applied(edit.id, rev: 2)])
             #expect(device.items[item]?.body == "2")
             #expect(device.items[item]?.rev == 2)
             try await server.catchUp(&observer, token)
@@ -93,7 +93,8 @@ import Testing
             let create = Make.create(Make.id(), title: "once")
             let answer = try await server.sync(
                 token, SyncRequest(device: Make.id(), cursor: nil, ops: [create, create]))
-            #expect(answer.results == [.applied(create.id, rev: 1), .applied(create.id, rev: 1)])
+            #expect(
+                answer.results.map(\.withoutServerFacts) == [.applied(create.id, rev: 1), .applied(create.id, rev: 1)])
             #expect(try await server.store.stats(user: server.user(token)).seq == 1)
         }
     }

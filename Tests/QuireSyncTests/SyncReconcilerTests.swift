@@ -220,35 +220,115 @@ final class IDMaker: @unchecked Sendable {
 
     // MARK: - Snapshot
 
+    /// The server's epochs in these tests: the one before a restore and the one after.
+    static let before = "00000000000000e1"
+    static let after = "00000000000000e2"
+
+    /// `synced`, resting on the server version written at `seq` in epoch `epoch`.
+    func synced(at seq: Int64, in epoch: String = before) -> Item {
+        var item = synced
+        item.serverVersion = ServerVersion(writtenAt: seq, in: epoch)
+        return item
+    }
+
     @Test func anItemTheRestoredServerLacksIsSentAgainAsACreate() {
-        var local = LocalItem(id: itemID, item: synced)
+        // Written at 30; the backup the server was restored from stopped at 20.
+        var local = LocalItem(id: itemID, item: synced(at: 30))
         var reconciler = reconciler()
-        reconciler.reconcile(snapshot: nil, serverLostData: true, to: &local)
+        reconciler.reconcile(
+            snapshot: nil, lineage: ServerVersion([Self.before: 20]), known: [], to: &local)
         #expect(local.ops.map(\.op.kind) == [.create])
+        #expect(local.ops.first?.op.basis == ServerVersion(writtenAt: 30, in: Self.before))
         #expect(local.item?.rev == 0)
         #expect(local.item?.syncState == .pending)
         #expect(reconciler.summary.resent == 1)
     }
 
     @Test func anItemMissingFromTheSnapshotOtherwiseWasDeletedThere() {
-        var local = LocalItem(id: itemID, item: synced)
+        var local = LocalItem(id: itemID, item: synced(at: 30))
         var reconciler = reconciler()
-        reconciler.reconcile(snapshot: nil, serverLostData: false, to: &local)
+        reconciler.reconcile(snapshot: nil, lineage: ServerVersion([Self.before: 50]), known: [], to: &local)
         #expect(local.item?.deleted == true)
         #expect(local.ops.isEmpty)
     }
 
-    @Test func aNewerLocalVersionThanTheSnapshotsIsSentAgain() throws {
-        var newer = synced
-        newer.rev = 9
-        newer.title = "Newer"
-        var local = LocalItem(id: itemID, item: newer)
+    /// Issue: after an epoch renew with no data change, a device that never edited an item
+    /// another device deleted re-sent it and then conflicted forever.
+    @Test func aDeleteElsewhereBeforeAnEpochRenewIsTakenNotResent() {
+        var local = LocalItem(id: itemID, item: synced(at: 30))
         var reconciler = reconciler()
-        reconciler.reconcile(snapshot: try server([:], rev: 5), serverLostData: true, to: &local)
+        // The server kept everything of the old epoch (renew only): it holds version 30.
+        reconciler.reconcile(snapshot: nil, lineage: ServerVersion([Self.before: 41]), known: [], to: &local)
+        #expect(local.item?.deleted == true)
+        #expect(local.ops.isEmpty)
+        #expect(local.conflict == nil)
+        #expect(reconciler.summary.resent == 0)
+    }
+
+    @Test func aCopyTheServerLostIsMergedOverTheNewestVersionBothHold() throws {
+        // This device holds version 30 (title "Newer"); the server was restored to 20, where the
+        // item was as `synced`, and someone has since pinned it there.
+        var newer = synced(at: 30)
+        newer.title = "Newer"
+        newer.rev = 9
+        var local = LocalItem(id: itemID, item: newer)
+        var remote = try server([.pinned: .bool(true)], rev: 5)
+        remote.version = ServerVersion(writtenAt: 3, in: Self.after, after: ServerVersion([Self.before: 12]))
+        var reconciler = reconciler()
+        reconciler.reconcile(
+            snapshot: remote, lineage: ServerVersion([Self.before: 20]), known: [newer, synced(at: 12)], to: &local)
         #expect(local.ops.map(\.op.kind) == [.update])
         #expect(local.ops.first?.op.baseRev == 5)
+        #expect(local.ops.first?.op.baseVersion == remote.version)
+        #expect(local.ops.first?.op.basis == newer.serverVersion)
         #expect(local.ops.first?.op.fields?[.title]?.to == .string("Newer"))
+        #expect(local.ops.first?.op.fields?[.pinned] == nil, "the server's own change is not sent back")
+        #expect(local.item?.title == "Newer")
+        #expect(local.item?.pinned == true)
         #expect(local.item?.rev == 5)
+        #expect(local.conflict == nil)
+    }
+
+    /// Issue: B held a copy the restore lost; A re-sent a newer one (with a line B never saw);
+    /// B's older copy overwrote it. Now B sees the server's version already holds its own.
+    @Test func anOlderCopyNeverOverwritesTheVersionAnotherDeviceSentAgain() throws {
+        var older = synced(at: 30)
+        older.body = "line1\nline2\nline3\n"
+        var local = LocalItem(id: itemID, item: older)
+        var resent = try server([.body: .string("line1\nline2\nline3\nline4\n")], rev: 1)
+        resent.version = ServerVersion(writtenAt: 2, in: Self.after, after: ServerVersion([Self.before: 40]))
+        var reconciler = reconciler()
+        reconciler.reconcile(snapshot: resent, lineage: ServerVersion([Self.before: 10]), known: [], to: &local)
+        #expect(local.ops.isEmpty)
+        #expect(local.item?.body == "line1\nline2\nline3\nline4\n")
+        #expect(local.item?.rev == 1)
+        #expect(local.item?.serverVersion == resent.version)
+        #expect(reconciler.summary.resent == 0)
+    }
+
+    /// Issue: A's append was applied but its answer lost; A then deleted the item; after an
+    /// epoch renew A's sync reported "deleted here, edited elsewhere" for its own edit.
+    @Test func anAppliedOpWhoseAnswerWasLostIsNotMistakenForAnEditElsewhere() throws {
+        let appended = try synced.applying([.body: .string("one\ntwo\nthree\nfour\n")], now: t0)
+        let append = Op(
+            id: ids.next(), item: itemID, kind: .update, baseRev: 3, fields: appended.changes(since: synced))
+        let delete = Op(id: ids.next(), item: itemID, kind: .delete, baseRev: 3)
+        var deleted = appended
+        deleted.deleted = true
+        var local = LocalItem(
+            id: itemID, item: deleted,
+            ops: [
+                OutboxOp(seq: 1, op: append, state: .pending, attempts: 1, createdAt: t0),
+                OutboxOp(seq: 2, op: delete, createdAt: t0),
+            ])
+        var remote = ChangeItem(appended)
+        remote.rev = 4
+        var reconciler = reconciler()
+        reconciler.reconcile(snapshot: remote, lineage: nil, known: [], to: &local)
+        #expect(local.conflict == nil)
+        #expect(local.ops.map(\.op.kind) == [.delete])
+        #expect(local.ops.first?.op.baseRev == 4)
+        #expect(local.item?.deleted == true)
     }
 
     @Test func baseUndoesTheUnsentOpsNewestFirst() throws {

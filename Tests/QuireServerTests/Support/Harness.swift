@@ -110,7 +110,7 @@ struct Harness: Sendable {
     ) async throws -> SyncResponse {
         let request = SyncRequest(device: device.id, cursor: device.cursor, limit: limit, ops: ops)
         let response = try await sync(token, request, sourceLocation: sourceLocation)
-        device.receive(response)
+        device.receive(response, sent: ops)
         return response
     }
 
@@ -156,7 +156,34 @@ struct DeviceModel: Sendable {
     /// Every change received, in order.
     var received: [ChangeItem] = []
 
-    mutating func receive(_ response: SyncResponse) {
+    /// Keeps the answer's changes and cursor, and first what the results of `sent` say: the
+    /// server does not send a device's own writes back, so the device applies them itself, as
+    /// the real client does (the op's values, the server's revision, version and times; or the
+    /// whole item when the op was applied on top of a version the device had not seen).
+    mutating func receive(_ response: SyncResponse, sent: [Op] = []) {
+        for (op, result) in zip(sent, response.results) where result.status == .applied {
+            if let current = result.current {
+                items[op.item] = current
+                continue
+            }
+            guard let rev = result.rev else { continue }
+            let created = PushPlanner.creationTime(ofID: op.item) ?? Date(timeIntervalSince1970: 0)
+            var item =
+                items[op.item]?.item(syncState: .synced, doneAt: nil)
+                ?? Item(id: op.item, title: "", createdAt: created)
+            if op.kind == .delete {
+                item.deleted = true
+            } else {
+                item.deleted = false
+                item = (try? item.applying((op.fields ?? [:]).mapValues(\.to), now: Date())) ?? item
+            }
+            var written = ChangeItem(item)
+            written.rev = rev
+            written.version = result.version
+            written.updatedAt = result.updatedAt ?? written.updatedAt
+            written.doneAt = written.done ? result.doneAt : nil
+            items[op.item] = written
+        }
         for change in response.changes {
             items[change.id] = change
             received.append(change)
@@ -204,4 +231,16 @@ final class SharedCounter: Sendable {
 
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
+}
+
+extension OpResult {
+    /// The result without the version and times the server adds to an applied op, which
+    /// depend on the epoch and the clock: for comparing with `.applied(op, rev:)`.
+    var withoutServerFacts: OpResult {
+        var copy = self
+        copy.version = nil
+        copy.updatedAt = nil
+        copy.doneAt = nil
+        return copy
+    }
 }

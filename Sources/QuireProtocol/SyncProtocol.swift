@@ -10,6 +10,8 @@ public enum SyncProtocol {
     public static let syncPath = "/v1/sync"
     /// `GET ?after=ID&limit=N`: pages of items (tombstones too) for a device that must resync.
     public static let snapshotPath = "/v1/snapshot"
+    /// `GET`: a Server-Sent Events stream of "the feed moved to N" hints for live sync.
+    public static let hintsPath = "/v1/hints"
     /// `GET`: 200 when the server's store is reachable.
     public static let healthPath = "/healthz"
     /// `GET`: Prometheus text.

@@ -33,10 +33,10 @@ struct APIError: Error, Sendable {
                 "the body's Content-Encoding '\(coding)' is not supported; send it as is or gzip-compressed"),
             headers: [.acceptEncoding: SyncProtocol.requestCoding])
     }
-    static func rateLimited(retryAfter seconds: Int) -> APIError {
+    static func rateLimited(retryAfter seconds: Int, _ why: String = "too many requests") -> APIError {
         APIError(
             status: .tooManyRequests,
-            body: ErrorBody(.rateLimited, "too many requests; retry after \(seconds) s"),
+            body: ErrorBody(.rateLimited, "\(why); retry after \(seconds) s"),
             headers: [.retryAfter: String(seconds)])
     }
     static func resync(_ reason: String) -> APIError {

@@ -26,18 +26,20 @@ func buildApplication(
     now: @escaping @Sendable () -> Date, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> Application<RouterResponder<QuireRequestContext>> {
     let metrics = ServerMetrics()
+    let hub = HintHub(limits: configuration.hints)
     let service = SyncService(
         store: store, limits: configuration.limits, limiter: RateLimiter(configuration.rateLimit),
-        metrics: metrics, logger: logger, now: now)
+        metrics: metrics, hub: hub, logger: logger, now: now)
 
     let router = Router(context: QuireRequestContext.self)
     let methods: [String: HTTPRequest.Method] = [
         SyncProtocol.syncPath: .post, SyncProtocol.snapshotPath: .get,
-        SyncProtocol.healthPath: .get, SyncProtocol.metricsPath: .get,
+        SyncProtocol.healthPath: .get, SyncProtocol.metricsPath: .get, SyncProtocol.hintsPath: .get,
     ]
     router.middlewares.add(EdgeMiddleware(metrics: metrics, logger: logger, methods: methods))
     router.post(RouterPath(SyncProtocol.syncPath)) { request, _ in try await service.sync(request) }
     router.get(RouterPath(SyncProtocol.snapshotPath)) { request, _ in try await service.snapshot(request) }
+    router.get(RouterPath(SyncProtocol.hintsPath)) { request, _ in try await service.hints(request) }
     router.get(RouterPath(SyncProtocol.healthPath)) { _, _ in try await service.health() }
     router.get(RouterPath(SyncProtocol.metricsPath)) { _, _ in service.metricsText() }
 
@@ -50,7 +52,7 @@ func buildApplication(
         router: router,
         server: try serverBuilder(configuration),
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: "quire-server"),
-        services: store.services + [purge],
+        services: store.services + [purge, HintService(hub: hub, store: store, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0
             logger.info("listening on \(scheme)://\(host):\(port)")

@@ -359,6 +359,12 @@ final class PostgresStore: SyncStore {
                     "UPDATE users SET seq = \(plan.head.seq), state_hash = \(plan.head.stateHash) WHERE id = \(user.rawValue)",
                     logger: self.logger)
             }
+            if !plan.writes.isEmpty {
+                // Delivered to every listening server process when the transaction commits.
+                let payload = "\(user.rawValue):\(plan.head.seq)"
+                try await connection.query(
+                    "SELECT pg_notify(\(PostgresStore.feedChannel), \(payload))", logger: self.logger)
+            }
             return plan
         }
     }
@@ -436,6 +442,48 @@ final class PostgresStore: SyncStore {
             "DELETE FROM op_results WHERE created_at < \(seconds) RETURNING 1", logger: logger)
         for try await _ in records.decode(Int32.self) { summary.records += 1 }
         return summary
+    }
+
+    func feedSeq(user: UserID) async throws -> Int64 {
+        let rows = try await client.query("SELECT seq FROM users WHERE id = \(user.rawValue)", logger: logger)
+        for try await seq in rows.decode(Int64.self) { return seq }
+        throw ResyncRequired(reason: "the user no longer exists")
+    }
+
+    func validTokenHashes(_ hashes: Set<String>) async throws -> Set<String> {
+        let list = Array(hashes)
+        let rows = try await client.query("SELECT hash FROM tokens WHERE hash = ANY(\(list))", logger: logger)
+        var valid = Set<String>()
+        for try await hash in rows.decode(String.self) { valid.insert(hash) }
+        return valid
+    }
+
+    /// The channel every push notifies with `USER:SEQ`, so that a device connected to any
+    /// server process hears of a write through any other.
+    static let feedChannel = "quire_feed"
+
+    /// Listens on `feedChannel` on a connection of its own, reconnecting after a second when it
+    /// drops, until cancelled.
+    func listenForFeedMoves(logger: Logger, _ publish: @escaping @Sendable (UserID, Int64) -> Void) async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: PostgresStore.feedChannel) { notifications in
+                        for try await notification in notifications {
+                            let parts = notification.payload.split(separator: ":")
+                            guard parts.count == 2, let user = Int64(parts[0]), let seq = Int64(parts[1]) else {
+                                continue
+                            }
+                            publish(UserID(user), seq)
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("listening for feed moves failed; again in 1 s", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
     }
 
     func stats(user: UserID) async throws -> UserStats {

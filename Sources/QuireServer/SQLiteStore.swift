@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import QuireCore
 import QuireProtocol
 import ServiceLifecycle
@@ -337,6 +338,20 @@ final class SQLiteStore: SyncStore {
             return summary
         }
     }
+
+    func feedSeq(user: UserID) async throws -> Int64 {
+        try await pool.read { db in try SQLiteStore.head(db, user: user).seq }
+    }
+
+    func validTokenHashes(_ hashes: Set<String>) async throws -> Set<String> {
+        try await pool.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM tokens WHERE hash = ?")
+            return Set(try hashes.filter { try Int.fetchOne(statement, arguments: [$0]) != nil })
+        }
+    }
+
+    /// One process serves an SQLite database: its pushes publish in process.
+    func listenForFeedMoves(logger: Logger, _ publish: @escaping @Sendable (UserID, Int64) -> Void) async {}
 
     func stats(user: UserID) async throws -> UserStats {
         try await pool.read { db in

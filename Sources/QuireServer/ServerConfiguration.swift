@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var purgeInterval: Duration = .seconds(3600)
     public var limits = RequestLimits()
     public var rateLimit = RateLimit()
+    /// Bounds of the live-sync hint streams (`GET /v1/hints`).
+    var hints = HintHub.Limits()
     /// Most pooled connections per process (PostgreSQL only).
     public var postgresConnections = 16
 

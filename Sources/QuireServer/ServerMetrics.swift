@@ -11,6 +11,8 @@ final class ServerMetrics: Sendable {
     private let skipped: Counter
     private let storeErrors: Counter
     private let changesSent: Counter
+    private let hintStreamGauge: Gauge
+    private let hintsSent: Counter
 
     /// Latency buckets from a millisecond to ten seconds.
     private static let buckets: [Duration] = [
@@ -41,6 +43,14 @@ final class ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "quire", metricName: "changes_sent", unitName: "total",
                 helpText: "Items sent in change pages and snapshots."))
+        hintStreamGauge = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "quire", metricName: "hint", unitName: "streams",
+                helpText: "Open live-sync hint streams."))
+        hintsSent = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "quire", metricName: "hints_sent", unitName: "total",
+                helpText: "Feed-moved hints written to hint streams."))
     }
 
     /// Counts one answered request and its latency.
@@ -75,5 +85,17 @@ final class ServerMetrics: Sendable {
     }
 
     /// The Prometheus text exposition.
+    /// Counts hint streams opening (+1) and closing (-1).
+    func hintStreams(opened change: Int) {
+        if change > 0 {
+            hintStreamGauge.increment(by: Double(change))
+        } else {
+            hintStreamGauge.decrement(by: Double(-change))
+        }
+    }
+
+    /// Counts one hint written to a stream.
+    func hintSent() { hintsSent.increment() }
+
     func text() -> String { registry.emitToString() }
 }

@@ -25,6 +25,8 @@ struct SyncService: Sendable {
     let limits: RequestLimits
     let limiter: RateLimiter
     let metrics: ServerMetrics
+    /// The open hint streams, told of every push that wrote something.
+    let hub: HintHub
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -47,6 +49,7 @@ struct SyncService: Sendable {
             }
             metrics.record(plan.tally)
             results = plan.results
+            if !plan.writes.isEmpty { hub.publish(user: owner.user, seq: plan.head.seq) }
             logger.debug(
                 "push",
                 metadata: [

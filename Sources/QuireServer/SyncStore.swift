@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import QuireCore
 import QuireProtocol
 import ServiceLifecycle
@@ -59,6 +60,16 @@ protocol SyncStore: Sendable {
     func purge(before cutoff: Date) async throws -> PurgeSummary
     /// Counts of what a user has, for tests and operators.
     func stats(user: UserID) async throws -> UserStats
+
+    // MARK: Hints
+
+    /// The user's latest feed sequence number.
+    func feedSeq(user: UserID) async throws -> Int64
+    /// Those of `hashes` that still belong to a token (the others were revoked).
+    func validTokenHashes(_ hashes: Set<String>) async throws -> Set<String>
+    /// Calls `publish` for every feed move any server process writes, until cancelled; returns
+    /// at once when only this process writes (SQLite: the push publishes in process).
+    func listenForFeedMoves(logger: Logger, _ publish: @escaping @Sendable (UserID, Int64) -> Void) async
 }
 
 /// A user's row id in the store.

@@ -88,11 +88,16 @@ public struct LiveSyncControl: SyncControl {
     public let settings: SyncSettings
     public let worker: SyncWorker?
     public let engine: SyncEngine?
+    /// The hint stream that makes sync live, when the app keeps one.
+    public let hints: HintFollower?
 
-    public init(settings: SyncSettings, worker: SyncWorker? = nil, engine: SyncEngine? = nil) {
+    public init(
+        settings: SyncSettings, worker: SyncWorker? = nil, engine: SyncEngine? = nil, hints: HintFollower? = nil
+    ) {
         self.settings = settings
         self.worker = worker
         self.engine = engine
+        self.hints = hints
     }
 
     public func summary(counts: StoreCounts) -> SyncSummary {
@@ -100,7 +105,8 @@ public struct LiveSyncControl: SyncControl {
         let connection: SyncConnection = settings.remoteURL() != nil ? (status?.connection ?? .idle) : .noRemote
         return SyncSummary(
             connection: connection, pending: counts.pending + counts.inFlight, needsReview: counts.needsReview,
-            deadLetters: counts.rejected, lastSuccess: status?.lastSuccess, nextRetry: status?.nextRetry)
+            deadLetters: counts.rejected, lastSuccess: status?.lastSuccess, nextRetry: status?.nextRetry,
+            live: connection == .noRemote ? nil : hints?.current.isLive)
     }
 
     /// Ops waiting to be sent nudge the worker, and it syncs after a quiet moment; a remote
@@ -133,6 +139,11 @@ public struct LiveSyncControl: SyncControl {
         var detail = try SyncStatusReading.detail(
             store: store, remote: report.remote, connection: report.state, problem: status?.problem,
             lastSuccess: report.lastSuccess, nextRetry: report.nextRetry)
+        switch hints?.current {
+        case .live?: detail.updates = "live"
+        case .polling(let reason)?: detail.updates = "polling every minute (\(reason))"
+        case nil: break
+        }
         if let rounds = engine?.recentRounds, !rounds.isEmpty {
             detail.rounds = rounds.map {
                 SyncStatusDetail.Round(duration: $0.duration, bytesSent: $0.bytesSent, bytesReceived: $0.bytesReceived)

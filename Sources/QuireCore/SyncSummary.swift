@@ -29,10 +29,13 @@ public struct SyncSummary: Hashable, Sendable {
     public var lastSuccess: Date?
     /// When the next attempt happens, while waiting after a failure.
     public var nextRetry: Date?
+    /// True while a hint stream brings other devices' changes at once, false while they are
+    /// found by the periodic pull; nil where that does not apply (`quire status`).
+    public var live: Bool?
 
     public init(
         connection: SyncConnection, pending: Int = 0, needsReview: Int = 0, deadLetters: Int = 0,
-        lastSuccess: Date? = nil, nextRetry: Date? = nil
+        lastSuccess: Date? = nil, nextRetry: Date? = nil, live: Bool? = nil
     ) {
         self.connection = connection
         self.pending = pending
@@ -40,6 +43,7 @@ public struct SyncSummary: Hashable, Sendable {
         self.deadLetters = deadLetters
         self.lastSuccess = lastSuccess
         self.nextRetry = nextRetry
+        self.live = live
     }
 
     /// One line for a status bar, most urgent news first:
@@ -90,7 +94,8 @@ public struct SyncSummary: Hashable, Sendable {
             return parts.joined(separator: " · ")
         }
         guard let lastSuccess else { return "Not synced yet" }
-        return "All changes synced · \(SyncSummary.clockTime(lastSuccess, now: now, timeZone: timeZone))"
+        let synced = "All changes synced · \(SyncSummary.clockTime(lastSuccess, now: now, timeZone: timeZone))"
+        return live.map { synced + ($0 ? " · live" : " · polling") } ?? synced
     }
 
     /// `8s`, `1m 5s`, `2h 3m`; "now" once the moment has come. Seconds round up, so a

@@ -38,6 +38,12 @@ public struct SyncLedger: Sendable {
         try storage.read { try $0.position() }
     }
 
+    /// The feed sequence number of the pull cursor (`SEQ.EPOCH`), nil before the first pull.
+    public func cursorSeq() -> Int64? {
+        guard let cursor = try? position().cursor, let dot = cursor.firstIndex(of: ".") else { return nil }
+        return Int64(cursor[..<dot])
+    }
+
     /// True when pending ops wait that the next request would carry.
     public func hasSendableOps() throws -> Bool {
         try storage.read { try !$0.sendableOps(limit: 1).isEmpty }

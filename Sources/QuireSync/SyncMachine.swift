@@ -13,8 +13,9 @@ import QuireCore
 public struct SyncMachine: Sendable {
     /// The timings the machine works with; SPEC's values by default.
     public struct Configuration: Hashable, Sendable {
-        /// Quiet time after the last local write before a round starts (not one per keystroke).
-        public var debounce: TimeInterval = 2
+        /// Quiet time after the last local write before a round starts. Saves are whole (the
+        /// editor writes once, on save), so a short pause only gathers a burst of them.
+        public var debounce: TimeInterval = 0.3
         /// How often to pull while running, when nothing else started a round.
         public var periodic: TimeInterval = 60
         public var backoff = SyncBackoff()

@@ -42,6 +42,12 @@ public struct SyncSettings: Sendable {
         SyncSettings.value(of: "url", inSection: "remote", of: read(configPath))
     }
 
+    /// False when `live = "off"` in `[remote]`: the app then polls instead of keeping a hint
+    /// stream open.
+    public var liveHints: Bool {
+        SyncSettings.value(of: "live", inSection: "remote", of: read(configPath)) != "off"
+    }
+
     /// True when a token is stored.
     public var hasToken: Bool {
         SyncSettings.value(of: "token", inSection: "remote", of: read(credentialsPath)) != nil
@@ -135,7 +141,7 @@ public struct SyncSettings: Sendable {
     // MARK: - The little TOML it needs
 
     /// The keys each file may hold.
-    static let configKeys: [String: Set<String>] = ["remote": ["url"]]
+    static let configKeys: [String: Set<String>] = ["remote": ["url", "live"]]
     static let credentialKeys: [String: Set<String>] = ["remote": ["token"]]
 
     /// Throws for the first line of `config.toml` or `credentials` that Quire cannot read or
@@ -147,6 +153,11 @@ public struct SyncSettings: Sendable {
                 try ConfigFile(parsing: data).checkKeys(keys)
             } catch {
                 throw SyncSettingsError("\(path): \(error)")
+            }
+            if path == configPath, let live = SyncSettings.value(of: "live", inSection: "remote", of: read(path)),
+                live != "on", live != "off"
+            {
+                throw SyncSettingsError("\(path): live must be \"on\" or \"off\", not \"\(live)\"")
             }
         }
     }

@@ -90,6 +90,8 @@ public struct SyncStatusDetail: Hashable, Sendable {
     /// Operations sent and not yet answered.
     public var inFlight: Int
     public var nextRetry: Date?
+    /// How other devices' changes arrive: `live`, or `polling` and why (nil: not known here).
+    public var updates: String?
     /// Oldest first, the order they were set aside in.
     public var deadLetters: [DeadLetter]
     /// Oldest conflict first.

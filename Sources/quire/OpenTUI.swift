@@ -32,8 +32,18 @@ func openTUI(help: String) throws {
     let worker = SyncWorker(
         runner: engine, scheduler: LiveSyncScheduler(now: store.environment.now),
         lastSuccess: try? store.syncMeta().lastSuccessAt)
+    // Live sync: a hint that the feed moved starts a pull at once; a change of the settings in
+    // another terminal (remote set or removed, a new token) takes effect within a second.
+    let ledger = engine.ledger
+    let hints = HintFollower(
+        connect: { settings.remote() }, live: { settings.liveHints }, cursorSeq: { ledger.cursorSeq() },
+        onMove: { worker.syncNow() })
+    let watcher = SettingsWatcher(settings: settings) {
+        worker.credentialsChanged()
+        hints.reconnect()
+    }
     var appEnvironment = AppEnvironment.live(store: store, environment: environment)
-    appEnvironment.sync = LiveSyncControl(settings: settings, worker: worker, engine: engine)
+    appEnvironment.sync = LiveSyncControl(settings: settings, worker: worker, engine: engine, hints: hints)
     let runtime = AppRuntime(environment: appEnvironment, backend: terminal)
     // A config file that does not read leaves sync off; the app still opens on the local store.
     var notices = [terminal.notice]
@@ -41,7 +51,11 @@ func openTUI(help: String) throws {
     let startup = notices.compactMap { $0 }.joined(separator: " · ")
     runtime.startupNotice = startup.isEmpty ? nil : startup
     worker.start()
+    hints.start()
+    watcher.start()
     let status = session.run(runtime, backend: terminal)
+    watcher.stop()
+    hints.stop()
     worker.stop()
     terminal.close()
     if status != 0 { exit(status) }

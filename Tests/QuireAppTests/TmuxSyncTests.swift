@@ -130,4 +130,41 @@ import Testing
         #expect(item.body == "milk\nrye bread\nwhite bread\neggs\n")
         #expect(try a.cli("conflicts").output.contains("No items need review"))
     }
+
+    /// Live sync: a note saved in one app is on the other app's screen with no key pressed, far
+    /// sooner than the minute's pull; and settings changed in another terminal take effect in a
+    /// running app within moments, with no key pressed either.
+    @Test func aNoteSavedInOneAppAppearsInTheOtherWithNoKeyPressed() throws {
+        guard Tmux.executable != nil else { return }
+        let (server, a, b) = try twoDevices()
+        defer {
+            withExtendedLifetime(server) {}
+            for device in [a, b] { try? FileManager.default.removeItem(atPath: device.home) }
+        }
+        let laptop = try Tmux(script: a.script(), directory: a.home)
+        let phone = try Tmux(script: b.script(), directory: b.home)
+        #expect(laptop.waitFor(timeout: 20) { $0.contains("live") }, "\(laptop.capture())")
+        #expect(phone.waitFor(timeout: 20) { $0.contains("live") }, "\(phone.capture())")
+
+        laptop.keys("a")
+        laptop.type("Saved on the laptop")
+        laptop.keys("C-s")
+        // The periodic pull comes once a minute: ten seconds can only be the hint.
+        #expect(phone.waitFor(timeout: 10) { $0.contains("Saved on the laptop") }, "\(phone.capture())")
+
+        // `quire remote remove` in another terminal: the running app follows at once.
+        #expect(try b.cli("remote", "remove").status == 0)
+        #expect(phone.waitFor(timeout: 5) { $0.contains("no remote set") }, "\(phone.capture())")
+        #expect(try b.cli("remote", "set", server.url, "--token", server.token).status == 0)
+        #expect(try a.cli("add", "Added while the phone was away").status == 0)
+        #expect(try a.cli("sync").status == 0)
+        #expect(
+            phone.waitFor(timeout: 10) { $0.contains("Added while the phone was away") && $0.contains("live") },
+            "\(phone.capture())")
+
+        for tmux in [laptop, phone] {
+            tmux.keys("q")
+            #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+        }
+    }
 }

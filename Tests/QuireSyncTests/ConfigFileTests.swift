@@ -86,9 +86,18 @@ import Testing
         } catch {
             #expect(
                 error.description
-                    == "\(settings.configPath): line 4 has the unknown key 'timeout' in [remote]; known keys there: url"
+                    == "\(settings.configPath): line 4 has the unknown key 'timeout' in [remote]; known keys there: live, url"
             )
         }
+
+        // `live` takes "on" or "off"; anything else is named, and the stream stays on by default.
+        #expect(settings.liveHints)
+        try Data("[remote]\nurl = \"http://127.0.0.1:8080\"\nlive = \"off\"\n".utf8).write(
+            to: URL(fileURLWithPath: settings.configPath))
+        try settings.check()
+        #expect(!settings.liveHints)
+        try Data("[remote]\nlive = \"sometimes\"\n".utf8).write(to: URL(fileURLWithPath: settings.configPath))
+        #expect(throws: SyncSettingsError.self) { try settings.check() }
     }
 
     /// Random and mutated files: the reader answers or throws a one-line error naming a line

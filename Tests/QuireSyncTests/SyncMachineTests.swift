@@ -43,20 +43,22 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         #expect(actions.contains(.report(machine.status)))
     }
 
-    @Test func localWritesAreDebouncedUntilTwoQuietSeconds() {
+    @Test func localWritesAreDebouncedUntilAQuietMoment() {
+        let debounce = SyncMachine.Configuration().debounce
+        #expect(debounce <= 0.3, "a save is pushed within 300 ms")
         var machine = runningIdle()
         var random = ConstantRandom(value: 0)
         var started: [SyncMachine.RoundKind] = []
         var debounceAt: Date?
-        // A person typing: a write every 300 ms for 6 seconds.
+        // Saves in a burst: one every quarter of the pause, for a while.
         for step in 0..<20 {
-            let now = t0 + 10 + Double(step) * 0.3
+            let now = t0 + 10 + Double(step) * debounce / 4
             let actions = machine.handle(.localChange, now: now, random: &random)
             started += rounds(actions)
             debounceAt = schedules(actions)[.debounce] ?? debounceAt
         }
         #expect(started.isEmpty, "no round per keystroke")
-        #expect(debounceAt == t0 + 10 + 19 * 0.3 + 2)
+        #expect(debounceAt == t0 + 10 + 19 * debounce / 4 + debounce)
         let fired = machine.handle(.timerFired(.debounce), now: debounceAt!, random: &random)
         #expect(rounds(fired) == [.normal])
     }
@@ -66,9 +68,9 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         var random = ConstantRandom(value: 0)
         _ = machine.handle(.syncRequested, now: t0 + 5, random: &random)
         #expect(machine.handle(.localChange, now: t0 + 5.5, random: &random).isEmpty)
-        let finished = machine.handle(.roundFinished(.caughtUp), now: t0 + 6, random: &random)
+        let finished = machine.handle(.roundFinished(.caughtUp), now: t0 + 5.6, random: &random)
         #expect(rounds(finished).isEmpty)
-        #expect(schedules(finished)[.debounce] == t0 + 7.5)
+        #expect(schedules(finished)[.debounce] == max(t0 + 5.6, t0 + 5.5 + SyncMachine.Configuration().debounce))
     }
 
     @Test func aRequestDuringARoundStartsAnotherRightAfterIt() {

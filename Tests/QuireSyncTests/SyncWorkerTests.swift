@@ -83,7 +83,8 @@ extension SyncWorker {
         for _ in 0..<50 { worker.nudge() }
         _ = worker.status  // a barrier: the worker's queue has handled every nudge
         #expect(clock.deadlines.count == 2)  // periodic + debounce
-        clock.advance(by: 1.9)
+        let debounce = SyncMachine.Configuration().debounce
+        clock.advance(by: debounce - 0.1)
         #expect(runner.started.count == 1, "still quiet: no round yet")
         clock.advance(by: 0.2)
         await eventually { worker.settled { runner.running } == 1 }

@@ -74,6 +74,8 @@ enum SyncStatusScreen {
         var stateText = detail.connection.rawValue
         if let problem = detail.problem, detail.connection != .idle, detail.connection != .syncing {
             stateText += " · " + problem
+        } else if let updates = detail.updates, detail.connection == .idle || detail.connection == .syncing {
+            stateText += " · " + updates
         }
         let connection = Fact(name: "state", value: stateText, role: role(of: detail.connection))
         let last = Fact(name: "last sync", value: time(detail.lastSuccess) ?? "never")

@@ -75,7 +75,7 @@ let package = Package(
             name: "quire-bench",
             dependencies: [
                 "QuireCore", "QuireStore", "QuireSync", "QuireProtocol", "QuireUI", "QuireApp", "TerminalUI",
-                argumentParser,
+                argumentParser, .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(

@@ -23,8 +23,18 @@ public struct ServerConfiguration: Sendable {
     public var purgeInterval: Duration = .seconds(3600)
     public var limits = RequestLimits()
     public var rateLimit = RateLimit()
-    /// Bounds of the live-sync hint streams (`GET /v1/hints`).
-    var hints = HintHub.Limits()
+    /// Hint streams (`GET /v1/hints`) one user may hold at once.
+    public var hintStreamsPerUser = 16
+    /// Hint streams this process holds at once, for all users.
+    public var hintStreams = 2_000
+
+    /// Bounds of the live-sync hint streams.
+    var hints: HintHub.Limits {
+        var limits = HintHub.Limits()
+        limits.perUser = hintStreamsPerUser
+        limits.total = hintStreams
+        return limits
+    }
     /// Most pooled connections per process (PostgreSQL only).
     public var postgresConnections = 16
 

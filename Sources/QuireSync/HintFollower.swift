@@ -183,15 +183,19 @@ public final class HintFollower: Sendable {
                 return Task.isCancelled ? nil : .reconnectNow
             }
             group.addTask {
-                // Asks for a pull when a hint goes beyond what was asked for and beyond the
-                // cursor, at most once per `pullGap`.
+                // Asks for a pull as soon as a hint goes beyond what was asked for and beyond
+                // the cursor, and then not again for `pullGap`.
                 var asked: Int64 = -1
-                while !Task.isCancelled {
-                    if let latest = heard.latest, latest > asked {
-                        asked = latest
-                        if latest > (self.cursorSeq() ?? -1) { self.onMove() }
+                var last = ContinuousClock.now - HintFollower.pullGap
+                for await _ in heard.signals {
+                    let since = ContinuousClock.now - last
+                    if since < HintFollower.pullGap { try? await Task.sleep(for: HintFollower.pullGap - since) }
+                    guard let latest = heard.latest, latest > asked else { continue }
+                    asked = latest
+                    if latest > (self.cursorSeq() ?? -1) {
+                        last = .now
+                        self.onMove()
                     }
-                    try? await Task.sleep(for: HintFollower.pullGap)
                 }
                 return nil
             }
@@ -217,13 +221,23 @@ public final class HintFollower: Sendable {
 private final class Heard: Sendable {
     private let last = Mutex(ContinuousClock.now)
     private let newest = Mutex<Int64?>(nil)
+    /// One element per "a hint came"; at most one waits, so a burst is one wake-up.
+    let signals: AsyncStream<Void>
+    private let signal: AsyncStream<Void>.Continuation
+
+    init() {
+        (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
 
     func now() { last.withLock { $0 = .now } }
 
     var silence: Duration { ContinuousClock.now - last.withLock { $0 } }
 
     /// Keeps the newest feed sequence number a hint named.
-    func hint(_ seq: Int64) { newest.withLock { $0 = max($0 ?? seq, seq) } }
+    func hint(_ seq: Int64) {
+        newest.withLock { $0 = max($0 ?? seq, seq) }
+        signal.yield()
+    }
 
     var latest: Int64? { newest.withLock { $0 } }
 }

@@ -7,11 +7,17 @@ final class BenchServer {
     let process: Process
     let url: String
     let token: String
+    let binary: String
+    let database: String
+    /// The server's process id, to read its memory.
+    var pid: Int32 { process.processIdentifier }
 
-    init(binary: String) throws {
+    init(binary: String, serving extra: [String] = []) throws {
+        self.binary = binary
         directory = NSTemporaryDirectory() + "quire-sync-bench-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let database = directory + "/server.db"
+        self.database = database
 
         let add = Process()
         add.executableURL = URL(fileURLWithPath: binary)
@@ -29,7 +35,7 @@ final class BenchServer {
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--port", "0", "--db", database, "--rate-limit", "0"]
+        process.arguments = ["serve", "--port", "0", "--db", database, "--rate-limit", "0"] + extra
         let log = Pipe()
         process.standardError = log
         process.standardOutput = FileHandle.nullDevice
@@ -56,6 +62,32 @@ final class BenchServer {
         url = found
         // Keep draining the log so the server never blocks on a full pipe.
         log.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+    }
+
+    /// Adds another user; its token.
+    func addUser(_ name: String) throws -> String {
+        let add = Process()
+        add.executableURL = URL(fileURLWithPath: binary)
+        add.arguments = ["user", "add", name, "--db", database]
+        let pipe = Pipe()
+        add.standardOutput = pipe
+        add.standardError = FileHandle.nullDevice
+        try add.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        add.waitUntilExit()
+        guard add.terminationStatus == 0, let token = text.split(separator: "\n").last.map(String.init) else {
+            throw BenchFailure("quire-server user add \(name) failed")
+        }
+        return token
+    }
+
+    /// The server's resident memory in MB (Linux `/proc`).
+    func residentMegabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").compactMap({ Double($0) }).first
+        else { return nil }
+        return kilobytes / 1024
     }
 
     func stop() {

@@ -35,6 +35,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most PostgreSQL connections this process opens.")
     var postgresConnections = 16
 
+    @Option(help: "Live-sync hint streams this process holds at once (each is one idle connection).")
+    var hintStreams = 2_000
+
+    @Option(help: "Live-sync hint streams one user may hold at once (one per running app).")
+    var hintStreamsPerUser = 16
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard retentionDays >= 1 else { throw ValidationError("--retention-days must be at least 1") }
@@ -46,6 +52,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard (1...1000).contains(postgresConnections) else {
             throw ValidationError("--postgres-connections must be from 1 to 1000")
+        }
+        guard hintStreams >= 0, hintStreamsPerUser >= 0 else {
+            throw ValidationError("--hint-streams and --hint-streams-per-user must not be negative")
         }
     }
 
@@ -65,6 +74,8 @@ struct Serve: AsyncParsableCommand {
         configuration.retentionDays = retentionDays
         configuration.rateLimit = RateLimit(perSecond: rateLimit, burst: rateBurst)
         configuration.postgresConnections = postgresConnections
+        configuration.hintStreams = hintStreams
+        configuration.hintStreamsPerUser = hintStreamsPerUser
         do {
             let app = try buildApplication(configuration: configuration, logger: logger)
             try await app.runService()

@@ -29,6 +29,8 @@ public enum Message: Hashable, Sendable {
     /// A resolution was written (`error` is nil) or could not be.
     case resolveFinished(id: String, error: String?)
     case today(Day)
+    /// Text an earlier run left unsaved in the editor, offered back in the editor.
+    case restoreDraft(EditorState)
 }
 
 /// One page of the list as the store answered a `ListRequest`.

@@ -15,14 +15,7 @@ import Testing
         guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
-        let pidFile = setup.home + "/pid"
-        let script = setup.script().replacingOccurrences(
-            of: " '\(setup.quire)'\n",
-            with: " sh -c 'echo $$ > \(pidFile); exec \"$0\"' '\(setup.quire)'\n")
-        let tmux = try Tmux(script: script, directory: setup.home)
-        #expect(tmux.waitFor { $0.contains("Nothing here yet") })
-        let pid = try #require(
-            Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let (tmux, pid) = try setup.startRecordingPID()
         tmux.keys("a")
         #expect(tmux.waitFor { $0.contains("New note") })
         tmux.type("Half-written thought")

@@ -59,7 +59,7 @@ public struct EditorState: Hashable, Sendable {
     }
 
     public var isNew: Bool { itemID == nil }
-    public var hasChanges: Bool { title.text != originalTitle || body.text != originalBody }
+    public var hasChanges: Bool { title.text != originalTitle || body.differs(from: originalBody) }
 
     /// The editor's heading: `New note`, `Edit task`.
     public var heading: String { (isNew ? "New " : "Edit ") + kind.rawValue }

@@ -12,6 +12,8 @@ public struct AppEnvironment: Sendable {
     /// The store file the sync status screen reads and whose dead letters it retries or
     /// discards; nil when items live in memory (the screen then shows the source's counts).
     public var statusStore: AppDatabase?
+    /// Where the editor's unsaved text is kept (see `Draft`); nil keeps none.
+    public var drafts: (any DraftStore)?
     public var sync: any SyncControl
     /// The process's one clock: the status bar's times and the runtime's timers read it.
     public var now: @Sendable () -> Date
@@ -34,7 +36,7 @@ public struct AppEnvironment: Sendable {
     ///   - today: the person's date; by default the local day of `now`.
     public init(
         items: any ItemSource, reviews: (any ReviewSource)? = nil, statusStore: AppDatabase? = nil,
-        sync: any SyncControl = LocalOnlySync(), now: @escaping @Sendable () -> Date = StoreEnvironment.live.now,
+        drafts: (any DraftStore)? = nil, sync: any SyncControl = LocalOnlySync(), now: @escaping @Sendable () -> Date = StoreEnvironment.live.now,
         editorCommand: String = "vi",
         processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
         temporaryDirectory: String = NSTemporaryDirectory(),
@@ -45,6 +47,7 @@ public struct AppEnvironment: Sendable {
         self.items = items
         self.reviews = reviews
         self.statusStore = statusStore
+        self.drafts = drafts
         self.sync = sync
         self.now = now
         self.editorCommand = editorCommand
@@ -59,7 +62,8 @@ public struct AppEnvironment: Sendable {
     public static func store(_ store: AppDatabase, sync: any SyncControl = LocalOnlySync()) -> AppEnvironment {
         let source = StoreItemSource(store: store)
         return AppEnvironment(
-            items: source, reviews: source, statusStore: store, sync: sync, now: store.environment.now)
+            items: source, reviews: source, statusStore: store, drafts: store, sync: sync,
+            now: store.environment.now)
     }
 
     /// The live environment over a store, reading the editor from `$VISUAL`, `$EDITOR`, `vi`.

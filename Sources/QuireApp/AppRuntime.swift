@@ -39,6 +39,8 @@ public final class AppRuntime: @unchecked Sendable {
     public var onFrame: (@Sendable () -> Void)?
     /// The external editor while it runs, for signal forwarding.
     let editorChild = ChildRegistry()
+    /// The editor's unsaved text on its way to the store (see `AppRuntime+Drafts`).
+    let draftKeeper = DraftKeeper()
     /// Shown in the status bar of the first frame (set before `start`), e.g. a terminal fallback.
     public var startupNotice: String?
     /// Frames drawn so far (benchmarks read it).
@@ -68,6 +70,7 @@ public final class AppRuntime: @unchecked Sendable {
             for effect in state.start() { messages += perform(effect) }
             if let startupNotice { messages.append(.notice(.info(startupNotice))) }
             process(messages)
+            loadDraftsToOffer()
             startPolling()
         }
     }
@@ -94,6 +97,7 @@ public final class AppRuntime: @unchecked Sendable {
 
     private func finish(status: Int32) {
         guard !stopped else { return }
+        keepDraftNow()
         stopped = true
         exitStatus = status
         pollTimer?.cancel()
@@ -177,6 +181,7 @@ public final class AppRuntime: @unchecked Sendable {
             index += 1
         }
         draw()
+        keepDraftSoon()
         if state.quitting { finish(status: 0) }
     }
 

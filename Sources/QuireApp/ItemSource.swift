@@ -38,10 +38,13 @@ extension ItemSource {
 public struct ItemWindow: Sendable, Hashable {
     public var items: [Item]
     public var total: Int
+    /// The short id of each item in `items` (see `ShortID`), what the screens show.
+    public var shortIDs: [String: String]
 
-    public init(items: [Item], total: Int) {
+    public init(items: [Item], total: Int, shortIDs: [String: String] = [:]) {
         self.items = items
         self.total = total
+        self.shortIDs = shortIDs
     }
 }
 

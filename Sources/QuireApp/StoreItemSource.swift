@@ -42,6 +42,14 @@ public struct StoreItemSource: ItemSource {
     }
 
     public func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
+        var window = try unlabelledPage(query, offset: offset, limit: limit, totalMayBeStale: totalMayBeStale)
+        window.shortIDs = try store.shortIDs(for: window.items.map(\.id))
+        return window
+    }
+
+    private func unlabelledPage(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws
+        -> ItemWindow
+    {
         let filter = Self.filter(query)
         if let text = Self.searchText(query) {
             let matches = try store.search(

@@ -49,3 +49,21 @@ public enum SyncBadge {
         return sending ? .syncing : .synced
     }
 }
+
+extension SyncBadge {
+    /// What screens call an item that no server has and that nothing carries to one: never
+    /// acknowledged (revision 0) and no op on its way, as after discarding a create the server
+    /// refused. It is shown with its own badge and never as synced.
+    public static func isLocalOnly(_ item: Item) -> Bool {
+        item.rev == 0 && item.syncState == .synced
+    }
+
+    /// The one-line sync state people read (`quire show`, the item view).
+    public static func description(of item: Item) -> String {
+        if isLocalOnly(item) { return "local only (on this device only, never on the server)" }
+        return item.syncState.rawValue + (item.rev > 0 ? " (revision \(item.rev))" : " (never synced)")
+    }
+
+    /// The badge of local-only items, beside `●` pending, `↻` syncing, `!` and `✗`.
+    public static let localOnlyMark = "◌"
+}

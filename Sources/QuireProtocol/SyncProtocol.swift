@@ -1,3 +1,5 @@
+import QuireCore
+
 /// Constants of the sync protocol that client and server share.
 ///
 /// The version travels in every request (`protocol`); a server refuses a version it does not
@@ -38,7 +40,7 @@ public enum SyncLimits {
     public static let maxOpsPerBatch = 1000
     /// Largest item: the UTF-8 bytes of its title, body and tags together. The body alone is
     /// also bounded by `Validation.maxBodyBytes` (1 MiB).
-    public static let maxItemBytes = (1 << 20) + (64 << 10)
+    public static let maxItemBytes = Validation.maxItemBytes
     /// Page size used when a request gives no `limit`.
     public static let defaultPageLimit = 500
     /// Largest `limit` a request may ask for; larger (or below 1) is `400 bad_request`.

@@ -1,4 +1,5 @@
 import Foundation
+import QuireProtocol
 
 /// Where the server keeps its data.
 public enum StoreLocation: Sendable, Hashable {
@@ -45,7 +46,7 @@ public struct ServerConfiguration: Sendable {
 public struct RequestLimits: Sendable, Hashable {
     public var maxRequestBytes = 8 << 20
     public var maxOpsPerBatch = 1000
-    public var maxItemBytes = (1 << 20) + (64 << 10)
+    public var maxItemBytes = SyncLimits.maxItemBytes
     public var defaultPageLimit = 500
     public var maxPageLimit = 5000
     /// A page stops growing once its items pass this many bytes (it always carries one).

@@ -150,7 +150,42 @@ extension AppDatabase {
                     UPDATE syncEvent SET failure = 'server' WHERE kind = 'RETRY' AND failure IS NULL;
                     """)
         }
-        migrator.registerMigration("v3 server versions") { db in
+        migrator.registerMigration("v3 short ids") { db in
+            try db.execute(
+                sql: """
+                    -- The short id each item shows on this device (see `ShortID`): given once, kept
+                    -- until the item is purged. NULL until `assignShortIDs` finds a free one, which
+                    -- every write does before it commits.
+                    CREATE TABLE itemCode (
+                      itemId TEXT PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
+                      code TEXT UNIQUE
+                    );
+                    CREATE INDEX itemCode_pending ON itemCode(itemId) WHERE code IS NULL;
+                    CREATE TRIGGER itemCode_on_insert AFTER INSERT ON item BEGIN
+                      INSERT OR IGNORE INTO itemCode(itemId) VALUES (new.id);
+                    END;
+                    INSERT INTO itemCode(itemId) SELECT id FROM item ORDER BY id;
+                    """)
+            try AppDatabase.assignShortIDs(in: db)
+        }
+        migrator.registerMigration("v4 drafts") { db in
+            try db.execute(
+                sql: """
+                    -- Text typed in the app's editor and not saved yet (see `Draft`): one row per item
+                    -- being edited, keyed 'new' for a new item. Never an op, never synced.
+                    CREATE TABLE draft (
+                      key TEXT PRIMARY KEY,
+                      itemId TEXT,
+                      kind TEXT NOT NULL,
+                      title TEXT NOT NULL,
+                      body TEXT NOT NULL,
+                      originalTitle TEXT NOT NULL,
+                      originalBody TEXT NOT NULL,
+                      savedAt TEXT NOT NULL
+                    );
+                    """)
+        }
+        migrator.registerMigration("v5 server versions") { db in
             try db.execute(
                 sql: """
                     -- Which server version (`ServerVersion`, text) an item's copy rests on, which one

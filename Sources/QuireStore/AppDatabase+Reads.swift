@@ -33,8 +33,9 @@ extension AppDatabase {
         try read { db in try ItemRow.fetch(id: id, in: db) }
     }
 
-    /// The full id of the one item whose id starts with `prefix` (SPEC: at least 4 characters,
-    /// as git does). Case does not matter, and the hyphens may be left out.
+    /// The full id of the item whose short id is `prefix` (see `ShortID`), or else of the one
+    /// item whose full id starts with `prefix` (SPEC: at least 4 characters, as git does).
+    /// Case does not matter, and the hyphens may be left out.
     ///
     /// Throws `.invalidPrefix` for text that cannot be an id prefix, `.unknownPrefix` when no
     /// item matches and `.ambiguousPrefix` (with a few candidates) when several do. Deleted
@@ -42,7 +43,8 @@ extension AppDatabase {
     public func resolve(_ prefix: String) throws(StoreError) -> String {
         guard let normalized = Self.normalizedPrefix(prefix) else { throw .invalidPrefix(prefix) }
         let matches = try read { db in
-            try String.fetchAll(
+            if let id = try Self.itemID(shortID: prefix, in: db) { return [id] }
+            return try String.fetchAll(
                 db.cachedStatement(sql: "SELECT id FROM item WHERE id >= ? AND id < ? ORDER BY id LIMIT ?"),
                 arguments: [normalized, normalized + "~", Self.ambiguityListLength])
         }
@@ -191,28 +193,6 @@ extension AppDatabase {
                     origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3], item: try ItemRow.decode(row, at: 4)
                 )
             }
-        }
-    }
-
-    /// For each id, the shortest prefix (at least `minimum` characters) that no other item
-    /// shares, found from its neighbours in id order: what human listings print.
-    public func shortIDs(for ids: [String], minimum: Int = 8) throws(StoreError) -> [String: String] {
-        try read { db in
-            let before = try db.cachedStatement(sql: "SELECT id FROM item WHERE id < ? ORDER BY id DESC LIMIT 1")
-            let after = try db.cachedStatement(sql: "SELECT id FROM item WHERE id > ? ORDER BY id LIMIT 1")
-            var result: [String: String] = [:]
-            for id in ids {
-                let neighbours = [
-                    try String.fetchOne(before, arguments: [id]), try String.fetchOne(after, arguments: [id]),
-                ]
-                var length = minimum
-                for case let other? in neighbours {
-                    let shared = zip(id.utf8, other.utf8).prefix { $0 == $1 }.count
-                    length = max(length, shared + 1)
-                }
-                result[id] = String(id.prefix(length))
-            }
-            return result
         }
     }
 

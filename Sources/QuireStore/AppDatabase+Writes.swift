@@ -27,6 +27,7 @@ extension AppDatabase {
                 id: environment.newID(now), kind: new.kind, title: try Validation.title(new.title),
                 body: try Validation.body(new.body), tags: new.tags, due: new.due, priority: new.priority,
                 pinned: new.pinned, createdAt: now, updatedAt: now, syncState: .pending)
+            try Validation.size(of: item)
             let opID = environment.newID(now)
             try ItemRow.insert(item, in: db)
             try Outbox.insert(opID: opID, item: item, kind: .create, fields: createFields(item), createdAt: now, in: db)
@@ -189,6 +190,7 @@ extension AppDatabase {
         var after = try before.applying(fields, now: now)
         let changes = after.changes(since: before)
         if changes.isEmpty { return before }
+        try Validation.size(of: after)
         after.updatedAt = now
         let opID = try foldOrQueue(before, changes: changes, now: now, in: db)
         after.syncState = try settledState(after, in: db)
@@ -240,7 +242,7 @@ extension AppDatabase {
             updatedAt: entry.updatedAt.map(StoreTime.truncated) ?? created,
             deleted: entry.deleted, syncState: entry.deleted ? .synced : .pending)
         if item.done { item.doneAt = entry.doneAt.map(StoreTime.truncated) ?? item.updatedAt }
-        return item
+        return try Validation.size(of: item)
     }
 }
 

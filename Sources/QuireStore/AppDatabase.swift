@@ -231,7 +231,11 @@ public final class AppDatabase: Sendable {
     /// fsync of the WAL), so a power cut right after `quire add` still keeps the item.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         try withStoreErrors {
-            let result = try writer.write(body)
+            let result = try writer.write { db in
+                let result = try body(db)
+                try Self.assignShortIDs(in: db)
+                return result
+            }
             if isSingleConnection, Self.fileSize(path + "-wal") > Self.walCheckpointBytes {
                 // The change is committed whatever happens here: a checkpoint that cannot finish
                 // (another process reading) is left for a later command.

@@ -24,6 +24,7 @@ extension AppState {
         list.total = page.total
         list.offset = page.offset
         list.items = page.items
+        list.shortIDs = page.shortIDs
         list.loaded = true
         list.selection = max(0, min(page.selection, page.total - 1))
         if page.anchorFound {
@@ -181,7 +182,7 @@ extension AppState {
         default: return itemCommand(command)
         }
         if case .detail(let wanted) = screen, let item = list.selectedItem {
-            screen = .detail(scroll: min(wanted, DetailScreen.maxScroll(item: item, size: size, today: today)))
+            screen = .detail(scroll: min(wanted, DetailScreen.maxScroll(item: item, shownID: list.shownID(of: item), size: size, today: today)))
         }
         return []
     }

@@ -22,6 +22,10 @@ extension AppState {
             return [reload(isRefresh: true)] + syncStatusStoreChanged() + refreshReview()
         case .listLoaded(let page):
             return apply(page)
+        case .restoreDraft(let editor):
+            screen = .editor(editor)
+            notice = .info("Unsaved text from last time · ctrl-s saves it, esc discards it")
+            return []
         case .written(let intent, let result):
             return finish(intent, result)
         case .externalEditFinished(let outcome):

@@ -31,6 +31,21 @@ public struct EditorState: Hashable, Sendable {
         saving = false
     }
 
+    /// An editor holding text kept from an earlier run (a draft), with the cursor in the body.
+    public init(
+        restoring itemID: String?, kind: ItemKind, title: String, body: String, originalTitle: String,
+        originalBody: String
+    ) {
+        self.itemID = itemID
+        self.kind = kind
+        self.title = TextField(title)
+        self.body = TextArea(body)
+        focus = .body
+        self.originalTitle = originalTitle
+        self.originalBody = originalBody
+        saving = false
+    }
+
     /// An editor for an existing item, with the cursor at the end of the title.
     public init(editing item: Item) {
         itemID = item.id
@@ -44,7 +59,7 @@ public struct EditorState: Hashable, Sendable {
     }
 
     public var isNew: Bool { itemID == nil }
-    public var hasChanges: Bool { title.text != originalTitle || body.text != originalBody }
+    public var hasChanges: Bool { title.text != originalTitle || body.differs(from: originalBody) }
 
     /// The editor's heading: `New note`, `Edit task`.
     public var heading: String { (isNew ? "New " : "Edit ") + kind.rawValue }

@@ -11,6 +11,8 @@ public struct ListState: Hashable, Sendable {
     /// The list index of `items[0]`.
     public var offset: Int
     public var items: [Item]
+    /// The short id of each of `items`, as the store gave them (see `ShortID`).
+    public var shortIDs: [String: String]
     public var selection: Int
     public var selectedID: String?
     /// The list index on the top row of the screen.
@@ -23,6 +25,7 @@ public struct ListState: Hashable, Sendable {
         total = 0
         offset = 0
         items = []
+        shortIDs = [:]
         selection = 0
         selectedID = nil
         top = 0
@@ -38,6 +41,12 @@ public struct ListState: Hashable, Sendable {
 
     /// The selected item, if the list is not empty and it is loaded.
     public var selectedItem: Item? { item(at: selection) }
+
+    /// What the screens show for an item's id: its short id, or (before the store gave one)
+    /// its first 8 characters.
+    public func shownID(of item: Item) -> String {
+        shortIDs[item.id] ?? String(item.id.prefix(8))
+    }
 
     /// Whether list indices `range` are all loaded (or past the end of the list).
     public func covers(_ range: Range<Int>) -> Bool {

@@ -29,6 +29,8 @@ public enum Message: Hashable, Sendable {
     /// A resolution was written (`error` is nil) or could not be.
     case resolveFinished(id: String, error: String?)
     case today(Day)
+    /// Text an earlier run left unsaved in the editor, offered back in the editor.
+    case restoreDraft(EditorState)
 }
 
 /// One page of the list as the store answered a `ListRequest`.
@@ -39,6 +41,8 @@ public struct ListPage: Hashable, Sendable {
     /// The list index of `items[0]`.
     public var offset: Int
     public var items: [Item]
+    /// The short id of each of `items` (see `ShortID`).
+    public var shortIDs: [String: String]
     /// Where the selection goes: the anchor item's new index when it is still in the list,
     /// otherwise the requested index clamped to the list.
     public var selection: Int
@@ -49,13 +53,14 @@ public struct ListPage: Hashable, Sendable {
     public var refresh: ListRequest?
 
     public init(
-        query: ListQuery, total: Int, offset: Int, items: [Item], selection: Int, anchorFound: Bool,
-        refresh: ListRequest? = nil
+        query: ListQuery, total: Int, offset: Int, items: [Item], shortIDs: [String: String] = [:],
+        selection: Int, anchorFound: Bool, refresh: ListRequest? = nil
     ) {
         self.query = query
         self.total = total
         self.offset = offset
         self.items = items
+        self.shortIDs = shortIDs
         self.selection = selection
         self.anchorFound = anchorFound
         self.refresh = refresh

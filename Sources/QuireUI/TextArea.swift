@@ -6,8 +6,18 @@ import TerminalUI
 /// Text is kept as logical lines of characters; what the screen shows are visual rows made by
 /// wrapping each line at the view's width. Cursor movement up and down and scrolling work in
 /// visual rows, the way a person sees the text.
+///
+/// A key costs the length of its line plus a screenful, whatever the size of the text: the
+/// number of rows each line wraps to is remembered (`rowCounts`) and only the lines an edit
+/// touched are wrapped again, and drawing wraps only the lines on screen.
 public struct TextArea: Hashable, Sendable {
     public private(set) var lines: [[Character]]
+    /// The UTF-8 size of `text`, kept as lines change, so that "did anything change?" is cheap.
+    public private(set) var utf8Count: Int
+    /// How many visual rows each line wraps to at `rowCountWidth`; -1 where an edit changed the
+    /// line since (see `refreshRowCounts`). A cache: equality and hashing ignore it.
+    private var rowCounts: [Int]
+    private var rowCountWidth = 0
     /// The cursor's logical line and the character index in it.
     public private(set) var line: Int
     public private(set) var column: Int
@@ -19,12 +29,31 @@ public struct TextArea: Hashable, Sendable {
     public init(_ text: String = "") {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
         if lines.isEmpty { lines = [[]] }
+        utf8Count = text.utf8.count
+        rowCounts = Array(repeating: -1, count: lines.count)
         line = 0
         column = 0
         scroll = 0
     }
 
     public var text: String { lines.map { String($0) }.joined(separator: "\n") }
+
+    /// Whether the text differs from `other`; cheap while their sizes differ.
+    public func differs(from other: String) -> Bool {
+        utf8Count != other.utf8.count || text != other
+    }
+
+    public static func == (left: TextArea, right: TextArea) -> Bool {
+        left.line == right.line && left.column == right.column && left.scroll == right.scroll
+            && left.goalX == right.goalX && left.lines == right.lines
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(lines)
+        hasher.combine(line)
+        hasher.combine(column)
+        hasher.combine(scroll)
+    }
 
     // MARK: - Editing
 
@@ -34,6 +63,8 @@ public struct TextArea: Hashable, Sendable {
             return
         }
         lines[line].insert(character, at: column)
+        utf8Count += character.utf8.count
+        rowCounts[line] = -1
         column += 1
         goalX = nil
     }
@@ -46,6 +77,9 @@ public struct TextArea: Hashable, Sendable {
         let rest = Array(lines[line][column...])
         lines[line].removeSubrange(column...)
         lines.insert(rest, at: line + 1)
+        utf8Count += 1
+        rowCounts[line] = -1
+        rowCounts.insert(-1, at: line + 1)
         line += 1
         column = 0
         goalX = nil
@@ -54,11 +88,15 @@ public struct TextArea: Hashable, Sendable {
     public mutating func backspace() {
         goalX = nil
         if column > 0 {
-            lines[line].remove(at: column - 1)
+            utf8Count -= lines[line].remove(at: column - 1).utf8.count
+            rowCounts[line] = -1
             column -= 1
         } else if line > 0 {
             let joined = lines.remove(at: line)
+            rowCounts.remove(at: line)
+            utf8Count -= 1
             line -= 1
+            rowCounts[line] = -1
             column = lines[line].count
             lines[line] += joined
         }
@@ -67,11 +105,14 @@ public struct TextArea: Hashable, Sendable {
     public mutating func deleteForward() {
         goalX = nil
         if column < lines[line].count {
-            lines[line].remove(at: column)
+            utf8Count -= lines[line].remove(at: column).utf8.count
         } else if line + 1 < lines.count {
             let next = lines.remove(at: line + 1)
+            rowCounts.remove(at: line + 1)
+            utf8Count -= 1
             lines[line] += next
         }
+        rowCounts[line] = -1
     }
 
     // MARK: - Moving
@@ -127,13 +168,15 @@ public struct TextArea: Hashable, Sendable {
 
     /// Moves by `count` visual rows (negative is up), keeping the screen column where it can.
     public mutating func moveVertically(by count: Int, width: Int) {
-        let rows = visualRows(width: width)
-        let current = cursorRow(in: rows)
-        let x = goalX ?? cursorX(rows: rows, row: current)
-        let target = min(max(0, current + count), rows.count - 1)
-        let row = rows[target]
-        line = row.line
-        column = TextArea.index(atX: x, in: lines[row.line], range: row.range, isLastRow: isLastRow(rows, target))
+        refreshRowCounts(width: width)
+        let current = cursorPosition(width: width)
+        let x = goalX ?? current.x
+        let target = min(max(0, current.y + count), totalRows(width: width) - 1)
+        let (targetLine, firstRow) = lineHolding(row: target, width: width)
+        let rows = WordWrap.rows(lines[targetLine], width: width)
+        let index = target - firstRow
+        line = targetLine
+        column = TextArea.index(atX: x, in: lines[line], range: rows[index], isLastRow: index == rows.count - 1)
         goalX = x
     }
 
@@ -158,9 +201,49 @@ public struct TextArea: Hashable, Sendable {
 
     /// The cursor's visual row and column at a width.
     public func cursorPosition(width: Int) -> Point {
-        let rows = visualRows(width: width)
-        let row = cursorRow(in: rows)
-        return Point(x: cursorX(rows: rows, row: row), y: row)
+        var y = 0
+        for index in 0..<line { y += rowCount(of: index, width: width) }
+        let rows = WordWrap.rows(lines[line], width: width)
+        let index = rowIndex(in: rows)
+        let x = String(lines[line][rows[index].lowerBound..<column]).displayWidth
+        return Point(x: x, y: y + index)
+    }
+
+    /// How many visual rows line `index` wraps to: remembered, or wrapped now.
+    private func rowCount(of index: Int, width: Int) -> Int {
+        if width == rowCountWidth, rowCounts[index] >= 0 { return rowCounts[index] }
+        return WordWrap.rows(lines[index], width: width).count
+    }
+
+    /// All visual rows at a width.
+    private func totalRows(width: Int) -> Int {
+        var total = 0
+        for index in lines.indices { total += rowCount(of: index, width: width) }
+        return total
+    }
+
+    /// The line that visual row `row` belongs to, and the visual row where that line starts.
+    private func lineHolding(row: Int, width: Int) -> (line: Int, firstRow: Int) {
+        var first = 0
+        for index in lines.indices {
+            let count = rowCount(of: index, width: width)
+            if row < first + count { return (index, first) }
+            first += count
+        }
+        return (lines.count - 1, first - rowCount(of: lines.count - 1, width: width))
+    }
+
+    /// Wraps again the lines edits changed (all of them when the width changed), so that
+    /// the next key finds every count remembered.
+    private mutating func refreshRowCounts(width: Int) {
+        if width != rowCountWidth {
+            rowCountWidth = width
+            rowCounts = lines.map { WordWrap.rows($0, width: width).count }
+            return
+        }
+        for index in rowCounts.indices where rowCounts[index] < 0 {
+            rowCounts[index] = WordWrap.rows(lines[index], width: width).count
+        }
     }
 
     /// The width text wraps at in an area: one cell narrower, so the cursor fits after the last
@@ -170,6 +253,7 @@ public struct TextArea: Hashable, Sendable {
     /// Scrolls as little as possible so the cursor's row is inside `height` visible rows.
     public mutating func scrollToCursor(width: Int, height: Int) {
         guard height > 0 else { return }
+        refreshRowCounts(width: width)
         let y = cursorPosition(width: width).y
         if y < scroll { scroll = y }
         if y >= scroll + height { scroll = y - height + 1 }
@@ -210,12 +294,16 @@ public struct TextArea: Hashable, Sendable {
     /// out of view.
     func render(into buffer: inout Buffer, area: Rect) -> Point? {
         let width = TextArea.wrapWidth(in: area)
-        let rows = visualRows(width: width)
-        for offset in 0..<max(0, area.height) {
-            let index = scroll + offset
-            guard index < rows.count else { break }
-            let row = rows[index]
-            buffer.put(String(lines[row.line][row.range]), x: area.x, y: area.y + offset, maxWidth: area.width)
+        var (index, firstRow) = lineHolding(row: scroll, width: width)
+        var offset = firstRow - scroll
+        while offset < area.height, index < lines.count {
+            for range in WordWrap.rows(lines[index], width: width) {
+                if offset >= 0 && offset < area.height {
+                    buffer.put(String(lines[index][range]), x: area.x, y: area.y + offset, maxWidth: area.width)
+                }
+                offset += 1
+            }
+            index += 1
         }
         let position = cursorPosition(width: width)
         let y = position.y - scroll
@@ -231,24 +319,6 @@ public struct TextArea: Hashable, Sendable {
             if column >= row.lowerBound { return index }
         }
         return rows.count - 1
-    }
-
-    private func cursorRow(in rows: [VisualRow]) -> Int {
-        var lastOfLine = 0
-        for (index, row) in rows.enumerated() where row.line == line {
-            lastOfLine = index
-            if column >= row.range.lowerBound && column < row.range.upperBound { return index }
-        }
-        return lastOfLine
-    }
-
-    private func cursorX(rows: [VisualRow], row: Int) -> Int {
-        let visual = rows[row]
-        return String(lines[visual.line][visual.range.lowerBound..<column]).displayWidth
-    }
-
-    private func isLastRow(_ rows: [VisualRow], _ index: Int) -> Bool {
-        index == rows.count - 1 || rows[index + 1].line != rows[index].line
     }
 
     /// The character index on a visual row closest to screen column `x`.

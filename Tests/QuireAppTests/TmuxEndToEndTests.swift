@@ -29,6 +29,17 @@ import Testing
             """
         }
 
+        /// Starts quire on an empty store in a pane, once its list shows, and reads its pid: the
+        /// pane's shell records its own pid and then becomes quire.
+        func startRecordingPID() throws -> (Tmux, Int32) {
+            let script = script().replacingOccurrences(
+                of: " '\(quire)'\n", with: " sh -c 'echo $$ > \(home)/pid; exec \"$0\"' '\(quire)'\n")
+            let tmux = try Tmux(script: script, directory: home)
+            #expect(tmux.waitFor { $0.contains("Nothing here yet") })
+            let text = try String(contentsOfFile: home + "/pid", encoding: .utf8)
+            return (tmux, try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))))
+        }
+
         /// `quire` as a command, for checking the database.
         func cli(_ arguments: String...) throws -> (status: Int32, output: String) {
             var environment = ProcessInfo.processInfo.environment
@@ -98,15 +109,7 @@ import Testing
         guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
-        let pidFile = setup.home + "/pid"
-        // The pane's shell records its pid and becomes quire, so the pid is quire's.
-        let script = setup.script().replacingOccurrences(
-            of: " '\(setup.quire)'\n",
-            with: " sh -c 'echo $$ > \(pidFile); exec \"$0\"' '\(setup.quire)'\n")
-        let tmux = try Tmux(script: script, directory: setup.home)
-        #expect(tmux.waitFor { $0.contains("Nothing here yet") })
-        let pid = try #require(
-            Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let (tmux, pid) = try setup.startRecordingPID()
         kill(pid, SIGTERM)
         #expect(tmux.waitFor { $0.contains("quire-exited-143") && $0.contains("modes-reported") })
         #expect(tmux.capture().contains("icanon echo"))

@@ -1,3 +1,4 @@
+import Foundation
 import QuireCore
 import Testing
 
@@ -33,5 +34,20 @@ import Testing
     @Test func waitingOutranksSending() {
         #expect(badge([OpStanding(stage: .sending), OpStanding(stage: .waiting)]) == .pending)
         #expect(badge([OpStanding(stage: .sending), OpStanding(stage: .sending)]) == .syncing)
+    }
+
+    @Test func anItemNoServerHasIsLocalOnlyNeverSynced() {
+        let created = Date(timeIntervalSince1970: 1_790_000_000)
+        var item = Item(id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "kept here", createdAt: created)
+        item.syncState = .synced
+        #expect(SyncBadge.isLocalOnly(item))
+        #expect(SyncBadge.description(of: item).hasPrefix("local only"))
+        #expect(!SyncBadge.description(of: item).hasPrefix("synced"))
+        item.rev = 3
+        #expect(!SyncBadge.isLocalOnly(item))
+        #expect(SyncBadge.description(of: item) == "synced (revision 3)")
+        item.rev = 0
+        item.syncState = .pending
+        #expect(!SyncBadge.isLocalOnly(item), "a create on its way is pending, not local only")
     }
 }

@@ -168,19 +168,53 @@ import Testing
         #expect(throws: StoreError.invalidPrefix("01-93a")) { try store.resolve("01-93a") }
     }
 
-    @Test func shortIDsAreUniqueAmongNeighbours() throws {
+    @Test func shortIDsComeFromTheRandomEndAndResolve() throws {
         let store = try StoreFixture.make()
         _ = try store.importItems([
             ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "one"),
-            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abce", title: "two"),
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000001abcd", title: "two"),
             ImportEntry(id: "0193b000-0000-7000-8000-000000000000", title: "three"),
         ])
         let short = try store.shortIDs(for: [
-            "0193a9d2-7fff-7000-8000-00000000abcd", "0193b000-0000-7000-8000-000000000000",
+            "0193a9d2-7fff-7000-8000-00000000abcd", "0193a9d2-7fff-7000-8000-00000001abcd",
+            "0193b000-0000-7000-8000-000000000000",
         ])
-        #expect(short["0193a9d2-7fff-7000-8000-00000000abcd"] == "0193a9d2-7fff-7000-8000-00000000abcd")
-        #expect(short["0193b000-0000-7000-8000-000000000000"] == "0193b000")
-        for (id, prefix) in short { #expect(try store.resolve(prefix) == id) }
+        // The first item in id order takes the 4-digit piece; the second, which ends the same,
+        // takes the next free piece.
+        #expect(short["0193a9d2-7fff-7000-8000-00000000abcd"] == "abcd")
+        #expect(short["0193a9d2-7fff-7000-8000-00000001abcd"] == "1abcd")
+        #expect(short["0193b000-0000-7000-8000-000000000000"] == "0000")
+        for (id, code) in short {
+            #expect(try store.resolve(code) == id)
+            #expect(try store.resolve(code.uppercased()) == id)
+        }
+        // Full ids and prefixes of them keep working beside the short ids.
+        #expect(try store.resolve("0193b") == "0193b000-0000-7000-8000-000000000000")
+    }
+
+    @Test func aShortIDNeverChangesWhenItemsArriveLater() throws {
+        let store = try StoreFixture.make()
+        _ = try store.importItems([ImportEntry(id: "0193a9d2-7fff-7000-8000-00000001abcd", title: "first")])
+        #expect(try store.shortIDs(for: ["0193a9d2-7fff-7000-8000-00000001abcd"]).values.first == "abcd")
+        // A synced-in item whose id sorts earlier and ends the same gets the next free piece.
+        _ = try store.importItems([ImportEntry(id: "0193a9d2-7fff-7000-8000-00000000abcd", title: "later")])
+        #expect(try store.resolve("abcd") == "0193a9d2-7fff-7000-8000-00000001abcd")
+        #expect(try store.shortIDs(for: ["0193a9d2-7fff-7000-8000-00000000abcd"]).values.first == "0abcd")
+    }
+
+    @Test func shortIDsStayWithinSixDigitsForTenThousandItems() throws {
+        let store = try StoreFixture.make()
+        var generator = UUIDv7Generator()
+        var random = SeededRandom(seed: 13)
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let ids = (0..<10_000).map { index in
+            generator.next(now: start.addingTimeInterval(Double(index) * 0.0003), using: &random)
+        }
+        _ = try store.importItems(ids.map { ImportEntry(id: $0, title: "item") })
+        let short = try store.shortIDs(for: ids)
+        #expect(Set(short.values).count == ids.count)
+        #expect(short.values.map(\.count).max() ?? 99 <= ShortID.preferredMaximumLength)
+        for id in ids.prefix(50) { #expect(try store.resolve(short[id]!) == id) }
     }
 }
 

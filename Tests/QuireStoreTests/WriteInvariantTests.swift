@@ -76,6 +76,26 @@ import Testing
         #expect(try counts(store, item.id) == (1, 1))
     }
 
+    @Test func whatTheServerWouldRefuseIsRefusedAtWriteTime() throws {
+        let store = try StoreFixture.make()
+        let title = String(repeating: "t", count: 80 << 10)
+        let body = String(repeating: "b", count: Validation.maxBodyBytes)
+        let size = title.utf8.count + body.utf8.count
+        #expect(size > Validation.maxItemBytes, "the server refuses this item")
+        #expect(throws: StoreError.invalid(.itemTooLarge(bytes: size))) {
+            try store.create(NewItem(title: title, body: body))
+        }
+        #expect(try store.items(matching: .live).isEmpty)
+        let item = try store.create(NewItem(title: "small", body: body))
+        #expect(throws: StoreError.invalid(.itemTooLarge(bytes: size))) {
+            try store.update(item.id, fields: [.title: .string(title)])
+        }
+        #expect(try store.item(item.id) == item)
+        #expect(try counts(store, item.id) == (1, 1))
+        #expect(throws: StoreError.self) { try store.importItems([ImportEntry(title: title, body: body)]) }
+        #expect(try store.items(matching: .live).map(\.id) == [item.id])
+    }
+
     @Test func aBatchWithOneBadIdChangesNoneOfIt() throws {
         let store = try StoreFixture.make()
         let task = try store.create(NewItem(kind: .task, title: "Task"))

@@ -18,7 +18,7 @@ enum Fixtures {
     static let items: [Item] = [
         Item(
             id: id(1), kind: .note, title: "Welcome to Quire", body: "Notes and tasks, offline first.",
-            createdAt: created, syncState: .synced),
+            createdAt: created, rev: 1, syncState: .synced),
         Item(
             id: id(2), kind: .task, title: "Buy milk", tags: ["home"], due: Day("2026-11-20"), priority: .high,
             createdAt: created, syncState: .pending),
@@ -27,7 +27,7 @@ enum Fixtures {
             createdAt: created, syncState: .syncing),
         Item(
             id: id(4), kind: .task, title: "Ship 🚀 release notes", done: true, doneAt: created, priority: .medium,
-            createdAt: created, syncState: .synced),
+            createdAt: created, rev: 1, syncState: .synced),
         Item(
             id: id(5), kind: .note, title: "Meeting notes: quarterly planning with the whole team and guests",
             body: longBody, tags: ["work", "planning"], createdAt: created, syncState: .needsReview),
@@ -36,7 +36,7 @@ enum Fixtures {
             createdAt: created, syncState: .error),
         Item(
             id: id(7), kind: .note, title: "Pinned: packing list", body: "passport\ncharger\nsocks",
-            tags: ["travel"], pinned: true, createdAt: created, syncState: .synced),
+            tags: ["travel"], pinned: true, createdAt: created, rev: 1, syncState: .synced),
         Item(
             id: id(8), kind: .task, title: "Café order: crème brûlée", tags: ["food"], createdAt: created,
             syncState: .pending),

@@ -3,7 +3,8 @@ import TerminalUI
 
 /// The lines that describe one item in full, shared by the preview pane and the item view.
 public enum ItemDetails {
-    public static func lines(_ item: Item, today: Day?) -> [Line] {
+    /// `shownID` is the id a person types for the item (see `ShortID`).
+    public static func lines(_ item: Item, today: Day?, shownID: String) -> [Line] {
         var lines: [Line] = []
         var heading = Line([])
         if item.kind == .task { heading.append(item.done ? Span("[x] ", .done) : Span("[ ] ")) }
@@ -32,11 +33,11 @@ public enum ItemDetails {
         }
 
         var state = Line([])
-        let badge = ItemRow.badge(item.syncState)
-        if item.syncState != .synced { state.spans += [badge, Span(" ")] }
-        state.append(Span(item.syncState.rawValue, .muted))
+        let localOnly = SyncBadge.isLocalOnly(item)
+        if item.syncState != .synced || localOnly { state.spans += [ItemRow.badge(of: item), Span(" ")] }
+        state.append(Span(localOnly ? "local only" : item.syncState.rawValue, .muted))
         state.append(Span(" · " + String(Timestamp.string(from: item.createdAt).prefix(10)), .muted))
-        state.append(Span(" · " + String(item.id.prefix(8)), .muted))
+        state.append(Span(" · " + shownID, .muted))
         lines.append(state)
         lines.append(Line([]))
         if item.body.isEmpty {

@@ -6,6 +6,11 @@ import TerminalUI
 public enum ItemRow {
     /// The badge for a sync state (SPEC: `●` pending, `↻` syncing, `!` needs review, `✗` error,
     /// nothing when synced).
+    /// An item's badge: its sync state's, or `◌` for an item on this device only.
+    public static func badge(of item: Item) -> Span {
+        SyncBadge.isLocalOnly(item) ? Span(SyncBadge.localOnlyMark, .muted) : badge(item.syncState)
+    }
+
     public static func badge(_ state: SyncState) -> Span {
         switch state {
         case .synced: Span(" ")
@@ -54,7 +59,7 @@ public enum ItemRow {
                 meta.append(level)
             }
         }
-        var left = Line([badge(item.syncState), Span(" "), checkbox(item)])
+        var left = Line([badge(of: item), Span(" "), checkbox(item)])
         if item.pinned { left.append(Span("★ ", .pinned)) }
         left.append(Span(item.title, item.done ? .done : .normal))
         for tag in item.tags { left.append(Span(" #" + tag, .tag)) }

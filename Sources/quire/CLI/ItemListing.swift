@@ -5,11 +5,11 @@ import QuireStore
 /// The human listing of `quire list` and `quire search`: one aligned line per item.
 ///
 /// ```
-/// 0193a9d2-7c1 ●   [ ] Buy milk      2026-11-30 high #errands #home
-/// 0193a9d2-7c2   ↑     Meeting notes                  #work
+/// 3fa9  ●   [ ] Buy milk      2026-11-30 high #errands #home
+/// c07e1   ↑     Meeting notes                  #work
 /// ```
-/// Columns: the shortest unique id prefix, the sync badge (`●` pending, `↻` syncing, `!` needs
-/// review, `✗` error, blank when synced), `↑` for pinned, the checkbox of tasks, the title, the
+/// Columns: the item's short id (see `ShortID`), the sync badge (`●` pending, `↻` syncing, `!` needs
+/// review, `✗` error, `◌` on this device only, blank when synced), `↑` for pinned, the checkbox of tasks, the title, the
 /// due date, the priority and the tags. Titles are cut to fit a terminal, never in a pipe.
 struct ItemListing {
     let terminal: Terminal
@@ -32,7 +32,7 @@ struct ItemListing {
             var parts: [String] = []
             let id = shortIDs[item.id] ?? String(item.id.prefix(8))
             parts.append(terminal.paint(Terminal.pad(id, to: idWidth), .id))
-            parts.append(terminal.paint(badge(item.syncState), .badge))
+            parts.append(terminal.paint(SyncBadge.isLocalOnly(item) ? SyncBadge.localOnlyMark : badge(item.syncState), .badge))
             parts.append(item.pinned ? "↑" : " ")
             if hasTasks { parts.append(item.kind == .task ? (item.done ? "[x]" : "[ ]") : "   ") }
             var text = title(of: item)

@@ -31,7 +31,7 @@ struct ShowCommand: StoreCommand {
         if item.pinned { rows.append(("pinned", "yes")) }
         rows.append(("created", LocalTime.string(item.createdAt)))
         rows.append(("updated", LocalTime.string(item.updatedAt)))
-        rows.append(("sync", item.syncState.rawValue + (item.rev > 0 ? " (revision \(item.rev))" : " (never synced)")))
+        rows.append(("sync", SyncBadge.description(of: item)))
         for (name, value) in rows {
             out.line(terminal.paint(Terminal.pad(name, to: 9), .dim) + " " + value)
         }

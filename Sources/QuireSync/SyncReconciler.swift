@@ -359,13 +359,24 @@ public struct SyncReconciler {
         return true
     }
 
-    /// Drops a dead letter; its values stay in the item's history.
+    /// Drops a dead letter; its values stay in the item's history. When nothing else waits
+    /// for the item, it goes back to the version the server has (the one the refused change was
+    /// made on), so that nothing the server does not hold is shown as synced; an item the server
+    /// never had stays, shown as on this device only.
     @discardableResult
     public mutating func discardDeadLetter(_ opID: String, in local: inout LocalItem) -> Bool {
         guard let index = local.ops.firstIndex(where: { $0.op.id == opID && $0.state == .rejected }) else {
             return false
         }
-        local.ops.remove(at: index)
+        let discarded = local.ops.remove(at: index)
+        if local.ops.isEmpty, local.conflict == nil, let current = local.item, current.rev > 0,
+            var server = SyncReconciler.base(of: current, undoing: [discarded], now: now), server != current
+        {
+            server.syncState = .synced
+            local.item = server
+            history.append(HistoryEntry(item: server, origin: .remote))
+            log(.deadLetter, "discarded: back to the server's version", item: local.id, op: discarded.op.id)
+        }
         settleBadge(&local)
         return true
     }

@@ -136,6 +136,20 @@ final class IDMaker: @unchecked Sendable {
         #expect(local.item?.syncState == .pending)
     }
 
+    /// Issue: discarding a refused change left an item that exists on this device only, shown
+    /// as synced. Now it goes back to the server's version.
+    @Test func discardingARefusedChangePutsTheItemBackToTheServersVersion() throws {
+        var local = try edited([.title: .string("A title the server refuses")], state: .inFlight)
+        var reconciler = reconciler()
+        reconciler.apply(.rejected(local.ops[0].op.id, reason: "too large"), to: &local)
+        #expect(reconciler.discardDeadLetter(local.ops[0].op.id, in: &local))
+        #expect(local.ops.isEmpty)
+        #expect(local.item?.title == "Buy milk", "what the server has")
+        #expect(local.item?.rev == 3)
+        #expect(local.item?.syncState == .synced)
+        #expect(reconciler.history.last?.item.title == "Buy milk")
+    }
+
     // MARK: - Pulled changes
 
     @Test func aPulledVersionReplacesAnItemWithoutUnsentChanges() throws {

@@ -36,7 +36,8 @@ public struct AppEnvironment: Sendable {
     ///   - today: the person's date; by default the local day of `now`.
     public init(
         items: any ItemSource, reviews: (any ReviewSource)? = nil, statusStore: AppDatabase? = nil,
-        drafts: (any DraftStore)? = nil, sync: any SyncControl = LocalOnlySync(), now: @escaping @Sendable () -> Date = StoreEnvironment.live.now,
+        drafts: (any DraftStore)? = nil, sync: any SyncControl = LocalOnlySync(),
+        now: @escaping @Sendable () -> Date = StoreEnvironment.live.now,
         editorCommand: String = "vi",
         processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
         temporaryDirectory: String = NSTemporaryDirectory(),

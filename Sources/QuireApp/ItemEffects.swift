@@ -37,7 +37,8 @@ public struct ItemEffects: Sendable {
             return .listLoaded(
                 ListPage(
                     query: request.query, total: window.total, offset: offset, items: window.items,
-                    shortIDs: window.shortIDs, selection: selection, anchorFound: anchorFound, refresh: request.isRefresh ? request : nil))
+                    shortIDs: window.shortIDs, selection: selection, anchorFound: anchorFound,
+                    refresh: request.isRefresh ? request : nil))
         } catch {
             return .notice(.error("Cannot read the store: \(error)"))
         }

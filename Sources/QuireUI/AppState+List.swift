@@ -182,7 +182,10 @@ extension AppState {
         default: return itemCommand(command)
         }
         if case .detail(let wanted) = screen, let item = list.selectedItem {
-            screen = .detail(scroll: min(wanted, DetailScreen.maxScroll(item: item, shownID: list.shownID(of: item), size: size, today: today)))
+            screen = .detail(
+                scroll: min(
+                    wanted,
+                    DetailScreen.maxScroll(item: item, shownID: list.shownID(of: item), size: size, today: today)))
         }
         return []
     }

@@ -32,7 +32,8 @@ struct ItemListing {
             var parts: [String] = []
             let id = shortIDs[item.id] ?? String(item.id.prefix(8))
             parts.append(terminal.paint(Terminal.pad(id, to: idWidth), .id))
-            parts.append(terminal.paint(SyncBadge.isLocalOnly(item) ? SyncBadge.localOnlyMark : badge(item.syncState), .badge))
+            parts.append(
+                terminal.paint(SyncBadge.isLocalOnly(item) ? SyncBadge.localOnlyMark : badge(item.syncState), .badge))
             parts.append(item.pinned ? "↑" : " ")
             if hasTasks { parts.append(item.kind == .task ? (item.done ? "[x]" : "[ ]") : "   ") }
             var text = title(of: item)

@@ -27,6 +27,10 @@ struct TUIBenchLatency {
 
     func measure() throws -> [(String, TUIBenchStats)] {
         let store = try AppDatabase.open(path: path)
+        // A pinned note with a 1 MB body, first in the list, for the editor's figures.
+        let line = "A line of a long note, typed over months, one of many in the body.\n"
+        let longBody = String(repeating: line, count: (1 << 20) / line.utf8.count)
+        _ = try store.create(NewItem(title: "A 1 MB note", body: longBody, pinned: true))
         let backend = TestBackend(size: Size(width: 120, height: 40))
         let runtime = AppRuntime(
             environment: AppEnvironment(items: StoreItemSource(store: store)), backend: backend, label: "quire.bench.ui"
@@ -78,6 +82,20 @@ struct TUIBenchLatency {
         }
         results.append(("type a search: key to frame", TUIBenchStats(echo)))
         results.append(("type a search: key to results", TUIBenchStats(settled)))
+
+        // The built-in editor on the 1 MB note: typing and moving through the body.
+        _ = time(.character("g"))
+        _ = time(.character("e"))
+        _ = time(.tab)
+        var typing: [Double] = []
+        var moving: [Double] = []
+        for index in 0..<presses {
+            typing.append(time(.character(index % 10 == 9 ? " " : "x")).frame)
+            moving.append(time(index % 20 == 19 ? .pageDown : .down).frame)
+        }
+        results.append(("editor, 1 MB body: type a character", TUIBenchStats(typing)))
+        results.append(("editor, 1 MB body: move down a row or a page", TUIBenchStats(moving)))
+        _ = time(.escape)
         return results
     }
 }

@@ -65,10 +65,12 @@ public enum SQLiteBackup {
             try? FileManager.default.removeItem(atPath: staging)
             try FileManager.default.copyItem(atPath: backup, toPath: staging)
             let copy = try DatabaseQueue(path: staging)
+            // A backup from an older server is brought up to this one's schema first, so that
+            // the lineage of its epoch can be recorded as the new epoch starts.
+            try SQLiteStore.migrator.migrate(copy)
             try copy.inDatabase { db in
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [makeEpoch()])
+                try SQLiteStore.renewEpoch(db, to: makeEpoch())
             }
             try copy.close()
         } catch {

@@ -54,7 +54,7 @@ final class SQLiteStore: SyncStore {
     }
 
     /// Frozen migrations: never edit a shipped one, add another.
-    private static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -119,15 +119,19 @@ final class SQLiteStore: SyncStore {
 
     func renewEpoch() async throws -> String {
         let epoch = makeEpoch()
-        try await pool.write { db in
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO lineage (user_id, epoch, upto)
-                    SELECT id, (SELECT value FROM meta WHERE key = 'epoch'), seq FROM users
-                    """)
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
-        }
+        try await pool.write { db in try SQLiteStore.renewEpoch(db, to: epoch) }
         return epoch
+    }
+
+    /// Records how far each user's feed reached in the current epoch (the lineage), then starts
+    /// the new one: what a restored database holds of its earlier life stays known.
+    static func renewEpoch(_ db: Database, to epoch: String) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO lineage (user_id, epoch, upto)
+                SELECT id, (SELECT value FROM meta WHERE key = 'epoch'), seq FROM users
+                """)
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
     }
 
     private static func epoch(_ db: Database) throws -> String {

@@ -6,6 +6,7 @@
 #   make build     debug build of every executable
 #   make run       open Quire (the TUI) on the local database; no server needed
 #   make test      build and run every test (starts a throwaway PostgreSQL on loopback, then stops it)
+#   make sim       the seeded simulation alone: SEEDS=N seeds (default 10,000), SEED=N replays one
 #   make bench     release build, run the benchmarks, write BENCHMARKS.md
 #   make install   install quire and quire-server into $(PREFIX)/bin (PREFIX=/usr/local), their
 #                  man pages into $(PREFIX)/share/man/man1 and bash, zsh and fish completions
@@ -33,7 +34,7 @@ ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
 EXECUTABLES := quire quire-server
 
-.PHONY: all deps build run test api-check bench man install format format-check clean
+.PHONY: all deps build run test sim api-check bench man install format format-check clean
 
 all: build
 
@@ -52,6 +53,14 @@ test: deps format-check
 	scripts/with-postgres.sh timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test $(SWIFT_FLAGS) --skip-build
 	@# The contract, checked by an outside tool against the real server; any finding fails.
 	timeout --kill-after=30s 10m scripts/api-fuzz.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)"
+
+# The seeded simulation of the whole system alone, with as many seeds as asked (make test runs
+# 1,000): `make sim SEEDS=20000`, `make sim SEED=1234` replays one. Seeds run in parallel.
+SEEDS ?= 10000
+sim: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	QUIRE_SIM_SEEDS=$(SEEDS) $(if $(SEED),QUIRE_SIM_SEED=$(SEED) QUIRE_SIM_TRACE=1) \
+		$(SWIFT) test $(SWIFT_FLAGS) --skip-build --filter SimulationTests
 
 api-check: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product quire-server

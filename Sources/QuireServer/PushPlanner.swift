@@ -146,7 +146,9 @@ struct PushPlanner {
         case .delete:
             guard fields.isEmpty else { return .rejected(op.id, reason: "a delete carries no fields") }
             guard let existing else { return .rejected(op.id, reason: "item \(op.item) does not exist") }
-            if existing.deleted { return .applied(op.id, item: existing, exact: true) }
+            // A tombstone keeps the fields the server's version had, which may not be what the
+            // deleting device shows: the answer carries it, so every copy of it is the same.
+            if existing.deleted { return .applied(op.id, item: existing, exact: false) }
             guard PushPlanner.rests(op, on: existing) else { return .conflict(op.id, current: existing) }
             var tombstone = existing
             tombstone.deleted = true
@@ -154,7 +156,7 @@ struct PushPlanner {
             tombstone.updatedAt = now
             let stored = state.write(
                 tombstone, deletedAt: Int64(now.timeIntervalSince1970), replacing: existing, basis: op.basis)
-            return .applied(op.id, item: stored, exact: true)
+            return .applied(op.id, item: stored, exact: false)
         }
     }
 

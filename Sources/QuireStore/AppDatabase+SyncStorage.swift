@@ -160,11 +160,15 @@ private struct SyncTables: SyncTransaction {
     func markAcknowledged(_ versions: [AcknowledgedVersion]) throws {
         let statement = try db.cachedStatement(
             sql: """
-                UPDATE itemVersion SET rev = ?, serverVersion = ?
+                UPDATE itemVersion SET rev = ?, serverVersion = ?, updatedAt = coalesce(?, updatedAt),
+                    doneAt = CASE WHEN done = 1 THEN coalesce(?, doneAt) ELSE NULL END
                 WHERE seq = (SELECT max(seq) FROM itemVersion WHERE opId = ?)
                 """)
         for version in versions {
-            try statement.execute(arguments: [version.rev, version.version.description, version.opID])
+            try statement.execute(arguments: [
+                version.rev, version.version.description, version.updatedAt.map(StoreTime.string(from:)),
+                version.doneAt.map(StoreTime.string(from:)), version.opID,
+            ])
         }
     }
 

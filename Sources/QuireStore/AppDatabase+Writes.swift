@@ -193,6 +193,21 @@ extension AppDatabase {
         try Validation.size(of: after)
         after.updatedAt = now
         let opID = try foldOrQueue(before, changes: changes, now: now, in: db)
+        if opID == nil, try Outbox.entries(for: before.id, in: db).isEmpty, let version = after.serverVersion,
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT updatedAt, doneAt FROM itemVersion WHERE itemId = ? AND serverVersion = ?
+                        ORDER BY seq DESC LIMIT 1
+                        """), arguments: [before.id, version.description])
+        {
+            // The change undid the only one waiting: the item is the server's version again,
+            // times included.
+            let updated: String = row[0]
+            let done: String? = row[1]
+            after.updatedAt = StoreTime.date(from: updated) ?? after.updatedAt
+            if after.done { after.doneAt = done.flatMap(StoreTime.date(from:)) ?? after.doneAt }
+        }
         after.syncState = try settledState(after, in: db)
         try ItemRow.update(after, in: db)
         try History.insert(after, origin: origin, opID: opID, at: now, in: db)
@@ -259,7 +274,10 @@ enum History {
     static func values(_ item: Item, origin: ChangeOrigin, opID: String?, recorded: String) -> [(
         any DatabaseValueConvertible
     )?] {
-        [item.id, recorded, origin.rawValue, opID] + ItemRow.arguments(item)[1..<14] + [item.serverVersion?.description]
+        // Only a version pulled from the server is a server version; another (a local edit, a
+        // merge) rests on one but is not it, until the server acknowledges it as exactly that.
+        [item.id, recorded, origin.rawValue, opID] + ItemRow.arguments(item)[1..<14]
+            + [origin == .remote ? item.serverVersion?.description : nil]
     }
 
     static func insert(_ item: Item, origin: ChangeOrigin, opID: String?, at time: Date, in db: Database) throws {

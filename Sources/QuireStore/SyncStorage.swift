@@ -95,11 +95,16 @@ public struct AcknowledgedVersion: Hashable, Sendable {
     public var opID: String
     public var rev: Int
     public var version: ServerVersion
+    /// The server's times for it, when it sent them.
+    public var updatedAt: Date?
+    public var doneAt: Date?
 
-    public init(opID: String, rev: Int, version: ServerVersion) {
+    public init(opID: String, rev: Int, version: ServerVersion, updatedAt: Date? = nil, doneAt: Date? = nil) {
         self.opID = opID
         self.rev = rev
         self.version = version
+        self.updatedAt = updatedAt
+        self.doneAt = doneAt
     }
 }
 

@@ -101,7 +101,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             appendOp(
                 Op(id: opID, item: item.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item)),
                 now: now)
-            state.history.append(HistoryEntry(item: item, origin: .local, opID: opID))
+            state.history.append(HistoryEntry(item: Self.unacknowledged(item), origin: .local, opID: opID))
         }
     }
 
@@ -135,7 +135,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             }
             after.syncState = badge(of: after)
             state.items[id] = after
-            state.history.append(HistoryEntry(item: after, origin: .local, opID: carrier))
+            state.history.append(HistoryEntry(item: Self.unacknowledged(after), origin: .local, opID: carrier))
         }
     }
 
@@ -149,8 +149,15 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
                 Op(id: opID, item: id, kind: .delete, baseRev: item.rev, baseVersion: item.serverVersion), now: now)
             item.syncState = badge(of: item)
             state.items[id] = item
-            state.history.append(HistoryEntry(item: item, origin: .local, opID: opID))
+            state.history.append(HistoryEntry(item: Self.unacknowledged(item), origin: .local, opID: opID))
         }
+    }
+
+    /// A local version as history keeps it: not a server version until acknowledged.
+    private static func unacknowledged(_ item: Item) -> Item {
+        var item = item
+        item.serverVersion = nil
+        return item
     }
 
     private func appendOp(_ op: Op, now: Date) {
@@ -213,7 +220,12 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         }
 
         func appendHistory(_ entries: [HistoryEntry], at time: Date) throws {
-            storage.state.history += entries
+            // As the store keeps it: only a pulled version is known as a server version.
+            storage.state.history += entries.map { entry in
+                var entry = entry
+                if entry.origin != .remote { entry.item.serverVersion = nil }
+                return entry
+            }
         }
 
         func markAcknowledged(_ versions: [AcknowledgedVersion]) throws {
@@ -221,6 +233,10 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
                 guard let index = storage.state.history.lastIndex(where: { $0.opID == version.opID }) else { continue }
                 storage.state.history[index].item.rev = version.rev
                 storage.state.history[index].item.serverVersion = version.version
+                if let updatedAt = version.updatedAt { storage.state.history[index].item.updatedAt = updatedAt }
+                if storage.state.history[index].item.done, let doneAt = version.doneAt {
+                    storage.state.history[index].item.doneAt = doneAt
+                }
             }
         }
 

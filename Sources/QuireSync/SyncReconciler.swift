@@ -54,7 +54,10 @@ public struct SyncReconciler {
                 item.rev = rev
                 if let version = result.version {
                     item.serverVersion = version
-                    acknowledged.append(AcknowledgedVersion(opID: sent.id, rev: rev, version: version))
+                    acknowledged.append(
+                        AcknowledgedVersion(
+                            opID: sent.id, rev: rev, version: version, updatedAt: result.updatedAt,
+                            doneAt: result.doneAt))
                 }
                 if local.activeOps.isEmpty {
                     if let updatedAt = result.updatedAt { item.updatedAt = updatedAt }
@@ -244,10 +247,6 @@ public struct SyncReconciler {
     /// Sends again an item the server lost entirely, as a create carrying every field and the
     /// version it brings back.
     private mutating func recreate(_ current: Item, lost: ServerVersion, local: inout LocalItem) {
-        if current.deleted {
-            local.ops.removeAll { $0.isActive }
-            return
-        }
         var item = current
         item.rev = 0
         item.serverVersion = nil
@@ -257,6 +256,11 @@ public struct SyncReconciler {
                 id: newID(now), item: local.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item),
                 basis: lost), createdAt: now)
         local.ops.append(op)
+        if item.deleted {
+            // A tombstone goes back as one too (created, then deleted), so it can still be restored.
+            local.ops.append(
+                OutboxOp(op: Op(id: newID(now), item: local.id, kind: .delete, baseRev: 1), createdAt: now))
+        }
         local.item = item
         summary.resent += 1
         log(.resync, "the server had lost this item: sending it again", item: local.id, op: op.op.id)

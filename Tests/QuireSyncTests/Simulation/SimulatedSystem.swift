@@ -1,0 +1,278 @@
+import Foundation
+import GRDB
+import QuireCore
+import QuireProtocol
+import QuireStore
+
+@testable import QuireServer
+@testable import QuireSync
+
+/// The whole sync system in one process, driven by one seed: the real server logic (its store
+/// on an SQLite file and its push planner, answers written and read as on the wire), devices
+/// with the real local store and sync engine on SQLite files, and a network that loses,
+/// duplicates and fails exchanges when the seed says so.
+///
+/// Everything runs one step at a time on the test's task, so a seed replays the same run.
+final class SimulatedSystem: @unchecked Sendable {
+    /// The faults the network and the machines suffer, with their rates per step or exchange.
+    struct Faults: Sendable {
+        var lostRequest = 0.06
+        var lostAnswer = 0.06
+        var duplicated = 0.04
+        var serverError = 0.03
+        var deviceCrash = 0.01
+        var serverRestart = 0.01
+        var backup = 0.02
+        var restore = 0.03
+        var tokenRevoked = 0.01
+        var offline = 0.03
+
+        static let none = Faults(
+            lostRequest: 0, lostAnswer: 0, duplicated: 0, serverError: 0, deviceCrash: 0, serverRestart: 0, backup: 0,
+            restore: 0, tokenRevoked: 0, offline: 0)
+    }
+
+    /// What happened during a run, for the totals.
+    struct Tally: Sendable {
+        var ops = 0
+        var faults: [String: Int] = [:]
+        var spuriousConflicts = 0
+
+        mutating func fault(_ kind: String) {
+            faults[kind, default: 0] += 1
+            if SimulationRun.tracing { print("fault: \(kind)") }
+        }
+    }
+
+    let directory: String
+    var random: SeededRandom
+    var faults: Faults
+    var tally = Tally()
+    /// The simulated time, moved on by every step.
+    private(set) var now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    // The server.
+    private var store: SQLiteStore?
+    private var serverPath: String { directory + "/server.db" }
+    private let user = UserID(1)
+    private var backups: [String] = []
+
+    // The devices.
+    var devices: [Device] = []
+
+    final class Device {
+        let name: String
+        let path: String
+        let seed: UInt64
+        var database: AppDatabase
+        var engine: SyncEngine!
+        var online = true
+        var signedOut = false
+
+        init(name: String, path: String, seed: UInt64) throws {
+            self.name = name
+            self.path = path
+            self.seed = seed
+            database = try AppDatabase.open(
+                path: path, environment: .deterministic(step: 0.001, seed: seed), connections: .single)
+        }
+    }
+
+    init(seed: UInt64, devices count: Int, faults: Faults) async throws {
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
+        directory = base + "quire-sim-\(seed)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        random = SeededRandom(seed: seed)
+        self.faults = faults
+        try await openServer()
+        try await store!.addUser(name: "sim", tokenHash: "sim", now: now)
+        for index in 0..<count {
+            let device = try Device(
+                name: "device\(index)", path: directory + "/device\(index).db", seed: seed &* 31 &+ UInt64(index))
+            devices.append(device)
+            attachEngine(device)
+        }
+    }
+
+    deinit {
+        store = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    // MARK: - Randomness
+
+    func chance(_ rate: Double) -> Bool { rate > 0 && Double(random.next() % 1_000_000) / 1_000_000 < rate }
+    func pick(_ count: Int) -> Int { Int(random.next() % UInt64(max(1, count))) }
+
+    // MARK: - Server
+
+    private func openServer() async throws {
+        let store = try SQLiteStore(path: serverPath)
+        try await store.prepare()
+        self.store = store
+    }
+
+    /// A restart: the process goes, the file stays.
+    func restartServer() async throws {
+        store = nil
+        try await openServer()
+        tally.fault("server restart")
+    }
+
+    /// A consistent copy while it serves (`quire-server backup`).
+    func backUpServer() throws {
+        let path = directory + "/backup-\(backups.count).db"
+        _ = try SQLiteBackup.backup(database: serverPath, to: path)
+        backups.append(path)
+        tally.fault("backup")
+    }
+
+    /// `quire-server restore` of any earlier backup: installs it and renews the epoch.
+    func restoreServer() async throws {
+        guard !backups.isEmpty else { return }
+        let backup = backups[pick(backups.count)]
+        store = nil
+        _ = try SQLiteBackup.restore(backup: backup, into: serverPath, now: now)
+        try await openServer()
+        tally.fault("restore")
+    }
+
+    /// The server's items as it would send them: every item and tombstone, as wire items.
+    func serverItems() async throws -> [String: ChangeItem] {
+        var items: [String: ChangeItem] = [:]
+        var after: String?
+        repeat {
+            let page = try await store!.snapshot(user: user, after: after, limit: 500, maxBytes: 64 << 20)
+            for doc in page.docs {
+                let item = try JSONDecoder().decode(ChangeItem.self, from: Data(doc.utf8))
+                items[item.id] = item
+            }
+            after = page.more ? page.lastID : nil
+        } while after != nil
+        return items
+    }
+
+    /// One request through the server's logic, as `POST /v1/sync` runs it.
+    fileprivate func serve(_ bytes: [UInt8]) async throws(SyncTransportError) -> [UInt8] {
+        guard let request = bytes.withUnsafeBufferPointer(SyncRequest.readCompact) else {
+            throw .status(400, error: ErrorBody(.badRequest, "unreadable"), retryAfter: nil)
+        }
+        var cursor: FeedCursor?
+        if let text = request.cursor {
+            guard let parsed = FeedCursor(text) else {
+                throw .status(400, error: ErrorBody(.badRequest, "bad cursor"), retryAfter: nil)
+            }
+            cursor = parsed
+        }
+        do {
+            var results: [OpResult] = []
+            if !request.ops.isEmpty {
+                let planner = PushPlanner(now: now, maxItemBytes: Validation.maxItemBytes)
+                results = try await store!.push(
+                    user: user, device: request.device, ops: request.ops, cursor: cursor, planner: planner
+                ).results
+            }
+            let page = try await store!.pull(
+                user: user, after: cursor?.seq ?? 0, excluding: request.device, limit: request.limit ?? 500,
+                maxBytes: 8 << 20)
+            if let cursor, let reason = cursor.resyncReason(head: page.head) { throw ResyncRequired(reason: reason) }
+            let next = FeedCursor(
+                seq: page.more ? (page.lastSeq ?? page.head.seq) : page.head.seq, epoch: page.head.epoch)
+            return SyncResponse.compactJSON(
+                results: results, changeDocuments: page.docs, cursor: next.description, more: page.more,
+                epoch: page.head.epoch, stateHash: page.head.stateHash)
+        } catch let resync as ResyncRequired {
+            throw .status(410, error: ErrorBody(.resyncRequired, resync.reason), retryAfter: nil)
+        } catch {
+            throw .status(503, error: ErrorBody(.internal, "\(error)"), retryAfter: nil)
+        }
+    }
+
+    fileprivate func serveSnapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SnapshotPage {
+        do {
+            let read = try await store!.snapshot(user: user, after: after, limit: limit, maxBytes: 8 << 20)
+            let items = try read.docs.map { try JSONDecoder().decode(ChangeItem.self, from: Data($0.utf8)) }
+            return SnapshotPage(
+                items: items, next: read.more ? read.lastID : nil,
+                cursor: FeedCursor(seq: read.head.seq, epoch: read.head.epoch).description, lineage: read.lineage)
+        } catch {
+            throw .status(503, error: ErrorBody(.internal, "\(error)"), retryAfter: nil)
+        }
+    }
+
+    // MARK: - Devices
+
+    private func attachEngine(_ device: Device) {
+        let environment = device.database.environment
+        let transport = SimulatedNetwork(system: self, device: device)
+        var limits = SyncEngine.Limits()
+        limits.stateHashCheckInterval = 0
+        limits.batchSize = 7
+        limits.pageSize = 5
+        device.engine = SyncEngine(
+            ledger: SyncLedger(
+                storage: device.database.syncStorage(), now: environment.now, newID: environment.newID),
+            limits: limits, lock: nil, connect: { transport })
+    }
+
+    /// The device's process dies and starts again: the database file stays.
+    func crash(_ device: Device) throws {
+        device.database = try AppDatabase.open(
+            path: device.path, environment: .deterministic(start: now, step: 0.001, seed: device.seed &+ 7),
+            connections: .single)
+        attachEngine(device)
+        tally.fault("device crash")
+    }
+
+    func tick() { now = now.addingTimeInterval(1) }
+}
+
+/// The network between one device and the simulated server: answers go through the wire
+/// format, and, as the seed says, requests are lost, answers are lost after the server
+/// applied them, requests arrive twice, the server fails, or the device is offline.
+struct SimulatedNetwork: SyncTransport, @unchecked Sendable {
+    let system: SimulatedSystem
+    let device: SimulatedSystem.Device
+
+    func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
+        let bytes = request.compactJSON()
+        try check()
+        let faults = system.faults
+        if system.chance(faults.lostRequest) {
+            system.tally.fault("lost request")
+            throw .unreachable("the request was lost")
+        }
+        if system.chance(faults.serverError) {
+            system.tally.fault("server error")
+            throw .status(503, error: ErrorBody(.internal, "simulated failure"), retryAfter: nil)
+        }
+        var answer = try await system.serve(bytes)
+        if system.chance(faults.duplicated) {
+            system.tally.fault("duplicated request")
+            answer = try await system.serve(bytes)
+        }
+        if system.chance(faults.lostAnswer) {
+            system.tally.fault("lost answer")
+            throw .unreachable("the answer was lost")
+        }
+        guard let response = answer.withUnsafeBufferPointer(SyncResponse.readCompact) else {
+            throw .invalidAnswer("unreadable answer")
+        }
+        return SyncExchange(value: response, bytesSent: bytes.count, bytesReceived: answer.count)
+    }
+
+    func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
+        try check()
+        if system.chance(system.faults.lostRequest) {
+            system.tally.fault("lost request")
+            throw .unreachable("the request was lost")
+        }
+        return SyncExchange(
+            value: try await system.serveSnapshot(after: after, limit: limit), bytesSent: 0, bytesReceived: 0)
+    }
+
+    private func check() throws(SyncTransportError) {
+        if !device.online { throw .unreachable("offline") }
+        if device.signedOut { throw .status(401, error: ErrorBody(.unauthorized, "revoked"), retryAfter: nil) }
+    }
+}

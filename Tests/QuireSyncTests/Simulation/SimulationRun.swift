@@ -1,0 +1,270 @@
+import Foundation
+import GRDB
+import QuireCore
+import QuireProtocol
+import QuireStore
+
+@testable import QuireSync
+
+/// One seeded run: a workload of edits of every kind on shared and private items with faults,
+/// then healing (no faults, every device syncs until nothing moves, conflicts resolved keeping
+/// both sides), then the checks against what the workload did.
+///
+/// The checks: no line a device appended is lost or duplicated (unless its item ends deleted),
+/// every tag added is there, every device and the server hold the same items byte for byte
+/// (fields, revision, times, server version), nothing waits in an outbox, no item that only
+/// one device ever edited needed review, and `PRAGMA integrity_check` is ok everywhere.
+struct SimulationRun {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        /// Every problem is a copy that differs from the server's in `updatedAt` or `doneAt`
+        /// only, or in the fields of a tombstone (known gaps: see `SimulationTests`).
+        var onlyTimes = false
+    }
+
+    /// What the workload knows about an item.
+    struct Tracked {
+        /// The only device that ever edits it, for a private item; nil for a shared one.
+        var owner: Int?
+        var lines: [String] = []
+        var tags: [String] = []
+        /// Some device deleted it at some point: a delete takes with it the lines its device
+        /// held (its own unsent ones too), so only duplicates are checked for such an item.
+        var everDeleted = false
+    }
+
+    let seed: UInt64
+    let steps: Int
+    let faults: SimulatedSystem.Faults
+
+    /// Every step on standard output, with `QUIRE_SIM_TRACE=1` (for replaying one seed).
+    static let tracing = ProcessInfo.processInfo.environment["QUIRE_SIM_TRACE"] == "1"
+
+    func trace(_ text: @autoclosure () -> String) {
+        if SimulationRun.tracing { print("sim \(seed): \(text())") }
+    }
+
+    /// The command that replays this run alone.
+    var replay: String { "QUIRE_SIM_SEED=\(seed) swift test --filter SimulationTests" }
+
+    func run() async throws -> SimulatedSystem.Tally {
+        let system = try await SimulatedSystem(seed: seed, devices: 2 + Int(seed % 2), faults: faults)
+        var tracked: [String: Tracked] = [:]
+        var token = 0
+        func next() -> String {
+            token += 1
+            return "s\(seed)-\(token)"
+        }
+
+        for _ in 0..<steps {
+            system.tick()
+            let index = system.pick(system.devices.count)
+            let device = system.devices[index]
+            let roll = system.pick(100)
+            let ids = tracked.keys.sorted().filter { tracked[$0]!.owner == nil || tracked[$0]!.owner == index }
+            let id = ids.isEmpty ? nil : ids[system.pick(ids.count)]
+            system.tally.ops += 1
+            switch roll {
+            case 0..<14:
+                let shared = system.chance(0.5)
+                let item = try device.database.create(
+                    NewItem(kind: system.chance(0.5) ? .task : .note, title: "item \(next())"))
+                tracked[item.id] = Tracked(owner: shared ? nil : index)
+                trace("\(device.name) creates \(item.id.suffix(6)) \(shared ? "shared" : "private")")
+            case 14..<46:
+                guard let id, let item = try device.database.item(id), !item.deleted else { continue }
+                let line = next()
+                _ = try device.database.update(id, fields: [.body: .string(item.body + line + "\n")])
+                tracked[id]!.lines.append(line)
+                trace("\(device.name) appends \(line) to \(id.suffix(6))")
+            case 46..<54:
+                guard let id, let item = try device.database.item(id), !item.deleted else { continue }
+                let tag = "t" + next()
+                _ = try device.database.update(id, fields: [.tags: .strings(item.tags + [tag])])
+                tracked[id]!.tags.append(tag)
+            case 54..<58:
+                guard let id, let item = try device.database.item(id), !item.deleted else { continue }
+                _ = try device.database.update(id, fields: [.title: .string("title \(next())")])
+                trace("\(device.name) retitles \(id.suffix(6))")
+            case 58..<62:
+                guard let id, let item = try device.database.item(id), !item.deleted, item.kind == .task else {
+                    continue
+                }
+                _ = try device.database.setDone([id], !item.done)
+                trace("\(device.name) toggles done of \(id.suffix(6))")
+            case 62..<65:
+                guard let id, let item = try device.database.item(id), !item.deleted else { continue }
+                _ = try device.database.delete([id])
+                tracked[id]!.everDeleted = true
+                trace("\(device.name) deletes \(id.suffix(6))")
+            case 65..<67:
+                guard let id, let item = try device.database.item(id), item.deleted else { continue }
+                _ = try device.database.restore([id])
+                trace("\(device.name) restores \(id.suffix(6))")
+            case 67..<70:
+                try resolveAll(device, system: system)
+            default:
+                let outcome = await device.engine.runToCompletion(waitingForLock: 0)
+                trace("\(device.name) syncs: \(outcome)")
+                if SimulationRun.tracing {
+                    for event in try device.database.recentSyncEvents(limit: 12).reversed()
+                    where event.kind != .syncStart {
+                        trace(
+                            "   \(event.kind.rawValue) \(event.itemID.map { String($0.suffix(6)) } ?? "") \(event.message)"
+                        )
+                    }
+                }
+                try countSpurious(device, system: system, tracked: tracked)
+            }
+            try await injectFaults(system)
+        }
+
+        try await heal(system, tracked: tracked)
+        try await check(system, tracked: tracked)
+        return system.tally
+    }
+
+    private func injectFaults(_ system: SimulatedSystem) async throws {
+        let faults = system.faults
+        if system.chance(faults.backup) { try system.backUpServer() }
+        if system.chance(faults.restore) { try await system.restoreServer() }
+        if system.chance(faults.serverRestart) { try await system.restartServer() }
+        for device in system.devices {
+            if system.chance(faults.deviceCrash) { try system.crash(device) }
+            if system.chance(faults.offline) {
+                device.online.toggle()
+                if !device.online { system.tally.fault("offline") }
+            }
+            if system.chance(faults.tokenRevoked) {
+                device.signedOut.toggle()
+                if device.signedOut { system.tally.fault("token revoked") }
+            }
+        }
+    }
+
+    /// Settles every item that needs review on the device, keeping both sides.
+    private func resolveAll(_ device: SimulatedSystem.Device, system: SimulatedSystem) throws {
+        for record in try device.database.conflicts() {
+            _ = try device.engine.ledger.resolve(record.itemID, keeping: .both)
+        }
+    }
+
+    private func countSpurious(_ device: SimulatedSystem.Device, system: SimulatedSystem, tracked: [String: Tracked])
+        throws
+    {
+        for record in try device.database.conflicts() where tracked[record.itemID]?.owner != nil {
+            system.tally.spuriousConflicts += 1
+        }
+    }
+
+    /// Faults off; every device syncs, in turn, until a whole pass changes nothing.
+    private func heal(_ system: SimulatedSystem, tracked: [String: Tracked]) async throws {
+        system.faults = .none
+        for device in system.devices {
+            device.online = true
+            device.signedOut = false
+        }
+        for _ in 0..<30 {
+            var moved = false
+            for device in system.devices {
+                system.tick()
+                let before = try snapshot(device)
+                let outcome = await device.engine.runToCompletion(waitingForLock: 0)
+                guard outcome == .caughtUp else {
+                    throw Failure(description: "\(device.name) did not catch up while healing: \(outcome)")
+                }
+                try countSpurious(device, system: system, tracked: tracked)
+                try resolveAll(device, system: system)
+                if try snapshot(device) != before { moved = true }
+            }
+            if !moved { return }
+        }
+        throw Failure(description: "the devices never went quiet")
+    }
+
+    /// A device's items (with tombstones), outbox and conflicts, as wire text.
+    private func snapshot(_ device: SimulatedSystem.Device) throws -> [String: String] {
+        try device.database.syncStorage().read { tx in
+            var result: [String: String] = [:]
+            for local in try tx.items(idAfter: nil, through: nil) {
+                let item = local.item.map { ChangeItem($0).compactJSON() } ?? "-"
+                result[local.id] = item + " ops \(local.ops.count) conflict \(local.conflict != nil)"
+            }
+            return result
+        }
+    }
+
+    private func check(_ system: SimulatedSystem, tracked: [String: Tracked]) async throws {
+        var problems: [String] = []
+        var timeOnly = 0
+        let server = try await system.serverItems()
+        for device in system.devices {
+            // An item made and deleted before it ever synced stays a tombstone on its device only.
+            let locals = try device.database.syncStorage().read { tx in try tx.items(idAfter: nil, through: nil) }
+                .filter { !($0.item.map { $0.rev == 0 && $0.deleted } ?? true) || !$0.ops.isEmpty }
+            for local in locals {
+                guard let item = local.item else { continue }
+                if !local.ops.isEmpty {
+                    problems.append("\(device.name): \(local.id) still has \(local.ops.count) ops")
+                }
+                if local.conflict != nil { problems.append("\(device.name): \(local.id) still needs review") }
+                guard let remote = server[local.id] else {
+                    problems.append("\(device.name): \(local.id) is not on the server")
+                    continue
+                }
+                let mine = ChangeItem(item).compactJSON()
+                if mine != remote.compactJSON() {
+                    problems.append("\(device.name): \(local.id) differs: \(mine) vs server \(remote.compactJSON())")
+                    var sameBut = ChangeItem(item)
+                    sameBut.updatedAt = remote.updatedAt
+                    sameBut.doneAt = remote.doneAt
+                    if sameBut == remote || (item.deleted && remote.deleted) { timeOnly += 1 }
+                }
+            }
+            if locals.count != server.count {
+                problems.append("\(device.name) holds \(locals.count) items, the server \(server.count)")
+            }
+            let integrity = try await DatabaseQueue(path: device.path).read { db in
+                try String.fetchOne(db, sql: "PRAGMA integrity_check")
+            }
+            if integrity != "ok" { problems.append("\(device.name): integrity_check says \(integrity ?? "nothing")") }
+        }
+        for (id, item) in tracked {
+            guard let final = server[id] else {
+                if !item.everDeleted { problems.append("\(id) was lost from the server") }
+                continue
+            }
+            let lines = final.body.split(separator: "\n").map(String.init)
+            let mustKeep = !final.deleted && !item.everDeleted
+            for line in item.lines {
+                let count = lines.count(where: { $0 == line })
+                if count > 1 { problems.append("\(id): line \(line) is there \(count) times") }
+                if count == 0 && mustKeep { problems.append("\(id): line \(line) was lost") }
+            }
+            for tag in item.tags where mustKeep && !final.tags.contains(tag) {
+                problems.append("\(id): tag \(tag) was lost")
+            }
+        }
+        if system.tally.spuriousConflicts > 0 {
+            problems.append("\(system.tally.spuriousConflicts) conflicts on items only one device edited")
+        }
+        if !problems.isEmpty, SimulationRun.tracing {
+            for (id, item) in tracked where !item.lines.isEmpty {
+                for device in system.devices {
+                    for version in try device.database.history(of: id).reversed() {
+                        trace(
+                            "history \(device.name) \(id.suffix(6)) \(version.origin.rawValue) rev \(version.item.rev) "
+                                + "\(version.item.serverVersion?.description ?? "-") deleted \(version.item.deleted) "
+                                + version.item.body.replacingOccurrences(of: "\n", with: "|"))
+                    }
+                }
+            }
+        }
+        if !problems.isEmpty {
+            throw Failure(
+                description: "seed \(seed): \(problems.count) problems (replay: \(replay)):\n"
+                    + problems.prefix(12).joined(separator: "\n"),
+                onlyTimes: timeOnly == problems.count)
+        }
+    }
+}

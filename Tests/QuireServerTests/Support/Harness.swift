@@ -235,12 +235,14 @@ final class SharedCounter: Sendable {
 
 extension OpResult {
     /// The result without the version and times the server adds to an applied op, which
-    /// depend on the epoch and the clock: for comparing with `.applied(op, rev:)`.
+    /// depend on the epoch and the clock, and the tombstone a delete's answer carries: for
+    /// comparing with `.applied(op, rev:)`.
     var withoutServerFacts: OpResult {
         var copy = self
         copy.version = nil
         copy.updatedAt = nil
         copy.doneAt = nil
+        copy.current = copy.status == .applied ? nil : copy.current
         return copy
     }
 }

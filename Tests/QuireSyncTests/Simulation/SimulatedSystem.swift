@@ -107,7 +107,19 @@ final class SimulatedSystem: @unchecked Sendable {
     // MARK: - Server
 
     private func openServer() async throws {
-        let store = try SQLiteStore(path: serverPath)
+        // The lock file's descriptor is close-on-exec, but a child process that other tests
+        // start at that very moment holds it until its exec: try again shortly.
+        var attempts = 0
+        var opened: SQLiteStore?
+        while opened == nil {
+            do {
+                opened = try SQLiteStore(path: serverPath)
+            } catch  where attempts < 100 {
+                attempts += 1
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let store = opened!
         try await store.prepare()
         self.store = store
     }

@@ -19,19 +19,7 @@ final class BenchServer {
         let database = directory + "/server.db"
         self.database = database
 
-        let add = Process()
-        add.executableURL = URL(fileURLWithPath: binary)
-        add.arguments = ["user", "add", "bench", "--db", database]
-        let tokenPipe = Pipe()
-        add.standardOutput = tokenPipe
-        add.standardError = FileHandle.nullDevice
-        try add.run()
-        let tokenText = String(decoding: tokenPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        add.waitUntilExit()
-        guard add.terminationStatus == 0, let token = tokenText.split(separator: "\n").last.map(String.init) else {
-            throw BenchFailure("quire-server user add failed")
-        }
-        self.token = token
+        token = try BenchServer.addUser("bench", binary: binary, database: database)
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -66,6 +54,11 @@ final class BenchServer {
 
     /// Adds another user; its token.
     func addUser(_ name: String) throws -> String {
+        try BenchServer.addUser(name, binary: binary, database: database)
+    }
+
+    /// `quire-server user add NAME`; the token it prints.
+    static func addUser(_ name: String, binary: String, database: String) throws -> String {
         let add = Process()
         add.executableURL = URL(fileURLWithPath: binary)
         add.arguments = ["user", "add", name, "--db", database]

@@ -159,14 +159,7 @@ final class HintReader: Sendable {
 
     @Test(.disabled(if: StoreKind.postgresURL == nil, StoreKind.skipMessage))
     func aWriteThroughOneServerHintsADeviceOnAnother() async throws {
-        let base = try #require(StoreKind.postgresURL)
-        let database = "quire_hint_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        let admin = PostgresClient(configuration: try PostgresStore.configuration(url: base))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await admin.run() }
-            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"))
-            defer { group.cancelAll() }
-            let url = base.replacingOccurrences(of: "/quire_test", with: "/\(database)")
+        try await StoreKind.withFreshPostgresDatabase(prefix: "quire_hint_") { url in
             let added = try ServerProcess.command(["user", "add", "ann", "--postgres", url])
             try #require(added.status == 0, "\(added.err)")
             let token = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -180,10 +173,8 @@ final class HintReader: Sendable {
             try #require(await suspendUntil(timeout: 5) { onSecond.feeds == [0, 1] })
 
             onSecond.cancel()
-            let stopping = ContinuousClock.now
             await first.stop()
             await second.stop()
-            print("stopping both took \(ContinuousClock.now - stopping)")
         }
     }
 }

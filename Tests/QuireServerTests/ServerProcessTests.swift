@@ -167,15 +167,7 @@ import Testing
 
     @Test(.disabled(if: StoreKind.postgresURL == nil, StoreKind.skipMessage))
     func twoServerProcessesOnOnePostgreSQLBehaveAsOne() async throws {
-        let base = try #require(StoreKind.postgresURL)
-        let database = "quire_live_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        let admin = PostgresClient(configuration: try PostgresStore.configuration(url: base))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await admin.run() }
-            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"))
-            defer { group.cancelAll() }
-
-            let url = base.replacingOccurrences(of: "/quire_test", with: "/\(database)")
+        try await StoreKind.withFreshPostgresDatabase(prefix: "quire_live_") { url in
             let added = try ServerProcess.command(["user", "add", "ann", "--postgres", url])
             try #require(added.status == 0, "\(added.err)")
             let token = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -254,7 +246,6 @@ import Testing
 
             await first.stop()
             await second.stop()
-            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database)"))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresNIO
 import Testing
 
 @testable import QuireServer
@@ -65,3 +66,23 @@ let quietLogger: Logger = {
     logger.logLevel = .critical
     return logger
 }()
+
+extension StoreKind {
+    /// Runs `body` with the URL of a new, empty database on the test PostgreSQL server (named
+    /// `prefix` and a random part), for tests that start real `quire-server` processes on it;
+    /// the database is dropped once `body` has stopped them.
+    static func withFreshPostgresDatabase(
+        prefix: String, _ body: @Sendable (String) async throws -> Void
+    ) async throws {
+        let base = try #require(postgresURL)
+        let database = prefix + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        let admin = PostgresClient(configuration: try PostgresStore.configuration(url: base))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await admin.run() }
+            defer { group.cancelAll() }
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"))
+            try await body(base.replacingOccurrences(of: "/quire_test", with: "/\(database)"))
+            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database)"))
+        }
+    }
+}

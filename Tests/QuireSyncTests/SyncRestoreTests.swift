@@ -3,6 +3,7 @@ import QuireCore
 import QuireProtocol
 import QuireServer
 import QuireStore
+import QuireTestSupport
 import Testing
 
 @testable import QuireSync
@@ -255,5 +256,34 @@ extension Device {
                 let json = (try? encoder.encode(copy)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
                 return (item.id, json)
             })
+    }
+}
+
+/// A lost answer through a loopback proxy of our own between a device and the real server: the
+/// server applied the push, the device never heard; the next sync converges with the change
+/// applied once and nothing lost or duplicated.
+@Suite(.serialized) struct LostAnswerProxyTests {
+    @Test func aPushWhoseAnswerIsLostOnTheWireIsAppliedOnce() async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann")
+        defer { Task { await server.stop() } }
+        let proxy = try DroppingProxy(targetPort: server.port)
+        let a = Device("behind the proxy", server: server, token: token, baseURL: proxy.baseURL)
+        let b = Device("direct", server: server, token: token)
+
+        let note = a.create("Shopping", body: "milk\n")
+        #expect(await a.sync() == .caughtUp)
+        try a.update(note, [.body: .string("milk\neggs\n")])
+        proxy.dropAnswers(1)
+        #expect(await a.engine.run(.normal) != .caughtUp, "the answer never arrived")
+        #expect(proxy.droppedAnswers == 1, "\(a.storage.events.suffix(3).map(\.message))")
+        #expect(a.storage.outbox.count == 1, "the change waits to be sent again")
+
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        #expect(a.item(note)?.body == "milk\neggs\n")
+        #expect(b.item(note)?.body == "milk\neggs\n")
+        #expect(a.item(note)?.rev == 2, "applied once: one write after the create")
+        #expect(a.exactCopy == b.exactCopy)
+        #expect(a.storage.outbox.isEmpty && a.storage.conflicts.isEmpty)
     }
 }

@@ -153,13 +153,16 @@ final class Device: @unchecked Sendable {
     let transport: FaultyTransport
     let ids: LiveIDs
 
-    init(_ name: String, server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits) {
+    init(
+        _ name: String, server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits,
+        baseURL: String? = nil
+    ) {
         self.name = name
         let ids = LiveIDs()
         self.ids = ids
         storage = InMemorySyncStorage(deviceID: ids.next())
         let transport = FaultyTransport(
-            base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
+            base: HTTPSyncTransport(baseURL: baseURL ?? server.baseURL, token: token, timeout: 10, now: { Date() }))
         self.transport = transport
         engine = SyncEngine(
             ledger: SyncLedger(storage: storage, now: { Date() }, newID: { ids.next($0) }),

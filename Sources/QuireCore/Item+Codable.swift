@@ -10,14 +10,7 @@ extension Item: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func time(_ key: CodingKeys) throws -> Date? {
-            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
-            guard let date = Timestamp.date(from: text) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: container, debugDescription: "not an RFC 3339 time: \(text)")
-            }
-            return date
-        }
+        func time(_ key: CodingKeys) throws -> Date? { try container.decodeTimeIfPresent(forKey: key) }
         let created = try time(.createdAt) ?? Date(timeIntervalSince1970: 0)
         self.init(
             id: try container.decode(String.self, forKey: .id),

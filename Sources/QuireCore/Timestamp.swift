@@ -124,3 +124,25 @@ public enum Timestamp {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
+
+extension KeyedDecodingContainer {
+    /// The RFC 3339 time at `key`, nil when the key is absent or null; a text that is not one
+    /// is an error naming the key.
+    public func decodeTimeIfPresent(forKey key: Key) throws -> Date? {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let date = Timestamp.date(from: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "not an RFC 3339 time: \(text)")
+        }
+        return date
+    }
+
+    /// The RFC 3339 time at `key`, which must be there.
+    public func decodeTime(forKey key: Key) throws -> Date {
+        guard let date = try decodeTimeIfPresent(forKey: key) else {
+            throw DecodingError.valueNotFound(
+                Date.self, .init(codingPath: codingPath + [key], debugDescription: "a time is required"))
+        }
+        return date
+    }
+}

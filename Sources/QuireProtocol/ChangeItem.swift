@@ -101,14 +101,7 @@ extension ChangeItem: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func time(_ key: CodingKeys) throws -> Date {
-            let text = try container.decode(String.self, forKey: key)
-            guard let date = Timestamp.date(from: text) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: container, debugDescription: "not an RFC 3339 time: \(text)")
-            }
-            return date
-        }
+        func time(_ key: CodingKeys) throws -> Date { try container.decodeTime(forKey: key) }
         self.init(
             id: try container.decode(String.self, forKey: .id),
             rev: try container.decode(Int.self, forKey: .rev),
@@ -123,7 +116,7 @@ extension ChangeItem: Codable {
             pinned: try container.decode(Bool.self, forKey: .pinned),
             createdAt: try time(.createdAt),
             updatedAt: try time(.updatedAt),
-            doneAt: try container.decodeIfPresent(String.self, forKey: .doneAt) == nil ? nil : try time(.doneAt),
+            doneAt: try container.decodeTimeIfPresent(forKey: .doneAt),
             version: try container.decodeIfPresent(String.self, forKey: .version).flatMap(ServerVersion.init))
     }
 

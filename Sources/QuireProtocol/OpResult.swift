@@ -61,14 +61,6 @@ public struct OpResult: Hashable, Codable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func time(_ key: CodingKeys) throws -> Date? {
-            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
-            guard let date = Timestamp.date(from: text) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: container, debugDescription: "not an RFC 3339 time: \(text)")
-            }
-            return date
-        }
         self.init(
             op: try container.decode(String.self, forKey: .op),
             status: try container.decode(OpStatus.self, forKey: .status),
@@ -76,8 +68,8 @@ public struct OpResult: Hashable, Codable, Sendable {
             current: try container.decodeIfPresent(ChangeItem.self, forKey: .current),
             reason: try container.decodeIfPresent(String.self, forKey: .reason))
         version = try container.decodeIfPresent(String.self, forKey: .version).flatMap(ServerVersion.init)
-        updatedAt = try time(.updatedAt)
-        doneAt = try time(.doneAt)
+        updatedAt = try container.decodeTimeIfPresent(forKey: .updatedAt)
+        doneAt = try container.decodeTimeIfPresent(forKey: .doneAt)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -107,21 +107,25 @@ final class SimulatedSystem: @unchecked Sendable {
     // MARK: - Server
 
     private func openServer() async throws {
-        // The lock file's descriptor is close-on-exec, but a child process that other tests
-        // start at that very moment holds it until its exec: try again shortly.
+        let path = serverPath
+        let store = try await SimulatedSystem.retryingLock { try SQLiteStore(path: path) }
+        try await store.prepare()
+        self.store = store
+    }
+
+    /// Runs `body`, trying again for up to a second while the database's lock file is held. Its
+    /// descriptor is close-on-exec, but a child process that other tests start at that very
+    /// moment holds it until its exec.
+    static func retryingLock<T>(_ body: () throws -> T) async throws -> T {
         var attempts = 0
-        var opened: SQLiteStore?
-        while opened == nil {
+        while true {
             do {
-                opened = try SQLiteStore(path: serverPath)
+                return try body()
             } catch  where attempts < 100 {
                 attempts += 1
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
-        let store = opened!
-        try await store.prepare()
-        self.store = store
     }
 
     /// A restart: the process goes, the file stays.
@@ -144,7 +148,8 @@ final class SimulatedSystem: @unchecked Sendable {
         guard !backups.isEmpty else { return }
         let backup = backups[pick(backups.count)]
         store = nil
-        _ = try SQLiteBackup.restore(backup: backup, into: serverPath, now: now)
+        let (path, time) = (serverPath, now)
+        _ = try await SimulatedSystem.retryingLock { try SQLiteBackup.restore(backup: backup, into: path, now: time) }
         try await openServer()
         tally.fault("restore")
     }

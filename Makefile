@@ -34,7 +34,7 @@ ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
 EXECUTABLES := quire quire-server
 
-.PHONY: all deps build run test sim api-check bench man install format format-check clean
+.PHONY: all deps build run test sim merge-soak api-check bench man install format format-check clean
 
 all: build
 
@@ -61,6 +61,14 @@ sim: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	QUIRE_SIM_SEEDS=$(SEEDS) $(if $(SEED),QUIRE_SIM_SEED=$(SEED) QUIRE_SIM_TRACE=1) \
 		$(SWIFT) test $(SWIFT_FLAGS) --skip-build --filter SimulationTests
+
+# The body merge's invariants on many more generated cases than make test runs (10,000):
+# `make merge-soak CASES=1000000`; a failure prints its seed, replayed with QUIRE_MERGE_SEED=N.
+CASES ?= 200000
+merge-soak: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	QUIRE_MERGE_CASES=$(CASES) $(SWIFT) test $(SWIFT_FLAGS) --skip-build \
+		--filter 'MergeInvariantTests/everyGeneratedMergeKeepsItsPromises'
 
 api-check: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product quire-server

@@ -12,14 +12,15 @@ import Testing
     /// Cases per run of the invariant test; together with the git oracle's cases (each checked
     /// against every invariant as well) well over 10,000 per `make test`.
     static let invariantCases = 10_000
-    /// Cases run through `git merge-file`: one process each, so fewer.
-    static let oracleCases = 1_000
+    /// Cases run through `git merge-file`: one process each, so fewer; enough that the 1% bound
+    /// is measured, not sampled noise (about 1,500 of them are ones git merges cleanly).
+    static let oracleCases = 3_000
 
     @Test func everyGeneratedMergeKeepsItsPromises() {
         var failed = 0
-        var moves: [String] = []
         var conflicts = 0
-        for seed in propertySeeds(count: Self.invariantCases) {
+        let seeds = propertySeeds(count: Self.invariantCases)
+        for seed in seeds {
             var generator = MergeCaseGenerator(seed: seed)
             let example = generator.next()
             if Diff3(base: example.base.string, local: example.local.string, remote: example.remote.string)
@@ -27,23 +28,14 @@ import Testing
             {
                 conflicts += 1
             }
-            let failures = Self.failures(of: example)
-            if failures == [Self.extendingPromise] {
-                moves.append("seed \(seed): \(example.repro)")
-                continue
-            }
-            guard !failures.isEmpty else { continue }
+            guard !Self.failures(of: example).isEmpty else { continue }
             failed += 1
             if failed <= 5 { Self.report(example, seed: seed) }
         }
-        #expect(failed == 0, "\(failed) of \(Self.invariantCases) cases broke an invariant")
-        // Known gap: where one side moved a line (deleted it here, wrote it there) and the
-        // other side holds that move plus insertions of its own, a few cases in 10,000 merge
-        // to other text than the extending side. Listed, not hidden; still to be fixed.
-        withKnownIssue("a moved line next to the other side's insertions", isIntermittent: true) {
-            #expect(moves.isEmpty, "\(moves.count) cases: \(moves.prefix(3).joined(separator: " | "))")
-        }
-        #expect(conflicts > 0 && conflicts < Self.invariantCases, "the generator reaches clean merges and conflicts")
+        #expect(failed == 0, "\(failed) of \(seeds.count) cases broke an invariant")
+        #expect(
+            seeds.count == 1 || (conflicts > 0 && conflicts < seeds.count),
+            "the generator reaches clean merges and conflicts")
     }
 
     /// Where Quire merges cleanly, its invariants hold (checked on every case here too);
@@ -80,13 +72,11 @@ import Testing
             "merge oracle: \(cases.count) cases, git clean in \(gitClean), Quire conflicts in "
                 + "\(quireConflictsWhereGitIsClean) of those (\(String(format: "%.2f", rate * 100))%), "
                 + "different clean text in \(differentText)")
-        #expect(gitClean > cases.count / 2, "most generated cases are ones git merges")
+        #expect(gitClean * 3 > cases.count, "a good share of generated cases are ones git merges")
         #expect(
             rate <= 0.01, "Quire conflicts where git merges cleanly in \(quireConflictsWhereGitIsClean) of \(gitClean)")
         #expect(failed == 0, "\(failed) of \(cases.count) cases broke an invariant")
     }
-
-    static let extendingPromise = "a side that extends the other is not what the merge gives"
 
     static func report(_ example: MergeCase, seed: UInt64) {
         let small = example.shrunk { failures(of: $0) }
@@ -120,7 +110,9 @@ import Testing
         // in every conflict, gives exactly that side (nothing lost, nothing twice).
         if let extending = example.extending {
             let expected = extending == .local ? local : remote
-            check(same(merge.text(choosing: extending), expected), extendingPromise)
+            check(
+                same(merge.text(choosing: extending), expected),
+                "a side that extends the other is not what the merge gives")
         }
 
         // `both` gives the lines two versions share once: as many lines as the two versions

@@ -7,7 +7,9 @@ func propertySeeds(count: Int) -> [UInt64] {
     if let text = ProcessInfo.processInfo.environment["QUIRE_MERGE_SEED"], let seed = UInt64(text) {
         return [seed]
     }
-    return (1...UInt64(count)).map { $0 }
+    // `make merge-soak` runs many more cases than `make test` has time for.
+    let cases = ProcessInfo.processInfo.environment["QUIRE_MERGE_CASES"].flatMap { Int($0) } ?? count
+    return (1...UInt64(max(cases, 1))).map { $0 }
 }
 
 /// Joins lines that each end in a newline.

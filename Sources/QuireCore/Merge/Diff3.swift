@@ -297,8 +297,81 @@ extension Diff3 {
         var region: Range<Int>
     }
 
+    /// Merges with each side diffed against the base on its own, and checks that against the
+    /// merges with one side's alignment carried to the other through a diff of the two sides
+    /// (`Alignment`), so that both sides see every line they share the same way.
+    ///
+    /// Two independent diffs can explain one move differently (`x` kept and `m` moved on one
+    /// side, `m` kept and `x` moved on the other): then the same change looks like two, and a
+    /// clean merge could repeat or drop lines, or keeping a side in a conflict could.
     init(base: Side, local: Side, remote: Side) {
-        let all = (Diff3.sideHunks(.local, of: local, base: base) + Diff3.sideHunks(.remote, of: remote, base: base))
+        let localHunks = LineDiff.hunks(from: base.ids, to: local.ids)
+        let remoteHunks = LineDiff.hunks(from: base.ids, to: remote.ids)
+        let direct = Diff3(base: base, local: local, remote: remote, localHunks: localHunks, remoteHunks: remoteHunks)
+        // One side unchanged, or both alike: there is only one change to take.
+        guard !localHunks.isEmpty, !remoteHunks.isEmpty, local.ids != remote.ids else {
+            self = direct
+            return
+        }
+        // One diff of the two sides, taken in an order that does not depend on which is local,
+        // so that swapping the sides gives the same alignments.
+        let localFirst = Array(local.lines.joined(separator: "\n").utf8)
+            .lexicographicallyPrecedes(Array(remote.lines.joined(separator: "\n").utf8))
+        let between =
+            localFirst
+            ? LineDiff.hunks(from: local.ids, to: remote.ids)
+            : LineDiff.hunks(from: remote.ids, to: local.ids).map { LineDiff.Hunk(old: $0.new, new: $0.old) }
+        var anchored: [(merge: Diff3, anchor: [String])] = []
+        if let throughLocal = Alignment.carried(
+            localHunks, through: between, toMatch: remoteHunks, base: base.ids.count)
+        {
+            let merge =
+                throughLocal == remoteHunks
+                ? direct
+                : Diff3(base: base, local: local, remote: remote, localHunks: localHunks, remoteHunks: throughLocal)
+            anchored.append((merge, local.lines))
+        }
+        let back = between.map { LineDiff.Hunk(old: $0.new, new: $0.old) }
+        if let throughRemote = Alignment.carried(remoteHunks, through: back, toMatch: localHunks, base: base.ids.count)
+        {
+            let merge =
+                throughRemote == localHunks
+                ? direct
+                : Diff3(base: base, local: local, remote: remote, localHunks: throughRemote, remoteHunks: remoteHunks)
+            anchored.append((merge, remote.lines))
+        }
+        self = Diff3.choose(direct: direct, anchored: anchored)
+    }
+
+    /// The merge to keep. Alignments that agree across the sides are trusted over the two
+    /// independent diffs: a clean text every clean one of them gives; where two clean ones
+    /// disagree nothing is proven, so a conflict (the direct merge's, if it has one); else the
+    /// one with the fewest conflicting lines (a tie goes to the one anchored on the side whose
+    /// text sorts first, so swapping the sides gives the same merge).
+    private static func choose(direct: Diff3, anchored: [(merge: Diff3, anchor: [String])]) -> Diff3 {
+        guard !anchored.isEmpty else { return direct }
+        let clean = anchored.filter { !$0.merge.hasConflicts }
+        if let first = clean.first {
+            let text = first.merge.text(choosing: .local)
+            if clean.allSatisfy({ $0.merge.text(choosing: .local).utf8.elementsEqual(text.utf8) }) {
+                return first.merge
+            }
+            if direct.hasConflicts { return direct }
+        }
+        func size(_ merge: Diff3) -> Int {
+            merge.conflicts.reduce(0) { $0 + $1.base.count + $1.local.count + $1.remote.count }
+        }
+        func bytes(_ lines: [String]) -> [UInt8] { lines.flatMap { Array($0.utf8) } }
+        return anchored.min { a, b in
+            if size(a.merge) != size(b.merge) { return size(a.merge) < size(b.merge) }
+            return bytes(a.anchor).lexicographicallyPrecedes(bytes(b.anchor))
+        }!.merge
+    }
+
+    init(base: Side, local: Side, remote: Side, localHunks: [LineDiff.Hunk], remoteHunks: [LineDiff.Hunk]) {
+        let all =
+            (Diff3.sideHunks(.local, of: local, base: base, hunks: localHunks)
+            + Diff3.sideHunks(.remote, of: remote, base: base, hunks: remoteHunks))
             .sorted { ($0.reach.lowerBound, $0.reach.upperBound) < ($1.reach.lowerBound, $1.reach.upperBound) }
 
         // Sorted by where they can start, a hunk joins the first group it collides with or
@@ -487,8 +560,9 @@ extension Diff3 {
     }
 
     /// One side's hunks against the base, each with the stretch it could slide over.
-    private static func sideHunks(_ which: SideHunk.Which, of side: Side, base: Side) -> [SideHunk] {
-        let hunks = LineDiff.hunks(from: base.ids, to: side.ids)
+    private static func sideHunks(_ which: SideHunk.Which, of side: Side, base: Side, hunks: [LineDiff.Hunk])
+        -> [SideHunk]
+    {
         return hunks.indices.map { index in
             let hunk = hunks[index]
             let previous = index > 0 ? hunks[index - 1] : nil

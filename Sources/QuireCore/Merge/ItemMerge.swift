@@ -116,9 +116,15 @@ public struct ItemMerge: Hashable, Sendable {
                 merged.deleted = flipper.deleted
             }
         }
-        if merged.deleted && local.deleted && remote.deleted {
-            // Both sides deleted it: nothing left to review.
+        if local.deleted && remote.deleted {
+            // Both sides deleted it: nothing left to review, and the tombstone is the server's,
+            // byte for byte. What this device changed before deleting went with its delete
+            // (its history keeps it); merging it into a tombstone would only make this copy
+            // differ from every other.
+            merged = remote
+            merged.id = local.id
             conflicts = []
+            bodyMerge = nil
         }
 
         self.item = merged

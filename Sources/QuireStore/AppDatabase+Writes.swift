@@ -123,6 +123,7 @@ extension AppDatabase {
                 if let latest = try Outbox.entries(for: id, in: db).last, latest.wasNeverSent, latest.op.kind == .delete
                 {
                     try Outbox.remove([latest.seq], in: db)
+                    after = try serverCopyWhenNothingWaits(after, in: db)
                 } else {
                     opID = environment.newID(now)
                     try Outbox.insert(
@@ -193,25 +194,34 @@ extension AppDatabase {
         try Validation.size(of: after)
         after.updatedAt = now
         let opID = try foldOrQueue(before, changes: changes, now: now, in: db)
-        if opID == nil, try Outbox.entries(for: before.id, in: db).isEmpty, let version = after.serverVersion,
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT updatedAt, doneAt FROM itemVersion WHERE itemId = ? AND serverVersion = ?
-                        ORDER BY seq DESC LIMIT 1
-                        """), arguments: [before.id, version.description])
-        {
-            // The change undid the only one waiting: the item is the server's version again,
-            // times included.
-            let updated: String = row[0]
-            let done: String? = row[1]
-            after.updatedAt = StoreTime.date(from: updated) ?? after.updatedAt
-            if after.done { after.doneAt = done.flatMap(StoreTime.date(from:)) ?? after.doneAt }
-        }
+        if opID == nil { after = try serverCopyWhenNothingWaits(after, in: db) }
         after.syncState = try settledState(after, in: db)
         try ItemRow.update(after, in: db)
         try History.insert(after, origin: origin, opID: opID, at: now, in: db)
         return after
+    }
+
+    /// A local change that cancels the only op waiting for an item (a toggle toggled back, a
+    /// delete restored before it was sent) leaves nothing to travel: the server keeps the version
+    /// this device last had from it, so the item becomes that version again, byte for byte, its
+    /// times included. Every path that can empty an item's outbox ends here, so no copy keeps a
+    /// time of its own that no op will ever bring to the server.
+    func serverCopyWhenNothingWaits(_ item: Item, in db: Database) throws -> Item {
+        guard let version = item.serverVersion, try Outbox.entries(for: item.id, in: db).isEmpty else { return item }
+        let sql = """
+            SELECT itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt,
+              deleted, rev, 'synced', serverVersion
+            FROM itemVersion WHERE itemId = ? AND serverVersion = ? ORDER BY seq DESC LIMIT 1
+            """
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [item.id, version.description])
+        else { return item }
+        var server = try ItemRow.decode(row)
+        // Only when the change truly undid the waiting one: other values would be an edit that
+        // must not be dropped (and an op would be waiting for it).
+        guard server.deleted == item.deleted, Field.allCases.allSatisfy({ server.value(of: $0) == item.value(of: $0) })
+        else { return item }
+        server.syncState = item.syncState
+        return server
     }
 
     /// Folds `changes` into the item's latest op when it was never sent, else queues an update.

@@ -161,7 +161,7 @@ public struct SyncReconciler {
         merged.rev = remote.rev
         local.conflict = nil
         let op = makeOp(from: remote, to: merged)
-        if let op { local.ops.append(op) }
+        if let op { local.ops.append(op) } else { merged = SyncReconciler.serverCopy(remote, for: merged) }
         local.item = merged
         history.append(HistoryEntry(item: merged, origin: .merge, opID: op?.op.id))
         summary.merged += 1
@@ -283,7 +283,11 @@ public struct SyncReconciler {
         merged.serverVersion = remote.serverVersion
         var op = makeOp(from: remote, to: merged)
         op?.op.basis = lost
-        if let op { local.ops.append(op) }
+        if let op {
+            local.ops.append(op)
+        } else if remote.serverVersion != nil {
+            merged = SyncReconciler.serverCopy(remote, for: merged)
+        }
         if merged != current {
             local.item = merged
             history.append(HistoryEntry(item: merged, origin: .merge, opID: op?.op.id))
@@ -402,6 +406,15 @@ public struct SyncReconciler {
         let doneAt =
             local.flatMap { $0.done == change.done ? $0.doneAt : nil } ?? (change.done ? change.updatedAt : nil)
         return change.item(syncState: .synced, doneAt: doneAt)
+    }
+
+    /// A merge that leaves nothing to send is the server's version: it is taken as the server
+    /// has it, times and all, rather than with the merge's own `updatedAt` (the later of the two
+    /// sides), which no op would ever bring to the server or the other devices.
+    static func serverCopy(_ remote: Item, for merged: Item) -> Item {
+        var copy = remote
+        copy.syncState = merged.syncState
+        return copy
     }
 
     /// The op that turns the server's version into `target`, or nil when they agree.

@@ -68,6 +68,8 @@ final class SimulatedSystem: @unchecked Sendable {
         var engine: SyncEngine!
         var online = true
         var signedOut = false
+        /// The newest sync event already traced (`QUIRE_SIM_TRACE`).
+        var tracedEvents: Int64 = 0
 
         init(name: String, path: String, seed: UInt64) throws {
             self.name = name
@@ -95,6 +97,7 @@ final class SimulatedSystem: @unchecked Sendable {
     }
 
     deinit {
+        for device in devices { try? device.database.close() }
         store = nil
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -248,8 +251,11 @@ final class SimulatedSystem: @unchecked Sendable {
 /// format, and, as the seed says, requests are lost, answers are lost after the server
 /// applied them, requests arrive twice, the server fails, or the device is offline.
 struct SimulatedNetwork: SyncTransport, @unchecked Sendable {
-    let system: SimulatedSystem
-    let device: SimulatedSystem.Device
+    /// Unowned: the system owns its devices, each device its engine and the engine this
+    /// network; strong references back would keep every run's files and descriptors open
+    /// until the process ends (more than a thousand seeds then run out of descriptors).
+    unowned let system: SimulatedSystem
+    unowned let device: SimulatedSystem.Device
 
     func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
         let bytes = request.compactJSON()

@@ -104,16 +104,7 @@ struct SimulationRun {
             case 67..<70:
                 try resolveAll(device, system: system)
             default:
-                let outcome = await device.engine.runToCompletion(waitingForLock: 0)
-                trace("\(device.name) syncs: \(outcome)")
-                if SimulationRun.tracing {
-                    for event in try device.database.recentSyncEvents(limit: 12).reversed()
-                    where event.kind != .syncStart {
-                        trace(
-                            "   \(event.kind.rawValue) \(event.itemID.map { String($0.suffix(6)) } ?? "") \(event.message)"
-                        )
-                    }
-                }
+                _ = try await sync(device)
                 try countSpurious(device, system: system, tracked: tracked)
             }
             try await injectFaults(system)
@@ -124,13 +115,41 @@ struct SimulationRun {
         return system.tally
     }
 
+    /// One sync of a device, traced with the events it logged.
+    private func sync(_ device: SimulatedSystem.Device, healing: Bool = false) async throws -> SyncMachine.RoundOutcome
+    {
+        let outcome = await device.engine.runToCompletion(waitingForLock: 0)
+        trace("\(device.name) syncs\(healing ? " (healing)" : ""): \(outcome)")
+        if SimulationRun.tracing {
+            let seen = device.tracedEvents
+            for event in try device.database.recentSyncEvents(limit: 50).reversed()
+            where event.kind != .syncStart && event.seq > seen {
+                device.tracedEvents = max(device.tracedEvents, event.seq)
+                trace("   \(event.kind.rawValue) \(event.itemID.map { String($0.suffix(6)) } ?? "") \(event.message)")
+            }
+        }
+        return outcome
+    }
+
     private func injectFaults(_ system: SimulatedSystem) async throws {
         let faults = system.faults
-        if system.chance(faults.backup) { try system.backUpServer() }
-        if system.chance(faults.restore) { try await system.restoreServer() }
-        if system.chance(faults.serverRestart) { try await system.restartServer() }
+        if system.chance(faults.backup) {
+            try system.backUpServer()
+            trace("server backed up")
+        }
+        if system.chance(faults.restore) {
+            try await system.restoreServer()
+            trace("server restored from a backup, epoch renewed")
+        }
+        if system.chance(faults.serverRestart) {
+            try await system.restartServer()
+            trace("server restarted")
+        }
         for device in system.devices {
-            if system.chance(faults.deviceCrash) { try system.crash(device) }
+            if system.chance(faults.deviceCrash) {
+                try system.crash(device)
+                trace("\(device.name) crashed")
+            }
             if system.chance(faults.offline) {
                 device.online.toggle()
                 if !device.online { system.tally.fault("offline") }
@@ -169,7 +188,7 @@ struct SimulationRun {
             for device in system.devices {
                 system.tick()
                 let before = try snapshot(device)
-                let outcome = await device.engine.runToCompletion(waitingForLock: 0)
+                let outcome = try await sync(device, healing: true)
                 guard outcome == .caughtUp else {
                     throw Failure(description: "\(device.name) did not catch up while healing: \(outcome)")
                 }
@@ -249,11 +268,12 @@ struct SimulationRun {
             problems.append("\(system.tally.spuriousConflicts) conflicts on items only one device edited")
         }
         if !problems.isEmpty, SimulationRun.tracing {
-            for (id, item) in tracked where !item.lines.isEmpty {
+            for (id, _) in tracked {
                 for device in system.devices {
                     for version in try device.database.history(of: id).reversed() {
                         trace(
                             "history \(device.name) \(id.suffix(6)) \(version.origin.rawValue) rev \(version.item.rev) "
+                                + "at \(version.item.updatedAt.timeIntervalSince1970.truncatingRemainder(dividingBy: 1000)) "
                                 + "\(version.item.serverVersion?.description ?? "-") deleted \(version.item.deleted) "
                                 + version.item.body.replacingOccurrences(of: "\n", with: "|"))
                     }

@@ -26,6 +26,9 @@ public struct SyncReconciler {
     public private(set) var summary = ReconcileSummary()
     /// Versions of the history the server acknowledged, to be marked with their server version.
     public private(set) var acknowledged: [AcknowledgedVersion] = []
+    /// Server copies from applied answers of a push, by item, held until the item's last
+    /// in-flight op of the push is answered.
+    private var unsettled: [String: ChangeItem] = [:]
 
     public init(now: Date, newID: @escaping (Date) -> String) {
         self.now = now
@@ -46,8 +49,12 @@ public struct SyncReconciler {
             local.ops.remove(at: index)
             summary.applied += 1
             if let current = result.current {
-                // Applied on top of changes this device has not seen: the server's whole item.
-                merge(remote: current, into: &local, force: true)
+                // Applied on top of changes this device has not seen (or its own earlier op of
+                // this batch): the server's whole item. While a later op of the item in this
+                // batch is still to be answered, the server may have applied that one on top:
+                // merging now would queue this device's in-flight changes again, against a
+                // revision already gone. The last answer for the item settles it.
+                unsettled[local.id] = newer(current, than: unsettled[local.id])
             } else if var item = local.item, let rev = result.rev, rev == sent.baseRev + 1, rev > item.rev {
                 // Exactly this device's version: take the server's revision, version and times,
                 // so that every device holds the same bytes.
@@ -78,9 +85,20 @@ public struct SyncReconciler {
                 local.ops[index].state = .pending
                 break
             }
+            unsettled[local.id] = nil
+            merge(remote: current, into: &local, force: true)
+        }
+        if let current = unsettled[local.id], !local.ops.contains(where: { $0.state == .inFlight }) {
+            unsettled[local.id] = nil
             merge(remote: current, into: &local, force: true)
         }
         settleBadge(&local)
+    }
+
+    /// The later of two server copies of one item, by revision (both are answers of one push).
+    private func newer(_ change: ChangeItem, than other: ChangeItem?) -> ChangeItem {
+        guard let other else { return change }
+        return other.rev > change.rev ? other : change
     }
 
     // MARK: - Pulled changes
@@ -162,8 +180,15 @@ public struct SyncReconciler {
         local.conflict = nil
         let op = makeOp(from: remote, to: merged)
         if let op { local.ops.append(op) } else { merged = SyncReconciler.serverCopy(remote, for: merged) }
+        // The server's copy held nothing this device lacked (its own earlier ops of the push):
+        // the unsent changes now rest on the newer revision, and there is nothing to report.
+        let rebasedOnly =
+            !wasInConflict && op != nil
+            && local.item.map { shown in Field.allCases.allSatisfy { shown.value(of: $0) == merged.value(of: $0) } }
+                ?? false
         local.item = merged
         history.append(HistoryEntry(item: merged, origin: .merge, opID: op?.op.id))
+        if rebasedOnly { return }
         summary.merged += 1
         let pushed =
             op.map {
@@ -226,7 +251,12 @@ public struct SyncReconciler {
             }
             return
         }
-        resend(current, over: remoteItem(remote, local: current), base: ancestor, lost: lost, local: &local)
+        let server = remoteItem(remote, local: current)
+        // The server's copy is one this device's copy was built on (this device may never have
+        // held it: it pulled only a later version): then it is itself the newest version both
+        // hold, and only this device changed anything since.
+        let serverIsAncestor = remote.version.map { lost.holds($0) } ?? false
+        resend(current, over: server, base: serverIsAncestor ? server : ancestor, lost: lost, local: &local)
     }
 
     /// A device copy whose item is gone from the server although the server holds the
@@ -250,11 +280,16 @@ public struct SyncReconciler {
         var item = current
         item.rev = 0
         item.serverVersion = nil
+        // The create's `from` values are the lost version as this device had it (the server
+        // reads only `to`): if another device brought the item back first, the answer is merged
+        // over that version, and a device that changed nothing takes what the server has.
+        let lostCopy = SyncReconciler.base(of: current, undoing: local.activeOps, now: now) ?? current
         local.ops.removeAll { $0.isActive }
+        var fields = SyncReconciler.allFields(of: item)
+        for field in Field.allCases { fields[field]?.from = lostCopy.value(of: field) }
         let op = OutboxOp(
-            op: Op(
-                id: newID(now), item: local.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item),
-                basis: lost), createdAt: now)
+            op: Op(id: newID(now), item: local.id, kind: .create, baseRev: 0, fields: fields, basis: lost),
+            createdAt: now)
         local.ops.append(op)
         if item.deleted {
             // A tombstone goes back as one too (created, then deleted), so it can still be restored.
@@ -272,6 +307,9 @@ public struct SyncReconciler {
     private mutating func resend(
         _ current: Item, over remote: Item, base: Item?, lost: ServerVersion, local: inout LocalItem
     ) {
+        if !local.activeOps.isEmpty, resendApart(current, over: remote, base: base, lost: lost, local: &local) {
+            return
+        }
         let merge = ItemMerge(base: base, local: current, remote: remote)
         if merge.needsReview {
             settle(merge, remote: remote, local: &local, wasInConflict: false)
@@ -300,6 +338,43 @@ public struct SyncReconciler {
                 .resync, "the server had lost changes this device holds: sending them again", item: local.id,
                 op: op?.op.id)
         }
+    }
+
+    /// Re-sends what the server lost and this device's unsent changes as two ops: first the
+    /// lost version merged with the server's (it names the lost version as its basis and holds
+    /// nothing else, so when the server turns out to hold that version already, brought back by
+    /// another device, the op is simply dropped), then the unsent changes on top of it. False,
+    /// changing nothing, when either step needs a person (the single merge then decides).
+    private mutating func resendApart(
+        _ current: Item, over remote: Item, base: Item?, lost: ServerVersion, local: inout LocalItem
+    ) -> Bool {
+        guard let lostCopy = SyncReconciler.base(of: current, undoing: local.activeOps, now: now) else { return false }
+        let restoring = ItemMerge(base: base, local: lostCopy, remote: remote)
+        guard !restoring.needsReview else { return false }
+        var restored = restoring.item
+        restored.rev = remote.rev
+        restored.serverVersion = remote.serverVersion
+        let unsent = ItemMerge(base: lostCopy, local: current, remote: restored)
+        guard !unsent.needsReview else { return false }
+        var merged = unsent.item
+        merged.rev = remote.rev
+        merged.serverVersion = remote.serverVersion
+        local.ops.removeAll { $0.isActive }
+        var resent = makeOp(from: remote, to: restored)
+        resent?.op.basis = lost
+        if let resent { local.ops.append(resent) }
+        if let own = makeOp(from: restored, to: merged) { local.ops.append(own) }
+        if merged != current {
+            history.append(HistoryEntry(item: merged, origin: .merge, opID: resent?.op.id))
+        }
+        local.item = merged
+        if let resent {
+            summary.resent += 1
+            log(
+                .resync, "the server had lost changes this device holds: sending them again", item: local.id,
+                op: resent.op.id)
+        }
+        return true
     }
 
     // MARK: - Resolution
@@ -454,7 +529,15 @@ public struct SyncReconciler {
         for entry in ops.reversed() {
             switch entry.op.kind {
             case .create:
-                if entry.op.baseRev == 0 { return nil }
+                if entry.op.baseRev == 0 {
+                    // A re-sent item the server had lost rests on the version it brings back.
+                    guard entry.op.basis != nil, let fields = entry.op.fields else { return nil }
+                    for (field, change) in fields { try? base.set(field, to: change.from, now: now) }
+                    base.deleted = false
+                    base.rev = 0
+                    base.serverVersion = entry.op.basis
+                    return base
+                }
                 // A revived tombstone: the server's version was deleted.
                 base.deleted = true
             case .delete:
@@ -479,10 +562,25 @@ public struct SyncReconciler {
     private func dropOps(alreadyHeldBy remote: Item, in local: inout LocalItem) {
         var dropped = Set<String>()
         for entry in local.activeOps {
-            guard entry.attempts > 0 || entry.state == .inFlight, SyncReconciler.holds(entry.op, remote) else { break }
+            guard entry.attempts > 0 || entry.state == .inFlight,
+                SyncReconciler.holds(entry.op, remote) || SyncReconciler.isSuperseded(entry.op, by: remote)
+            else { break }
             dropped.insert(entry.op.id)
         }
         if !dropped.isEmpty { local.ops.removeAll { dropped.contains($0.op.id) } }
+    }
+
+    /// True when `op` re-sends a version a restored server had lost, and `item` is a version
+    /// built on both that lost version and the one the op was made against: another device
+    /// brought the lost changes back first, and the op has nothing more to say. (A re-send
+    /// carries only those two versions merged; unsent changes travel in an op of their own.)
+    static func isSuperseded(_ op: Op, by item: Item) -> Bool {
+        guard let basis = op.basis, let version = item.serverVersion, version.holds(basis) else { return false }
+        switch op.kind {
+        case .create: return (op.fields ?? [:]).values.allSatisfy { $0.from == $0.to }
+        case .update: return op.baseVersion.map { version.holds($0) } ?? false
+        case .delete: return false
+        }
     }
 
     /// True when `item` has every value `op` sets.

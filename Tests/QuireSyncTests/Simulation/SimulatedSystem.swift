@@ -281,6 +281,17 @@ struct SimulatedNetwork: SyncTransport, @unchecked Sendable {
         guard let response = answer.withUnsafeBufferPointer(SyncResponse.readCompact) else {
             throw .invalidAnswer("unreadable answer")
         }
+        if SimulationRun.tracing {
+            for (op, result) in zip(request.ops, response.results) {
+                let fields = (op.fields ?? [:]).keys.map(\.rawValue).sorted().joined(separator: ",")
+                let base = op.baseVersion.map { String(describing: $0) } ?? "-"
+                let item = String(op.item.suffix(6))
+                let rev: Int = result.rev ?? -1
+                let status = String(describing: result.status)
+                let line = "op \(item) \(op.kind) [\(fields)] base \(op.baseRev) \(base) → \(status) \(rev)"
+                print("sim:      \(line)")
+            }
+        }
         return SyncExchange(value: response, bytesSent: bytes.count, bytesReceived: answer.count)
     }
 

@@ -82,6 +82,7 @@ struct SimulationRun {
                 let tag = "t" + next()
                 _ = try device.database.update(id, fields: [.tags: .strings(item.tags + [tag])])
                 tracked[id]!.tags.append(tag)
+                trace("\(device.name) tags \(id.suffix(6)) \(tag)")
             case 54..<58:
                 guard let id, let item = try device.database.item(id), !item.deleted else { continue }
                 _ = try device.database.update(id, fields: [.title: .string("title \(next())")])

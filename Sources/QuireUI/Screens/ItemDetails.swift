@@ -4,7 +4,9 @@ import TerminalUI
 /// The lines that describe one item in full, shared by the preview pane and the item view.
 public enum ItemDetails {
     /// `shownID` is the id a person types for the item (see `ShortID`).
-    public static func lines(_ item: Item, today: Day?, shownID: String) -> [Line] {
+    /// `fitting` (rows, columns) keeps only the start of the body that can show in that many
+    /// rows: a pane redrawn on every key must not split and wrap a megabyte it cannot show.
+    public static func lines(_ item: Item, today: Day?, shownID: String, fitting: Size? = nil) -> [Line] {
         var lines: [Line] = []
         var heading = Line([])
         if item.kind == .task { heading.append(item.done ? Span("[x] ", .done) : Span("[ ] ")) }
@@ -43,7 +45,19 @@ public enum ItemDetails {
         if item.body.isEmpty {
             lines.append(Line("(no text)", style: Style(.muted)))
         } else {
-            lines += item.body.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
+            guard let fitting else {
+                lines += item.body.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
+                return lines
+            }
+            // Each line takes a row at least, and no row more than `width` characters.
+            let cap = max(1, fitting.height * fitting.width)
+            var rest = item.body[...]
+            for _ in 0..<max(1, fitting.height) {
+                let end = rest.firstIndex(of: "\n")
+                lines.append(Line(String(rest[..<(end ?? rest.endIndex)].prefix(cap))))
+                guard let end else { break }
+                rest = rest[rest.index(after: end)...]
+            }
         }
         return lines
     }

@@ -76,7 +76,9 @@ enum ListScreen {
             content = Rect(x: area.x + 1, y: area.y + 1, width: area.width - 2, height: area.height - 1)
         }
         guard let item = state.list.selectedItem else { return }
-        Paragraph(ItemDetails.lines(item, today: state.today, shownID: state.list.shownID(of: item))).render(
-            into: &buffer, area: content)
+        let lines = ItemDetails.lines(
+            item, today: state.today, shownID: state.list.shownID(of: item),
+            fitting: Size(width: content.width, height: content.height))
+        Paragraph(lines).render(into: &buffer, area: content)
     }
 }

@@ -64,6 +64,11 @@ extension AppState {
         guard var resolve, !resolve.saving else { return [] }
         defer { if case .resolve = screen { screen = .resolve(resolve) } }
         switch command {
+        case .moveDown where resolve.showsPreview, .moveUp where resolve.showsPreview:
+            resolve.scrollOffset = max(0, resolve.scrollOffset + (command == .moveDown ? 1 : -1))
+        case .pageDown where resolve.showsPreview, .pageUp where resolve.showsPreview:
+            let page = ResolveScreen.chrome(size: size).pageHeight
+            resolve.scrollOffset = max(0, resolve.scrollOffset + (command == .pageDown ? page : -page))
         case .moveDown: resolve.moveSelection(by: 1)
         case .moveUp: resolve.moveSelection(by: -1)
         case .pageDown, .pageUp:
@@ -82,11 +87,24 @@ extension AppState {
                 notice = Notice(text: "Side by side needs \(ResolveScreen.sideBySideWidth) columns", isError: false)
             }
         case .edit:
+            if case .field(let field)? = resolve.selectedRow {
+                guard ResolveState.isEditableText(field) else {
+                    notice = Notice(
+                        text: "\(field.rawValue) has no text to write: choose l (local) or r (remote)", isError: false)
+                    return []
+                }
+                let start = resolve.editedFields[field] ?? ResolveState.text(of: field, in: resolve.previewItem)
+                resolve.fieldEditor = FieldEditor(field: field, text: start)
+                return []
+            }
             guard resolve.merge.conflicts.contains(.body) else {
-                notice = Notice(text: "Only a conflicting body can be edited here", isError: false)
+                notice = Notice(text: "Only the body, the title and tags can be written by hand here", isError: false)
                 return []
             }
             resolve.bodyEditor = TextArea(resolve.mergedBody)
+        case .togglePreview:
+            resolve.showsPreview.toggle()
+            resolve.scrollOffset = 0
         case .accept:
             guard let plan = resolve.plan else {
                 let left = resolve.unsettled
@@ -97,6 +115,9 @@ extension AppState {
             }
             resolve.saving = true
             return [.resolve(plan)]
+        case .back where resolve.showsPreview:
+            resolve.showsPreview = false
+            resolve.scrollOffset = 0
         case .back:
             screen = .list
         case .quit:
@@ -123,9 +144,32 @@ extension AppState {
         resolve.moveSelection(by: 1)
     }
 
+    /// Keys while a text field in conflict is open for the person's own value: Enter or
+    /// Ctrl-S takes it, Esc drops it.
+    private mutating func resolveFieldKey(_ key: Key, _ command: Command?) -> [Effect] {
+        guard var resolve, var editor = resolve.fieldEditor else { return [] }
+        defer { screen = .resolve(resolve) }
+        switch command {
+        case .save?, .newline?:
+            if let problem = resolve.setEditedField(editor.field, editor.input.text) {
+                notice = Notice(text: "Cannot take that \(editor.field.rawValue): \(problem)", isError: true)
+                return []
+            }
+            resolve.fieldEditor = nil
+            resolve.moveSelection(by: 1)
+        case .cancel?:
+            resolve.fieldEditor = nil
+        default:
+            guard editor.input.edit(key, command) else { return [] }
+            resolve.fieldEditor = editor
+        }
+        return []
+    }
+
     /// Keys while the merged body is open in the editor: typing and moving as in the item
     /// editor; Ctrl-S takes the text, Esc drops it.
     mutating func resolveEditorKey(_ key: Key, _ command: Command?) -> [Effect] {
+        if resolve?.fieldEditor != nil { return resolveFieldKey(key, command) }
         guard var resolve, var area = resolve.bodyEditor else { return [] }
         switch command {
         case .save?:

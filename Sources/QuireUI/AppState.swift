@@ -126,7 +126,7 @@ public struct AppState: Hashable, Sendable {
         switch screen {
         case .list: return prompt != nil ? .prompt : .list
         case .syncStatus: return .syncStatus
-        case .resolve(let resolve): return resolve.bodyEditor != nil ? .editor : .resolve
+        case .resolve(let resolve): return resolve.bodyEditor != nil || resolve.fieldEditor != nil ? .editor : .resolve
         case .detail: return .detail
         case .editor: return .editor
         case .help: return .help

@@ -17,7 +17,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case cursorLeft, cursorRight, cursorUp, cursorDown, cursorHome, cursorEnd, cursorPageUp, cursorPageDown
     case newline, deleteBackward, deleteForward
     // Resolve
-    case chooseLocal, chooseRemote, chooseBoth, chooseAllLocal, chooseAllRemote, toggleView
+    case chooseLocal, chooseRemote, chooseBoth, chooseAllLocal, chooseAllRemote, toggleView, togglePreview
     // Prompts and questions
     case accept, confirm, decline
 }

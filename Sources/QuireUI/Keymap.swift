@@ -129,7 +129,12 @@ public enum Keymap {
         KeyBinding(
             .resolve, [.character("b")], .chooseBoth, "keep both: local lines, then remote (body hunks)", hint: "both"),
         KeyBinding(.resolve, [.character("v")], .toggleView, "side by side or unified", hint: "view"),
-        KeyBinding(.resolve, [.character("e")], .edit, "edit the merged body", hint: "edit"),
+        KeyBinding(
+            .resolve, [.character("e")], .edit, "write it yourself: the merged body, or a title or tags in conflict",
+            hint: "edit"),
+        KeyBinding(
+            .resolve, [.character("p")], .togglePreview, "preview the whole item as chosen so far, or back",
+            hint: "preview"),
         KeyBinding(
             .resolve, [.enter, .control("s")], .accept, "accept: save the resolution as a new change", hint: "accept"),
         KeyBinding(.resolve, [.escape], .back, "back to the list, changing nothing", hint: "back"),

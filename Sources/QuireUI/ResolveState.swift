@@ -80,6 +80,12 @@ public struct ResolveState: Hashable, Sendable {
     public var prefersUnified: Bool
     /// The merged body open in the built-in editor.
     public var bodyEditor: TextArea?
+    /// A text field in conflict the person is writing a value of their own for.
+    public var fieldEditor: FieldEditor?
+    /// Values the person wrote for text fields in conflict (each settles its row).
+    public private(set) var editedFields: [Field: String] = [:]
+    /// The whole item as the choices make it is shown instead of the conflicts (`p`).
+    public var showsPreview = false
     /// The resolution is on its way to the store; keys wait until it answers.
     public var saving: Bool
 
@@ -131,14 +137,53 @@ public struct ResolveState: Hashable, Sendable {
     public mutating func choose(_ choice: Choice, for row: Row) -> Bool {
         guard rows.contains(row), ResolveState.allows(choice, for: row) else { return false }
         if case .hunk = row { editedBody = nil }
+        if case .field(let field) = row { editedFields[field] = nil }
         choices[row] = choice
         return true
     }
 
     /// Settles every row with one side.
     public mutating func chooseAll(_ choice: Choice) {
-        if choice != .both { editedBody = nil }
+        if choice != .both {
+            editedBody = nil
+            editedFields = [:]
+        }
         for row in rows where ResolveState.allows(choice, for: row) { choices[row] = choice }
+    }
+
+    /// The fields a person can write a value of their own for, as one line of text.
+    public static func isEditableText(_ field: Field) -> Bool { field == .title || field == .tags }
+
+    /// A field's value as the one line the field editor starts from and reads back.
+    public static func text(of field: Field, in item: Item) -> String {
+        field == .tags ? item.tags.map { "#" + $0 }.joined(separator: " ") : item.title
+    }
+
+    /// Settles a text field in conflict with the person's own value. Returns why not (and
+    /// changes nothing) when the field is not one in conflict or the value is not valid for it.
+    @discardableResult
+    public mutating func setEditedField(_ field: Field, _ text: String) -> String? {
+        guard rows.contains(.field(field)), ResolveState.isEditableText(field) else {
+            return "\(field.rawValue) is not a text field in conflict"
+        }
+        var probe = merge.item
+        do {
+            try probe.set(field, to: ResolveState.value(of: field, from: text), now: probe.updatedAt)
+        } catch {
+            return error.description
+        }
+        editedFields[field] = text
+        choices[.field(field)] = nil
+        return nil
+    }
+
+    /// The value a line of text gives a field: tags as words, `#` optional.
+    static func value(of field: Field, from text: String) -> FieldValue {
+        guard field == .tags else { return .string(text) }
+        let words = text.split(whereSeparator: \.isWhitespace).map {
+            $0.hasPrefix("#") ? String($0.dropFirst()) : String($0)
+        }
+        return .strings(words.filter { !$0.isEmpty })
     }
 
     /// Sets the merged body from the person's own text; it settles every hunk.
@@ -155,6 +200,9 @@ public struct ResolveState: Hashable, Sendable {
         choices = earlier.choices
         editedBody = earlier.editedBody
         bodyEditor = earlier.bodyEditor
+        editedFields = earlier.editedFields
+        fieldEditor = earlier.fieldEditor
+        showsPreview = earlier.showsPreview
         selection = earlier.selection
         scrollOffset = earlier.scrollOffset
         return true
@@ -163,6 +211,7 @@ public struct ResolveState: Hashable, Sendable {
     /// Whether a row is settled (by a choice, or for hunks by an edited body).
     public func isSettled(_ row: Row) -> Bool {
         if case .hunk = row, editedBody != nil { return true }
+        if case .field(let field) = row, editedFields[field] != nil { return true }
         return choices[row] != nil
     }
 
@@ -189,6 +238,12 @@ public struct ResolveState: Hashable, Sendable {
     /// The item as the choices settle it, or nil while a row is unsettled.
     public var resolvedItem: Item? {
         guard unsettled.isEmpty else { return nil }
+        return previewItem
+    }
+
+    /// The item as the choices so far make it: rows still unsettled show this device's value
+    /// (the body, git-style markers), as the screen's preview shows it before accepting.
+    public var previewItem: Item {
         var result = merge.item
         for row in rows {
             switch row {
@@ -196,13 +251,57 @@ public struct ResolveState: Hashable, Sendable {
                 let side = choices[row] == .remote ? versions.remote : versions.local
                 result.deleted = side.deleted
             case .field(let field):
-                result.copy(field, from: choices[row] == .remote ? versions.remote : versions.local)
+                if let text = editedFields[field] {
+                    try? result.set(field, to: ResolveState.value(of: field, from: text), now: result.updatedAt)
+                } else {
+                    result.copy(field, from: choices[row] == .remote ? versions.remote : versions.local)
+                }
             case .hunk:
                 break
             }
         }
         if merge.conflicts.contains(.body) { result.body = mergedBody }
         return result
+    }
+
+    /// The lines of the person's edited body that stand where each conflicting hunk was: the
+    /// text between the unchanged stretches around the hunk, found in order. Nil for a hunk
+    /// whose surroundings the edit changed (the screen then shows the edited body whole).
+    public var editedHunkLines: [[String]?] {
+        guard let editedBody, let chunks = merge.body?.chunks else { return [] }
+        let edited = LineDiff.lines(of: editedBody)
+        var result: [[String]?] = []
+        var position = 0
+        var open: Int?  // where the text of the hunk being looked for starts
+        var aligned = true
+        for chunk in chunks {
+            switch chunk {
+            case .conflict:
+                result.append(nil)
+                open = aligned ? position : nil
+            case .clean(let lines):
+                guard aligned, let start = ResolveState.find(lines, in: edited, from: position) else {
+                    aligned = false
+                    continue
+                }
+                if let from = open, let last = result.indices.last { result[last] = Array(edited[from..<start]) }
+                open = nil
+                position = start + lines.count
+            }
+        }
+        if aligned, let from = open, let last = result.indices.last { result[last] = Array(edited[from...]) }
+        return result
+    }
+
+    /// Where `lines` first stand together in `text` at or after `start`.
+    private static func find(_ lines: [String], in text: [String], from start: Int) -> Int? {
+        guard !lines.isEmpty else { return start }
+        guard text.count - lines.count >= start else { return nil }
+        for index in start...(text.count - lines.count)
+        where text[index..<(index + lines.count)].elementsEqual(lines, by: { $0.utf8.elementsEqual($1.utf8) }) {
+            return index
+        }
+        return nil
     }
 
     /// How to write the resolution with what the ledger offers: one of its resolutions, then
@@ -253,6 +352,17 @@ public struct ResolveState: Hashable, Sendable {
     /// Whether a text still holds the markers of an unsettled hunk.
     public static func hasMarkers(_ text: String) -> Bool {
         text.split(separator: "\n").contains { $0 == "<<<<<<< local" || $0 == ">>>>>>> remote" }
+    }
+}
+
+/// A text field in conflict open for the person's own value (`e` on its row).
+public struct FieldEditor: Hashable, Sendable {
+    public var field: Field
+    public var input: TextField
+
+    public init(field: Field, text: String) {
+        self.field = field
+        input = TextField(text)
     }
 }
 

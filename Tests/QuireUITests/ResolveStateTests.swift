@@ -225,7 +225,8 @@ enum ResolveFixtures {
 
     @Test func theMergedBodyIsEditedInTheBuiltInEditor() throws {
         var harness = opened()
-        harness.press(.character("e"))
+        // `e` on a hunk row opens the body (on the title row it opens the title).
+        harness.press(.character("j"), .character("j"), .character("e"))
         #expect(harness.state.keyContext == .editor)
         // Unsettled hunks open as markers, which must go before the edit is kept.
         harness.press(.control("s"))
@@ -234,7 +235,7 @@ enum ResolveFixtures {
         harness.press(.escape)
         #expect(harness.state.keyContext == .resolve)
 
-        harness.press(.character("j"), .character("j"), .character("r"), .character("r"), .character("e"))
+        harness.press(.character("r"), .character("r"), .character("e"))
         for _ in 0..<40 { harness.press(.backspace) }
         for _ in 0..<40 { harness.press(.delete) }
         harness.type("all of it")
@@ -248,7 +249,7 @@ enum ResolveFixtures {
     /// The merged body takes the item editor's keys: rows, row ends, pages.
     @Test func theMergedBodyEditorMovesLikeTheItemEditor() throws {
         var harness = opened()
-        harness.press(.character("e"))
+        harness.press(.character("j"), .character("j"), .character("e"))
         harness.press(.down, .end)
         harness.type("!")
         var lines = try #require(harness.state.resolve?.bodyEditor?.text).split(
@@ -325,5 +326,123 @@ enum ResolveFixtures {
         #expect(!columns(narrow))
         narrow.press(.character("v"), .character("v"))
         #expect(narrow.state.notice?.text == "Side by side needs 100 columns")
+    }
+
+    // MARK: - Writing a value, previewing, reading what was edited
+
+    /// A title in conflict can be written by hand: `e` on its row, Enter keeps it, and the
+    /// saved item carries exactly that title.
+    @Test func aTitleInConflictIsWrittenByHand() throws {
+        var harness = opened()
+        harness.press(.character("e"))
+        #expect(harness.state.keyContext == .editor)
+        #expect(harness.text.contains("Your title: Groceries for Sunday"))
+        for _ in 0..<"for Sunday".count { harness.press(.backspace) }
+        harness.type("(both lists)")
+        harness.press(.enter)
+        let resolve = try #require(harness.state.resolve)
+        #expect(resolve.fieldEditor == nil)
+        #expect(resolve.editedFields[.title] == "Groceries (both lists)")
+        #expect(resolve.isSettled(.field(.title)))
+        #expect(resolve.selectedRow == .field(.priority))
+        harness.press(.character("r"), .character("l"), .character("r"), .enter)
+        guard case .resolve(let plan)? = harness.effects.last else {
+            Issue.record("accepting did not write")
+            return
+        }
+        #expect(plan.expected.title == "Groceries (both lists)")
+        #expect(plan.expected.priority == .high)
+        #expect(plan.expected.body == "milk\nrye bread\ncheese\neggs\nflour x2\n")
+    }
+
+    /// A value the item cannot hold is refused with the reason, and the editor stays open
+    /// with the text; Esc drops it and changes nothing.
+    @Test func anInvalidValueIsRefusedAndKept() throws {
+        var harness = opened()
+        harness.press(.character("e"))
+        for _ in 0..<40 { harness.press(.backspace) }
+        harness.press(.enter)
+        #expect(harness.state.notice?.isError == true)
+        #expect(harness.state.resolve?.fieldEditor != nil)
+        harness.type("x")
+        harness.press(.escape)
+        let resolve = try #require(harness.state.resolve)
+        #expect(resolve.fieldEditor == nil)
+        #expect(resolve.editedFields.isEmpty)
+        #expect(!resolve.isSettled(.field(.title)))
+    }
+
+    /// Choosing a side for a row drops the value written for it.
+    @Test func choosingASideReplacesAWrittenValue() {
+        var state = ResolveState(ResolveFixtures.versions)
+        #expect(state.setEditedField(.title, "Mine") == nil)
+        state.choose(.remote, for: .field(.title))
+        #expect(state.editedFields[.title] == nil)
+        #expect(state.previewItem.title == "Groceries 買い物")
+        // Fields not in conflict cannot be written here.
+        #expect(state.setEditedField(.tags, "a b") != nil)
+    }
+
+    /// `p` shows the whole item as chosen so far (unsettled hunks as markers), and the body
+    /// that accepting would save once everything is chosen.
+    @Test func thePreviewShowsTheWholeResult() throws {
+        var harness = opened()
+        harness.press(.character("p"))
+        #expect(harness.state.resolve?.showsPreview == true)
+        var text = harness.text
+        #expect(text.contains("4 still to choose"))
+        #expect(text.contains("<<<<<<< local"))
+        #expect(text.contains("Groceries for Sunday"))
+        harness.press(.character("p"))
+        harness.press(.character("R"), .character("j"), .character("j"), .character("b"), .character("p"))
+        text = harness.text
+        #expect(!text.contains("<<<<<<<"))
+        #expect(text.contains("Groceries 買い物"))
+        for line in ["rye bread", "食パン", "flour x2", "cheese"] { #expect(text.contains(line)) }
+        #expect(text.contains("Preview · Enter accepts"))
+        // Esc leaves the preview, not the screen.
+        harness.press(.escape)
+        #expect(harness.state.resolve?.showsPreview == false)
+        #expect(harness.state.keyContext == .resolve)
+    }
+
+    /// After the body is edited, each hunk shows the text the person wrote in its place.
+    @Test func anEditedHunkShowsTheEditedText() throws {
+        var state = ResolveState(ResolveFixtures.versions)
+        state.setEditedBody("milk\nsourdough\ncheese\neggs\nflour (whole wheat) x2\n")
+        #expect(state.editedHunkLines == [["sourdough\n"], ["flour (whole wheat) x2\n"]])
+        var harness = opened()
+        harness.press(.character("j"), .character("j"), .character("e"))
+        for _ in 0..<200 { harness.press(.delete) }
+        harness.type("milk\nsourdough\ncheese\neggs\nflour (whole wheat) x2\n")
+        harness.press(.control("s"))
+        let text = harness.text
+        #expect(text.contains("your edit here:"))
+        #expect(text.contains("sourdough"))
+        // An edit that rewrote the lines around a hunk shows the edited body whole.
+        state.setEditedBody("everything new\n")
+        #expect(state.editedHunkLines == [nil, nil])
+    }
+
+    /// An edit against a delete shows the edited text that a delete would throw away.
+    @Test func anEditAgainstADeleteShowsTheEditedText() {
+        let versions = ReviewVersions(
+            itemID: ResolveFixtures.id, base: ResolveFixtures.item("Plan", body: "a\n"),
+            local: ResolveFixtures.item("Plan", body: "a\n", deleted: true),
+            remote: ResolveFixtures.item("Plan", body: "a\nbook the ferry\n", rev: 2))
+        let harness = opened(versions)
+        #expect(harness.text.contains("book the ferry"))
+    }
+
+    /// A last line without a line break is marked, so the two sides of a hunk that differ
+    /// only there do not look the same.
+    @Test func aMissingFinalNewlineIsMarked() {
+        let versions = ReviewVersions(
+            itemID: ResolveFixtures.id, base: ResolveFixtures.item("N", body: "a\nb\n"),
+            local: ResolveFixtures.item("N", body: "a\nb"),
+            remote: ResolveFixtures.item("N", body: "a\nb\nc\n", rev: 2))
+        let harness = opened(versions)
+        #expect(harness.state.resolve?.hunks.isEmpty == false)
+        #expect(harness.text.contains("no newline at end"))
     }
 }

@@ -41,19 +41,88 @@ enum ResolveScreen {
         if let area = resolve.bodyEditor { return renderEditor(state, area: area, into: &buffer) }
         let size = state.size
         let chrome = chrome(size: size)
-        renderHeader(resolve, into: &buffer, area: chrome.header)
+        var cursor: Point?
+        if let editor = resolve.fieldEditor {
+            cursor = renderFieldEditor(editor, into: &buffer, area: chrome.header)
+        } else {
+            renderHeader(resolve, into: &buffer, area: chrome.header)
+        }
 
         let content = textArea(size: size)
-        let view = view(resolve, size: size)
-        let scroll = view.top + min(resolve.scrollOffset, view.maxOffset)
-        for (offset, line) in view.lines.dropFirst(scroll).prefix(content.height).enumerated() {
+        let lines: [Line]
+        let scroll: Int
+        if resolve.showsPreview {
+            lines = preview(resolve, width: content.width)
+            scroll = min(resolve.scrollOffset, max(0, lines.count - content.height))
+        } else {
+            let view = view(resolve, size: size)
+            lines = view.lines
+            scroll = view.top + min(resolve.scrollOffset, view.maxOffset)
+        }
+        for (offset, line) in lines.dropFirst(scroll).prefix(content.height).enumerated() {
             buffer.put(line, x: content.x, y: content.y + offset, maxWidth: content.width)
         }
 
         if let hints = chrome.hints { KeyHints(Keymap.hints(in: .resolve)).render(into: &buffer, area: hints) }
-        StatusBar.render(
-            state, left: Line(statusText(resolve), style: Style(.statusBar)), into: &buffer, area: chrome.status)
-        return nil
+        let status = resolve.showsPreview ? previewStatus(resolve) : statusText(resolve)
+        StatusBar.render(state, left: Line(status, style: Style(.statusBar)), into: &buffer, area: chrome.status)
+        return cursor
+    }
+
+    /// The header row as a one-line input for a text field in conflict; returns the cursor.
+    private static func renderFieldEditor(_ editor: FieldEditor, into buffer: inout Buffer, area: Rect) -> Point {
+        let label = " Your \(editor.field.rawValue): "
+        let keys = "  Enter keep · Esc drop"
+        var x = buffer.put(label, x: area.x, y: area.y, style: Style(.accent, bold: true))
+        let room = max(1, area.maxX - x - keys.displayWidth - 1)
+        let shown = editor.input.visible(width: room)
+        buffer.put(shown.text, x: x, y: area.y, maxWidth: room)
+        let cursor = Point(x: x + shown.cursorX, y: area.y)
+        x += room
+        buffer.put(keys, x: x, y: area.y, style: Style(.muted), maxWidth: max(0, area.maxX - x))
+        return cursor
+    }
+
+    // MARK: - Preview
+
+    /// The whole item as the choices so far make it: what accepting would save.
+    static func preview(_ resolve: ResolveState, width: Int) -> [Line] {
+        let item = resolve.previewItem
+        var lines: [Line] = []
+        let left = resolve.unsettled.count
+        if left > 0 {
+            lines.append(
+                Line(
+                    "\(left) still to choose: shown as this device's value (body hunks as conflict markers)",
+                    style: Style(.badgeReview)))
+        }
+        if item.deleted {
+            lines.append(Line("Accepting deletes this item.", style: Style(.diffRemoved, bold: true)))
+            return lines
+        }
+        lines.append(Line([Span("title  ", .muted), Span(item.title.isEmpty ? "(empty)" : item.title, .title)]))
+        var facts = [describe(item, .kind), describe(item, .done)]
+        if !item.tags.isEmpty { facts.append(describe(item, .tags)) }
+        if item.due != nil { facts.append("due " + describe(item, .due)) }
+        if item.priority != .none { facts.append("priority " + describe(item, .priority)) }
+        if item.pinned { facts.append("pinned") }
+        lines.append(Line([Span("       ", .muted), Span(facts.joined(separator: " · "), .muted)]))
+        lines.append(Line([]))
+        let body = LineDiff.lines(of: item.body)
+        if body.isEmpty { lines.append(Line("(empty body)", style: Style(.muted))) }
+        for (index, text) in body.enumerated() {
+            for piece in WordWrap.lines(display(text), width: max(1, width)) {
+                lines.append(Line(piece, style: Style(.normal)))
+            }
+            if index == body.count - 1, !text.hasSuffix("\n") { lines.append(Line(noNewline, style: Style(.muted))) }
+        }
+        return lines
+    }
+
+    private static func previewStatus(_ resolve: ResolveState) -> String {
+        let left = resolve.unsettled.count
+        return (left == 0 ? "Preview · Enter accepts" : "Preview · \(left) to choose")
+            + " · p or Esc back to the conflicts"
     }
 
     // MARK: - Parts
@@ -113,6 +182,9 @@ enum ResolveScreen {
                     }
                     lines.append(line)
                 }
+                // What the edit holds, so the person sees what a delete would throw away.
+                let edited = resolve.versions.local.deleted ? resolve.versions.remote : resolve.versions.local
+                lines += editedText(of: edited, width: width)
             case .field(let field):
                 var values: [Version: [String]] = [:]
                 for version in Version.allCases {
@@ -124,10 +196,12 @@ enum ResolveScreen {
                 let around = context[hunk]
                 lines += around.before.flatMap { wrappedContext($0, width: width, sideBySide: sideBySide) }
                 let values: [Version: [String]] = [
-                    .base: conflict.base.map(display), .local: conflict.local.map(display),
-                    .remote: conflict.remote.map(display),
+                    .base: shown(conflict.base), .local: shown(conflict.local), .remote: shown(conflict.remote),
                 ]
                 lines += threeWay(values, chosen: marks(resolve, row), width: width, sideBySide: sideBySide)
+                if resolve.editedBody != nil {
+                    lines += editedHunk(resolve, hunk: hunk, width: width)
+                }
                 lines += around.after.flatMap { wrappedContext($0, width: width, sideBySide: sideBySide) }
             }
             lines.append(Line([]))
@@ -260,6 +334,62 @@ enum ResolveScreen {
             result.append((before, after))
         }
         return result
+    }
+
+    /// A hunk's lines as drawn, a last line without a line break marked as such.
+    private static func shown(_ lines: [String]) -> [String] {
+        var result: [String] = []
+        for line in lines {
+            // The merge's mark for a missing final newline is an empty line of its own.
+            if line.isEmpty {
+                result.append(noNewline)
+                continue
+            }
+            result.append(display(line))
+            if !line.hasSuffix("\n") { result.append(noNewline) }
+        }
+        return result
+    }
+
+    /// Shown under a last line that has no line break, which would otherwise look the same
+    /// as one that has.
+    static let noNewline = "⏎ no newline at end"
+
+    /// The text the person wrote where an edited hunk was, or the whole edited body when the
+    /// edit changed the lines around the hunk too.
+    private static func editedHunk(_ resolve: ResolveState, hunk: Int, width: Int) -> [Line] {
+        let pieces = resolve.editedHunkLines
+        let own = pieces.indices.contains(hunk) ? pieces[hunk] : nil
+        let label = own == nil ? "your edited body (it settles every hunk):" : "your edit here:"
+        let text = own ?? LineDiff.lines(of: resolve.editedBody ?? "")
+        var lines = [Line([Span("  ✓ ", .accent), Span(label, style: Style(.accent, bold: true))])]
+        if text.isEmpty { lines.append(Line([Span("    ", .normal), Span("(no lines)", .muted)])) }
+        for line in shown(text) {
+            for piece in WordWrap.lines(line, width: max(1, width - 4)) {
+                lines.append(Line([Span("    ", .normal), Span(piece, .diffAdded)]))
+            }
+        }
+        return lines
+    }
+
+    /// The edited side of an edit against a delete: its title and body, as it would be kept.
+    private static func editedText(of item: Item, width: Int) -> [Line] {
+        var lines = [
+            Line([Span("    edited  ", .muted), Span(item.title.isEmpty ? "(untitled)" : item.title, .title)])
+        ]
+        let body = LineDiff.lines(of: item.body)
+        let limit = 12
+        for text in shown(Array(body.prefix(limit))) {
+            for piece in WordWrap.lines(text, width: max(1, width - 12)) {
+                lines.append(Line([Span(String(repeating: " ", count: 12), .normal), Span(piece, .normal)]))
+            }
+        }
+        if body.count > limit {
+            lines.append(
+                Line("            … \(body.count - limit) more lines (p previews the whole item)", style: Style(.muted))
+            )
+        }
+        return lines
     }
 
     /// A body line as drawn: without its line break, tabs as spaces.

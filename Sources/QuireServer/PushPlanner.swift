@@ -57,6 +57,9 @@ struct PushPlanner {
         var records: [OpRecord] = []
         var conflicted = Set<String>()
         var tally = OpTally()
+        /// For each item, the base of this batch's last op for it that applied, and the
+        /// revision it made (`rebased`).
+        var appliedBase: [String: (rev: Int, version: ServerVersion?, made: Int)] = [:]
 
         for op in ops {
             if let earlier = answered[op.id] {
@@ -70,9 +73,24 @@ struct PushPlanner {
                 results.append(.skipped(op.id))
                 continue
             }
-            let result = evaluate(op, state: &state)
+            let resting = rebased(op, after: appliedBase, items: state.items)
+            // Whether the op applies to exactly the version it was made on (nothing of another
+            // device's in between): only then does the next op of the batch rest on its result.
+            let exact = state.items[op.item].map { PushPlanner.rests(resting, on: $0.item) } ?? (op.kind == .create)
+            var result = evaluate(resting, state: &state)
+            if resting.baseRev != op.baseRev, result.status == .applied, result.current == nil {
+                // The device's copy of the base is older than the version the op was applied to:
+                // it gets the whole item, as for any op applied to a version it has not seen.
+                result.current = state.items[op.item]?.item
+            }
             switch result.status {
-            case .applied: tally.applied += 1
+            case .applied:
+                tally.applied += 1
+                if exact, let made = result.rev {
+                    appliedBase[op.item] = (op.baseRev, op.baseVersion, made)
+                } else {
+                    appliedBase[op.item] = nil
+                }
             case .conflict:
                 tally.conflicted += 1
                 conflicted.insert(op.item)
@@ -88,6 +106,24 @@ struct PushPlanner {
         newHead.stateHash = state.hash.hex
         let writes = state.written.compactMap { state.items[$0] }.sorted { $0.seq < $1.seq }
         return PushPlan(results: results, records: records, writes: writes, head: newHead, tally: tally)
+    }
+
+    /// An op made on the same version as the batch's op just applied exactly to its item (to
+    /// the very version it was made on) rests on what that op made: a device's outbox is in the order it made its changes, and a change
+    /// queued while an earlier one waited for its answer keeps the earlier base. (Updates would
+    /// pass on their `from` values anyway; a delete has none and would conflict with the
+    /// device's own change.)
+    private func rebased(
+        _ op: Op, after applied: [String: (rev: Int, version: ServerVersion?, made: Int)],
+        items: [String: StoredItem]
+    ) -> Op {
+        guard let last = applied[op.item], last.rev == op.baseRev, last.version == op.baseVersion,
+            let current = items[op.item]?.item, current.rev == last.made, op.kind != .create
+        else { return op }
+        var op = op
+        op.baseRev = current.rev
+        op.baseVersion = current.version
+        return op
     }
 
     // MARK: - One op

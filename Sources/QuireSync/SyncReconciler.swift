@@ -71,6 +71,16 @@ public struct SyncReconciler {
                     if item.done, let doneAt = result.doneAt { item.doneAt = doneAt }
                 }
                 local.item = item
+                // Changes queued while this one waited for its answer were made on top of it:
+                // they now rest on the version it made (a later push sends them so; ops of this
+                // push the server has rested on it already).
+                for index in local.ops.indices
+                where local.ops[index].state == .pending && local.ops[index].op.baseRev == sent.baseRev
+                    && local.ops[index].op.baseVersion == sent.baseVersion && local.ops[index].op.kind != .create
+                {
+                    local.ops[index].op.baseRev = rev
+                    local.ops[index].op.baseVersion = result.version ?? local.ops[index].op.baseVersion
+                }
             }
         case .skipped:
             local.ops[index].state = .pending
@@ -143,7 +153,16 @@ public struct SyncReconciler {
             summary.pulled += 1
             return
         }
-        let base = SyncReconciler.base(of: current, undoing: active, now: now)
+        var base = SyncReconciler.base(of: current, undoing: active, now: now)
+        if let first = active.first?.op, first.kind == .create, first.baseRev == 0, let basis = first.basis,
+            !(remote.serverVersion?.holds(basis) ?? false)
+        {
+            // A re-sent item met a copy another device brought back that lacks what this one
+            // re-sends: the lost version is no common ancestor of the two, and none is known
+            // here, so the copies meet as two independent ones (a person decides where they
+            // differ) rather than the server's copy reading as a removal of what it lacks.
+            base = nil
+        }
         settle(
             ItemMerge(base: base, local: current, remote: remote), remote: remote, local: &local, wasInConflict: false)
     }
@@ -254,8 +273,12 @@ public struct SyncReconciler {
         let server = remoteItem(remote, local: current)
         // The server's copy is one this device's copy was built on (this device may never have
         // held it: it pulled only a later version): then it is itself the newest version both
-        // hold, and only this device changed anything since.
-        let serverIsAncestor = remote.version.map { lost.holds($0) } ?? false
+        // hold, and only this device changed anything since. Where no version relates the two
+        // (the answer that named the server's version was lost before a restore), a version
+        // this device acknowledged with exactly the server's content is that same version.
+        let serverIsAncestor =
+            remote.version.map { lost.holds($0) } ?? false
+            || (ancestor == nil && known.contains { SyncReconciler.sameContent($0, server) })
         resend(current, over: server, base: serverIsAncestor ? server : ancestor, lost: lost, local: &local)
     }
 
@@ -581,6 +604,11 @@ public struct SyncReconciler {
         case .update: return op.baseVersion.map { version.holds($0) } ?? false
         case .delete: return false
         }
+    }
+
+    /// True when two versions of an item hold the same values (times and revisions aside).
+    static func sameContent(_ one: Item, _ other: Item) -> Bool {
+        one.deleted == other.deleted && Field.allCases.allSatisfy { one.value(of: $0) == other.value(of: $0) }
     }
 
     /// True when `item` has every value `op` sets.

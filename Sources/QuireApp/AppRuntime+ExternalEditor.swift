@@ -33,7 +33,23 @@ extension AppRuntime {
         backend.resume()
         forgetScreen()
         lastVersion = try? environment.items.dataVersion()
+        if startError == nil, let status,
+            let problem = AppRuntime.editorFailure(status, command: environment.editorCommand)
+        {
+            // The shell's own codes for a command it could not find or run: say which command.
+            startError = problem
+        }
         return .externalEditFinished(session.outcome(editorStatus: status, startError: startError))
+    }
+
+    /// What a shell's exit status says about the editor command itself: 127 is "not found",
+    /// 126 "found but cannot be run". Nil for any other status (the editor's own).
+    static func editorFailure(_ status: Int32, command: String) -> String? {
+        switch status {
+        case 127: "the editor '\(command)' was not found; set $VISUAL or $EDITOR to an editor you have"
+        case 126: "the editor '\(command)' cannot be run (permission denied?); set $VISUAL or $EDITOR"
+        default: nil
+        }
     }
 
     /// Whether the external editor is running now (any thread).

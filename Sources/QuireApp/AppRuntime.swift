@@ -24,6 +24,8 @@ public final class AppRuntime: @unchecked Sendable {
     private var pollTimer: (any DispatchSourceTimer)?
     /// The worker's connection state at the last poll (see `SyncControl.workerConnection`).
     private var lastWorkerConnection: SyncConnection?
+    /// The notice on screen and when a poll first saw it (`expiredNotice`).
+    private var noticeSeen: (notice: AppState.Notice, at: Date)?
     /// After `s`: the worker's finished-round count that means the asked-for round is over.
     var syncNowTarget: Int?
     private var started = false
@@ -180,6 +182,7 @@ public final class AppRuntime: @unchecked Sendable {
             for effect in effects { pending += perform(effect) }
             index += 1
         }
+        noteNoticeShown()
         draw()
         keepDraftSoon()
         if state.quitting { finish(status: 0) }
@@ -245,10 +248,34 @@ public final class AppRuntime: @unchecked Sendable {
     /// in 7s", a new minute): a frame only when something on screen changes.
     private func tick() {
         let now = environment.now()
+        if let expired = expiredNotice(at: now) {
+            activity.begin()
+            defer { activity.end() }
+            process([.tick(now), .noticeExpired(expired)])
+            return
+        }
         guard state.sync.statusLine(now: now, timeZone: state.timeZone) != state.syncLine else { return }
         activity.begin()
         defer { activity.end() }
         process([.tick(now)])
+    }
+
+    /// Times the notice from the frame that first shows it.
+    private func noteNoticeShown() {
+        guard let shown = state.notice, shown.kind != .syncRound else {
+            noticeSeen = nil
+            return
+        }
+        if noticeSeen?.notice != shown { noticeSeen = (shown, environment.now()) }
+    }
+
+    /// The notice on screen once it has been there `AppState.noticeLifetime`.
+    private func expiredNotice(at now: Date) -> AppState.Notice? {
+        guard let seen = noticeSeen, seen.notice == state.notice,
+            now.timeIntervalSince(seen.at) >= AppState.noticeLifetime
+        else { return nil }
+        noticeSeen = nil
+        return seen.notice
     }
 
     /// The sync summary from the store's counts, as a message.

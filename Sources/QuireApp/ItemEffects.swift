@@ -38,7 +38,7 @@ public struct ItemEffects: Sendable {
                 ListPage(
                     query: request.query, total: window.total, offset: offset, items: window.items,
                     shortIDs: window.shortIDs, selection: selection, anchorFound: anchorFound,
-                    refresh: request.isRefresh ? request : nil))
+                    refresh: request.isRefresh ? request : nil, matches: window.matches))
         } catch {
             return .notice(.error("Cannot read the store: \(error)"))
         }

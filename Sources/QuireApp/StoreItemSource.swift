@@ -54,7 +54,10 @@ public struct StoreItemSource: ItemSource {
         if let text = Self.searchText(query) {
             let matches = try store.search(
                 text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow)
-            return ItemWindow(items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count)
+            // Only the best `searchLimit` are listed; the status bar says how many match in all.
+            let all = matches.count < Self.searchLimit ? nil : try store.searchCount(text, matching: filter)
+            return ItemWindow(
+                items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count, matches: all)
         }
         let version = try store.dataVersion()
         if let total = totals.total(for: query, version: totalMayBeStale ? nil : version) {

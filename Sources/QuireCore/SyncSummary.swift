@@ -67,7 +67,7 @@ public struct SyncSummary: Hashable, Sendable {
             parts.append(parts.isEmpty ? "Local only · no remote set" : "no remote set")
             return parts.joined(separator: " · ")
         case .authNeeded:
-            parts.append("sync paused · sign in again")
+            parts.append("sync paused · sign in again: quire remote set")
             return parts.joined(separator: " · ")
         case .offline:
             parts.append(["offline", retry].compactMap { $0 }.joined(separator: ", "))

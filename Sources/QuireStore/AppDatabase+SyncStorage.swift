@@ -185,6 +185,16 @@ private struct SyncTables: SyncTransaction {
         try SyncEventRow.append(events, keeping: keeping, in: db)
     }
 
+    func newestEvent() throws -> SyncEvent? {
+        let sql = "SELECT \(SyncEventRow.columns) FROM syncEvent ORDER BY seq DESC LIMIT 1"
+        return try Row.fetchOne(db.cachedStatement(sql: sql)).map(SyncEventRow.decode)
+    }
+
+    func restamp(event seq: Int64, at time: Date, message: String) throws {
+        try db.cachedStatement(sql: "UPDATE syncEvent SET at = ?, message = ? WHERE seq = ?")
+            .execute(arguments: [StoreTime.string(from: time), message, seq])
+    }
+
     func liveVersions() throws -> [(id: String, rev: Int)] {
         try Row.fetchAll(db, sql: "SELECT id, rev FROM item WHERE deleted = 0 AND rev >= 1").map { ($0[0], $0[1]) }
     }

@@ -33,6 +33,10 @@ public protocol SyncTransaction {
     func serverVersions(of itemID: String) throws -> [Item]
     /// Appends to the event log and drops the oldest entries beyond `keeping`.
     func appendEvents(_ events: [SyncEvent], keeping: Int) throws
+    /// The newest event of the log, if any.
+    func newestEvent() throws -> SyncEvent?
+    /// Rewrites the time and message of one event (a run of idle rounds kept as one line).
+    func restamp(event seq: Int64, at time: Date, message: String) throws
     /// Id and revision of every live item that has a revision.
     func liveVersions() throws -> [(id: String, rev: Int)]
     /// True while any op is pending or in flight, or an item needs review.

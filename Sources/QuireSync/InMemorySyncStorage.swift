@@ -244,6 +244,14 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             storage.state.history.reversed().map(\.item).filter { $0.id == itemID && $0.serverVersion != nil }
         }
 
+        func newestEvent() throws -> SyncEvent? { storage.state.events.last }
+
+        func restamp(event seq: Int64, at time: Date, message: String) throws {
+            guard let index = storage.state.events.lastIndex(where: { $0.seq == seq }) else { return }
+            storage.state.events[index].at = time
+            storage.state.events[index].message = message
+        }
+
         func appendEvents(_ events: [SyncEvent], keeping: Int) throws {
             var log = storage.state.events + events
             if log.count > keeping { log.removeFirst(log.count - keeping) }

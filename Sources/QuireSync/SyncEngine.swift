@@ -107,7 +107,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     ) async throws -> SyncMachine.RoundOutcome {
         // Ops left in flight by an interrupted round go again, under their own ids.
         try ledger.returnInFlight(serverFault: false, reason: nil)
-        try ledger.log(.syncStart, kind == .resync ? "resync started" : "sync started")
+        try ledger.logRoundStart(kind == .resync ? "resync started" : "sync started")
         if kind == .resync {
             if let failure = try await resync(transport: transport, report: &report) { return failure }
         }

@@ -196,6 +196,28 @@ public struct SyncLedger: Sendable {
         try record(SyncEvent(at: now(), kind: kind, message: message, itemID: item, opID: op))
     }
 
+    /// Logs the start of a round. When the round before logged nothing after its own start (it
+    /// found nothing to do), that line is moved to now and counts such rounds instead: a quiet
+    /// app polling every minute must not push real events out of the log one line at a time.
+    public func logRoundStart(_ message: String) throws {
+        try storage.write { tx in
+            guard let last = try tx.newestEvent(), last.kind == .syncStart else {
+                try append([SyncEvent(at: now(), kind: .syncStart, message: message)], in: tx)
+                return
+            }
+            let quiet = SyncLedger.quietRounds(in: last.message) + 1
+            let counted = "\(message) · \(quiet) round\(quiet == 1 ? "" : "s") before found nothing to do"
+            try tx.restamp(event: last.seq, at: now(), message: counted)
+        }
+    }
+
+    /// How many quiet rounds a start line already counts (`logRoundStart`).
+    static func quietRounds(in message: String) -> Int {
+        guard let range = message.range(of: " · ", options: .backwards) else { return 0 }
+        let words = message[range.upperBound...].split(separator: " ")
+        return words.first.flatMap { Int($0) } ?? 0
+    }
+
     /// Appends an event with its facts (bytes, duration, failure...) as it is, time included.
     public func record(_ event: SyncEvent) throws {
         try storage.write { tx in try append([event], in: tx) }

@@ -263,7 +263,8 @@ public struct SyncMachine: Sendable {
             phase = .pausedForAuth
             status.connection = .authNeeded
             status.nextRetry = nil
-            status.problem = "the server refused the token (\(code)): sign in again"
+            status.problem =
+                "the server refused the token (\(code)): sign in again with quire remote set URL --token-stdin"
             return [.cancel(.debounce), .cancel(.retry), .pauseForAuth]
 
         case .resyncNeeded:

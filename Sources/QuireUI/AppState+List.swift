@@ -22,6 +22,7 @@ extension AppState {
         }
         let previousSelection = list.selection
         list.total = page.total
+        list.matches = page.matches
         list.offset = page.offset
         list.items = page.items
         list.shortIDs = page.shortIDs

@@ -30,6 +30,10 @@ extension AppState {
             current.field.moveRight()
         case .deleteBackward?:
             current.field.backspace()
+        case .killLine?:
+            current.field.killToEnd()
+        case .deleteWord?:
+            current.field.deleteWordBackward()
         case .quit?:
             return quit()
         default:

@@ -40,6 +40,9 @@ extension AppState {
         case .notice(let shown):
             notice = shown
             return []
+        case .noticeExpired(let shown):
+            if notice == shown { notice = nil }
+            return []
         case .syncRoundEnded:
             // "Syncing…" from `s` goes; the sync line beside it says how the round went.
             if notice?.kind == .syncRound { notice = nil }

@@ -39,7 +39,12 @@ public struct AppState: Hashable, Sendable {
     /// What the status bar says after `s` started a round; it goes once the round is over.
     public static let syncStartedNotice = "Syncing…"
 
-    /// A short message in the status bar until the next key.
+    /// How long a notice stays when no key takes it away first: long enough to read, short
+    /// enough that "Saved" does not outlive what it said (the sync round's notice stays until
+    /// the round ends).
+    public static let noticeLifetime: TimeInterval = 4
+
+    /// A short message in the status bar until the next key, or `noticeLifetime`.
     public struct Notice: Hashable, Sendable {
         /// What the notice is about, so that code tells notices apart without reading their words.
         public enum Kind: Hashable, Sendable {

@@ -15,7 +15,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     // Editor
     case switchField, save, cancel
     case cursorLeft, cursorRight, cursorUp, cursorDown, cursorHome, cursorEnd, cursorPageUp, cursorPageDown
-    case newline, deleteBackward, deleteForward
+    case newline, deleteBackward, deleteForward, killLine, deleteWord
     // Resolve
     case chooseLocal, chooseRemote, chooseBoth, chooseAllLocal, chooseAllRemote, toggleView, togglePreview
     // Prompts and questions

@@ -76,6 +76,8 @@ public enum Keymap {
         KeyBinding(.prompt, [.left], .cursorLeft, "move the cursor left"),
         KeyBinding(.prompt, [.right], .cursorRight, "move the cursor right"),
         KeyBinding(.prompt, [.backspace], .deleteBackward, "delete before the cursor"),
+        KeyBinding(.prompt, [.control("k")], .killLine, "delete to the end"),
+        KeyBinding(.prompt, [.control("w")], .deleteWord, "delete the word before the cursor"),
         KeyBinding(.prompt, [.control("c")], .quit, "quit"),
 
         // MARK: Editor
@@ -95,6 +97,8 @@ public enum Keymap {
         KeyBinding(.editor, [.enter], .newline, "new line (in the title: go to the body)"),
         KeyBinding(.editor, [.backspace], .deleteBackward, "delete before the cursor"),
         KeyBinding(.editor, [.delete], .deleteForward, "delete at the cursor"),
+        KeyBinding(.editor, [.control("k")], .killLine, "delete to the end of the line"),
+        KeyBinding(.editor, [.control("w")], .deleteWord, "delete the word before the cursor"),
 
         // MARK: Help
         KeyBinding(.help, [.character("j"), .down], .moveDown, "scroll down"),

@@ -18,6 +18,9 @@ public enum Message: Hashable, Sendable {
     case tick(Date)
     /// A short notice for the status bar (e.g. the answer to "sync now").
     case notice(AppState.Notice)
+    /// A notice has been on screen for `AppState.noticeLifetime`: it goes, unless another
+    /// replaced it meanwhile.
+    case noticeExpired(AppState.Notice)
     /// The round that `s` asked for is over (whatever came of it: the sync line says).
     case syncRoundEnded
     /// The answer to "next item needing review": its id, or nil when there is none.
@@ -51,11 +54,14 @@ public struct ListPage: Hashable, Sendable {
     /// The request this answers, when it was a refresh after a store change (see
     /// `ListRequest.isRefresh`); nil for a load a key asked for.
     public var refresh: ListRequest?
+    /// How many items match in all when the list holds only the best `total` (a search).
+    public var matches: Int?
 
     public init(
         query: ListQuery, total: Int, offset: Int, items: [Item], shortIDs: [String: String] = [:],
-        selection: Int, anchorFound: Bool, refresh: ListRequest? = nil
+        selection: Int, anchorFound: Bool, refresh: ListRequest? = nil, matches: Int? = nil
     ) {
+        self.matches = matches
         self.query = query
         self.total = total
         self.offset = offset

@@ -115,6 +115,35 @@ public struct TextArea: Hashable, Sendable {
         rowCounts[line] = -1
     }
 
+    /// Deletes from the cursor to the end of its line; at the end of a line, joins the next
+    /// one (as Ctrl-K does in Emacs and readline).
+    public mutating func killToLineEnd() {
+        goalX = nil
+        guard column < lines[line].count else {
+            deleteForward()
+            return
+        }
+        let removed = lines[line][column...]
+        utf8Count -= removed.reduce(0) { $0 + $1.utf8.count }
+        lines[line].removeSubrange(column...)
+        rowCounts[line] = -1
+    }
+
+    /// Deletes the word before the cursor and the spaces after it (Ctrl-W); at the start of a
+    /// line, joins it to the line above.
+    public mutating func deleteWordBackward() {
+        goalX = nil
+        guard column > 0 else {
+            backspace()
+            return
+        }
+        let start = TextField.wordStart(before: column, in: lines[line])
+        utf8Count -= lines[line][start..<column].reduce(0) { $0 + $1.utf8.count }
+        lines[line].removeSubrange(start..<column)
+        column = start
+        rowCounts[line] = -1
+    }
+
     // MARK: - Moving
 
     public mutating func moveLeft() {
@@ -280,6 +309,8 @@ public struct TextArea: Hashable, Sendable {
         case .cursorPageDown?: moveVertically(by: page, width: width)
         case .deleteBackward?: backspace()
         case .deleteForward?: deleteForward()
+        case .killLine?: killToLineEnd()
+        case .deleteWord?: deleteWordBackward()
         default:
             guard case .character(let character) = key else { return false }
             insert(character)

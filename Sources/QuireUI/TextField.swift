@@ -37,6 +37,26 @@ public struct TextField: Hashable, Sendable {
         characters.remove(at: cursor)
     }
 
+    /// Deletes from the cursor to the end (Ctrl-K).
+    public mutating func killToEnd() {
+        characters.removeSubrange(cursor...)
+    }
+
+    /// Deletes the word before the cursor and the spaces after it (Ctrl-W).
+    public mutating func deleteWordBackward() {
+        let start = TextField.wordStart(before: cursor, in: characters)
+        characters.removeSubrange(start..<cursor)
+        cursor = start
+    }
+
+    /// Where the word before `index` starts: back over spaces, then over the word.
+    static func wordStart(before index: Int, in characters: [Character]) -> Int {
+        var start = index
+        while start > 0, characters[start - 1].isWhitespace { start -= 1 }
+        while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
+        return start
+    }
+
     public mutating func moveLeft() { cursor = max(0, cursor - 1) }
     public mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
     public mutating func moveToStart() { cursor = 0 }
@@ -52,6 +72,8 @@ public struct TextField: Hashable, Sendable {
         case .cursorEnd?: moveToEnd()
         case .deleteBackward?: backspace()
         case .deleteForward?: deleteForward()
+        case .killLine?: killToEnd()
+        case .deleteWord?: deleteWordBackward()
         default:
             guard case .character(let character) = key else { return false }
             insert(character)

@@ -22,7 +22,8 @@ final class AppHarness: @unchecked Sendable {
         storeEnvironment: StoreEnvironment = .deterministic(),
         source: ((AppDatabase) -> any ItemSource)? = nil,
         prepare: ((AppDatabase, String) throws -> Void)? = nil,
-        sync: ((String) throws -> any SyncControl)? = nil
+        sync: ((String) throws -> any SyncControl)? = nil,
+        now: (@Sendable () -> Date)? = nil
     ) throws {
         directory = try makeTemporaryDirectory("quire-app-test")
         store = try AppDatabase.open(path: directory + "/quire.db", environment: storeEnvironment)
@@ -31,7 +32,8 @@ final class AppHarness: @unchecked Sendable {
         backend = TestBackend(size: size)
         let environment = AppEnvironment(
             items: source?(store) ?? StoreItemSource(store: store), reviews: StoreItemSource(store: store),
-            statusStore: store, sync: try sync?(directory) ?? LocalOnlySync(), editorCommand: editor,
+            statusStore: store, sync: try sync?(directory) ?? LocalOnlySync(),
+            now: now ?? StoreEnvironment.live.now, editorCommand: editor,
             processEnvironment: ProcessInfo.processInfo.environment, temporaryDirectory: directory,
             today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
         runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")

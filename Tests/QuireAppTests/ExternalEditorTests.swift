@@ -82,6 +82,9 @@ import Testing
         app.press(.character("E"))
         #expect(try app.store.items()[0].title == "Untouched")
         #expect(app.state.notice?.isError == true)
+        // The shell answers 127 for a command it cannot find: the message names the command.
+        #expect(app.state.notice?.text.contains("the editor '/nonexistent/editor' was not found") == true)
+        #expect(app.state.notice?.text.contains("status 127") == false)
         #expect(app.backend.log.contains("resume"))
     }
 

@@ -22,7 +22,9 @@ import Testing
 
     @Test func otherStates() {
         func line(_ summary: SyncSummary) -> String { summary.statusLine(now: now, timeZone: utc) }
-        #expect(line(SyncSummary(connection: .authNeeded, pending: 2)) == "2 pending · sync paused · sign in again")
+        #expect(
+            line(SyncSummary(connection: .authNeeded, pending: 2))
+                == "2 pending · sync paused · sign in again: quire remote set")
         #expect(line(SyncSummary(connection: .noRemote)) == "Local only · no remote set")
         #expect(line(SyncSummary(connection: .noRemote, pending: 4)) == "4 pending · no remote set")
         #expect(

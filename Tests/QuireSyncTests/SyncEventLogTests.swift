@@ -52,6 +52,25 @@ import Testing
         #expect(after.last?.message == "event \(total - limit + 1)")
     }
 
+    /// Rounds that find nothing to do are one line that counts them, on the real store: a
+    /// quiet app polling every minute keeps the log's real events on screen.
+    @Test func quietRoundsAreCountedOnOneLine() throws {
+        let database = try AppDatabase.temporary(environment: .live)
+        let ledger = ledger(on: database.syncStorage())
+        try ledger.log(.pushOK, "pushed 1 op")
+        for _ in 0..<5 { try ledger.logRoundStart("sync started") }
+        var events = try database.recentSyncEvents(limit: 100)
+        #expect(events.map(\.kind) == [.syncStart, .pushOK])
+        #expect(events.first?.message == "sync started · 4 rounds before found nothing to do")
+        // A round that did something ends the run: the next start is a line of its own.
+        try ledger.log(.pullOK, "pulled 2 changes")
+        try ledger.logRoundStart("sync started")
+        try ledger.logRoundStart("sync started")
+        events = try database.recentSyncEvents(limit: 100)
+        #expect(events.map(\.kind) == [.syncStart, .pullOK, .syncStart, .pushOK])
+        #expect(events.first?.message == "sync started · 1 round before found nothing to do")
+    }
+
     @Test func theInMemoryLogKeepsTheSameBound() throws {
         let storage = InMemorySyncStorage(deviceID: LiveIDs().next())
         let limit = SyncLedger.eventLogLimit

@@ -15,7 +15,10 @@ enum ListScreen {
             renderPreview(state, into: &buffer, area: area)
         }
         if let area = layout.hints {
-            KeyHints(Keymap.hints(in: state.prompt != nil ? .prompt : .list)).render(into: &buffer, area: area)
+            // Help and quit stay in the row however narrow the terminal.
+            let kept = state.prompt == nil ? 2 : 0
+            KeyHints(Keymap.hints(in: state.prompt != nil ? .prompt : .list), keepingLast: kept)
+                .render(into: &buffer, area: area)
         }
         StatusBar.render(state, left: StatusBar.listText(state), into: &buffer, area: layout.status)
         return cursor

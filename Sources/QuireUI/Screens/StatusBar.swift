@@ -26,6 +26,9 @@ enum StatusBar {
             parts.append(list.query.isUnfiltered ? "no items" : "no matches")
         } else {
             parts.append("\(list.selection + 1)/\(list.total)")
+            if let matches = list.matches, matches > list.total {
+                parts.append("\(matches) match, best \(list.total) shown")
+            }
         }
         parts += list.query.summary.filter { !$0.hasPrefix("/") }
         return Line(parts.joined(separator: " · "), style: Style(.statusBar))

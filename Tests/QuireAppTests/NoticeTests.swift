@@ -1,0 +1,72 @@
+import Foundation
+import QuireApp
+import QuireUI
+import TerminalUI
+import Testing
+
+/// A clock the test moves by hand.
+final class HandClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var time = Date(timeIntervalSince1970: 1_800_000_000)
+
+    var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return time
+    }
+
+    func advance(by seconds: TimeInterval) {
+        lock.lock()
+        time += seconds
+        lock.unlock()
+    }
+}
+
+/// Notices say something true for a few seconds, then go, with no key pressed.
+@Suite struct NoticeTests {
+    @Test func aNoticeGoesAfterAFewSecondsWithNoKeyPressed() throws {
+        let clock = HandClock()
+        let app = try AppHarness(items: AppHarness.entries(3), now: { clock.now })
+        app.press(.character("c"))
+        #expect(app.waitFor { app.state.notice?.text == "Nothing needs review" })
+        #expect(app.text.contains("Nothing needs review"))
+        // Polls keep running; the notice stays while its time is not up.
+        clock.advance(by: AppState.noticeLifetime - 1)
+        #expect(!app.waitFor(timeout: 0.3) { app.state.notice == nil })
+        clock.advance(by: 2)
+        #expect(app.waitFor { app.state.notice == nil })
+        #expect(app.waitFor { !app.text.contains("Nothing needs review") })
+    }
+
+    @Test func aNewerNoticeIsTimedFromWhenItShows() throws {
+        let clock = HandClock()
+        let app = try AppHarness(items: AppHarness.entries(3), now: { clock.now })
+        app.press(.character("c"))
+        #expect(app.waitFor { app.state.notice?.text == "Nothing needs review" })
+        clock.advance(by: AppState.noticeLifetime - 1)
+        // Another notice replaces it: the first one's time must not take the second away.
+        app.press(.character("S"), .escape, .character("c"))
+        app.runtime.send(.notice(.info("Second")))
+        #expect(app.waitFor { app.state.notice?.text == "Second" })
+        clock.advance(by: 2)
+        #expect(!app.waitFor(timeout: 0.3) { app.state.notice == nil })
+        clock.advance(by: AppState.noticeLifetime)
+        #expect(app.waitFor { app.state.notice == nil })
+    }
+}
+
+/// The list's numbers are true: a search that lists only the best matches says how many match.
+@Suite struct SearchCountTests {
+    @Test func aSearchSaysHowManyMatchInAll() throws {
+        let app = try AppHarness(items: AppHarness.entries(953))
+        app.press(.character("/"))
+        app.type("item")
+        #expect(app.waitFor { app.state.list.matches == 953 })
+        let status = try #require(app.lines.last)
+        #expect(status.contains("1/500 · 953 match, best 500 shown"), "\(status)")
+        // Fewer matches than are listed: just the count.
+        app.type(" 95")
+        #expect(app.waitFor { app.state.list.total == 5 && app.state.list.matches == nil })
+        #expect(app.lines.last?.contains("1/5") == true)
+    }
+}

@@ -38,7 +38,7 @@ public struct ItemEffects: Sendable {
                 ListPage(
                     query: request.query, total: window.total, offset: offset, items: window.items,
                     shortIDs: window.shortIDs, selection: selection, anchorFound: anchorFound,
-                    refresh: request.isRefresh ? request : nil, matches: window.matches))
+                    refresh: request.isRefresh ? request : nil, moreMatch: window.moreMatch))
         } catch {
             return .notice(.error("Cannot read the store: \(error)"))
         }
@@ -59,6 +59,9 @@ public struct ItemEffects: Sendable {
                 id = try items.update(itemID, fields: [.pinned: .bool(pinned)]).id
             case .delete(let itemID, _):
                 try items.delete(itemID)
+                id = itemID
+            case .restore(let itemID, _):
+                try items.restore(itemID)
                 id = itemID
             case .undo(let entry):
                 switch entry {

@@ -40,14 +40,14 @@ public struct ItemWindow: Sendable, Hashable {
     public var total: Int
     /// The short id of each item in `items` (see `ShortID`), what the screens show.
     public var shortIDs: [String: String]
-    /// How many items match in all, when the list holds only the best `total` of them (a search).
-    public var matches: Int?
+    /// More items match than the `total` listed (a search lists only its best matches).
+    public var moreMatch: Bool
 
-    public init(items: [Item], total: Int, shortIDs: [String: String] = [:], matches: Int? = nil) {
+    public init(items: [Item], total: Int, shortIDs: [String: String] = [:], moreMatch: Bool = false) {
         self.items = items
         self.total = total
         self.shortIDs = shortIDs
-        self.matches = matches
+        self.moreMatch = moreMatch
     }
 }
 

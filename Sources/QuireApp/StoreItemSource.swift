@@ -29,7 +29,8 @@ public struct StoreItemSource: ItemSource {
             kind: query.kind,
             status: query.status,
             tag: query.tag,
-            needsReview: query.needsReviewOnly)
+            needsReview: query.needsReviewOnly,
+            onlyDeleted: query.trash)
     }
 
     private static func searchText(_ query: ListQuery) -> String? {
@@ -54,10 +55,12 @@ public struct StoreItemSource: ItemSource {
         if let text = Self.searchText(query) {
             let matches = try store.search(
                 text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow)
-            // Only the best `searchLimit` are listed; the status bar says how many match in all.
-            let all = matches.count < Self.searchLimit ? nil : try store.searchCount(text, matching: filter)
+            // Only the best `searchLimit` are listed, and counting every match of a one-letter
+            // prefix costs more than a frame: the status bar says there are more than that.
+            let capped = matches.count >= Self.searchLimit
             return ItemWindow(
-                items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count, matches: all)
+                items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count,
+                moreMatch: capped)
         }
         let version = try store.dataVersion()
         if let total = totals.total(for: query, version: totalMayBeStale ? nil : version) {

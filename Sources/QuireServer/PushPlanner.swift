@@ -118,7 +118,9 @@ struct PushPlanner {
         items: [String: StoredItem]
     ) -> Op {
         guard let last = applied[op.item], last.rev == op.baseRev, last.version == op.baseVersion,
-            let current = items[op.item]?.item, current.rev == last.made, op.kind != .create
+            let current = items[op.item]?.item, current.rev == last.made,
+            // A create rests only on a tombstone (the device restoring what it just deleted).
+            op.kind != .create || current.deleted
         else { return op }
         var op = op
         op.baseRev = current.rev

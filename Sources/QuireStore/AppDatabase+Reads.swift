@@ -177,22 +177,6 @@ extension AppDatabase {
         }
     }
 
-    /// How many items `search` would find with no limit: the true count the list shows, even
-    /// when it shows only the best few hundred.
-    public func searchCount(_ text: String, matching filter: ItemFilter = .live) throws(StoreError) -> Int {
-        guard let match = SearchQuery.match(text) else { return 0 }
-        return try read { db in
-            let (condition, arguments) = filter.whereClause()
-            let sql = """
-                SELECT count(*) FROM itemSearch JOIN item ON item.rowNumber = itemSearch.rowid
-                WHERE itemSearch MATCH ? AND \(condition)
-                """
-            var all: StatementArguments = [match]
-            all += arguments
-            return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: all) ?? 0
-        }
-    }
-
     /// Every version of the item this device has seen or made, newest first.
     public func history(of id: String) throws(StoreError) -> [ItemVersion] {
         try read { db in

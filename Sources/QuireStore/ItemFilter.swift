@@ -14,16 +14,19 @@ public struct ItemFilter: Sendable, Hashable {
     public var needsReview: Bool
     /// Tombstones too (they never show otherwise).
     public var includeDeleted: Bool
+    /// Tombstones only: the trash.
+    public var onlyDeleted: Bool
 
     public init(
         kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, needsReview: Bool = false,
-        includeDeleted: Bool = false
+        includeDeleted: Bool = false, onlyDeleted: Bool = false
     ) {
         self.kind = kind
         self.status = status
         self.tag = tag
         self.needsReview = needsReview
         self.includeDeleted = includeDeleted
+        self.onlyDeleted = onlyDeleted
     }
 
     /// Every live item.
@@ -38,7 +41,11 @@ public struct ItemFilter: Sendable, Hashable {
     func whereClause() -> (sql: String, arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
-        if !includeDeleted { conditions.append("item.deleted = 0") }
+        if onlyDeleted {
+            conditions.append("item.deleted = 1")
+        } else if !includeDeleted {
+            conditions.append("item.deleted = 0")
+        }
         // `StatusFilter.admits` in SQL: a note's `done` is always 0, so notes are open.
         switch status {
         case .any: break

@@ -76,7 +76,8 @@ public struct SyncReconciler {
                 // push the server has rested on it already).
                 for index in local.ops.indices
                 where local.ops[index].state == .pending && local.ops[index].op.baseRev == sent.baseRev
-                    && local.ops[index].op.baseVersion == sent.baseVersion && local.ops[index].op.kind != .create
+                    && local.ops[index].op.baseVersion == sent.baseVersion
+                    && (local.ops[index].op.kind != .create || sent.kind == .delete)
                 {
                     local.ops[index].op.baseRev = rev
                     local.ops[index].op.baseVersion = result.version ?? local.ops[index].op.baseVersion
@@ -438,7 +439,13 @@ public struct SyncReconciler {
         local.ops.removeAll { $0.isActive }
         local.conflict = nil
         let op = makeOp(from: conflict.remote, to: resolved)
-        if let op { local.ops.append(op) }
+        if let op {
+            local.ops.append(op)
+        } else if conflict.remote.serverVersion != nil {
+            // The choice is what the server has: nothing to send, and the item is the server's
+            // copy byte for byte (its times too), as on every other device.
+            resolved = SyncReconciler.serverCopy(conflict.remote, for: resolved)
+        }
         local.item = resolved
         settleBadge(&local)
         history.append(HistoryEntry(item: local.item!, origin: .resolve, opID: op?.op.id))

@@ -22,7 +22,7 @@ extension AppState {
         }
         let previousSelection = list.selection
         list.total = page.total
-        list.matches = page.matches
+        list.moreMatch = page.moreMatch
         list.offset = page.offset
         list.items = page.items
         list.shortIDs = page.shortIDs
@@ -78,6 +78,10 @@ extension AppState {
 
     mutating func listCommand(_ command: Command) -> [Effect] {
         let page = listLayout.pageHeight
+        if list.query.trash, let refused = AppState.refusedInTrash(command) {
+            notice = Notice(text: refused, isError: false)
+            return []
+        }
         switch command {
         case .moveDown: return select(list.selection + 1)
         case .moveUp: return select(list.selection - 1)
@@ -104,13 +108,23 @@ extension AppState {
             case .note?: query.kind = .task
             case .task?: query.kind = nil
             }
-            if query.kind == .note { query.status = .any }
             return setQuery(query)
         case .filterStatus:
             var query = list.query
             query.status = query.status.next
-            if query.status != .any && query.kind == .note { query.kind = nil }
             return setQuery(query)
+        case .toggleTrash:
+            var query = list.query
+            query.trash.toggle()
+            notice = query.trash ? Notice(text: "The trash: r restores, T goes back", isError: false) : nil
+            return setQuery(query, keepSelection: false)
+        case .restore:
+            guard list.query.trash else {
+                notice = Notice(text: "Nothing to restore here: T opens the trash", isError: false)
+                return []
+            }
+            guard let item = list.selectedItem else { return [] }
+            return [.write(.restore(id: item.id, title: item.title))]
         case .filterTag:
             prompt = Prompt(kind: .tag, field: TextField(list.query.tag ?? ""), queryBefore: list.query)
             return []
@@ -136,6 +150,17 @@ extension AppState {
             return quit()
         default:
             return itemCommand(command)
+        }
+    }
+
+    /// Why a command does not apply in the trash (a deleted item can be read and restored,
+    /// not changed), or nil when it does.
+    static func refusedInTrash(_ command: Command) -> String? {
+        switch command {
+        case .edit, .editExternally, .toggleDone, .pin, .delete, .newNote, .newTask:
+            "In the trash: r restores the item, T goes back to the list"
+        default:
+            nil
         }
     }
 
@@ -171,6 +196,10 @@ extension AppState {
 
     mutating func detailCommand(_ command: Command) -> [Effect] {
         guard case .detail(let scroll) = screen else { return [] }
+        if list.query.trash, let refused = AppState.refusedInTrash(command) {
+            notice = Notice(text: refused, isError: false)
+            return []
+        }
         let page = ScreenChrome(size: size).pageHeight
         switch command {
         case .moveDown: screen = .detail(scroll: scroll + 1)

@@ -35,6 +35,10 @@ extension AppState {
                 pushUndo(.undelete(id: id, title: title))
                 notice = Notice(text: "Deleted “\(title)” · u to undo", isError: false)
                 anchor = list.selectedID == id ? "" : (list.selectedID ?? "")
+            case .restore(_, let title):
+                pushUndo(.remove(id: id, title: title))
+                notice = Notice(text: "Restored “\(title)” · u to undo", isError: false)
+                anchor = ""
             case .undo(let entry):
                 notice = Notice(text: entry.doneText, isError: false)
                 if case .remove = entry { anchor = "" }

@@ -46,6 +46,8 @@ public enum Keymap {
         KeyBinding(.list, [.character("f")], .filterKind, "show all, notes, or tasks"),
         KeyBinding(.list, [.character("o")], .filterStatus, "show any, open, or done tasks"),
         KeyBinding(.list, [.character("#")], .filterTag, "show one tag (empty for all)"),
+        KeyBinding(.list, [.character("T")], .toggleTrash, "the trash (deleted items), or back to the list"),
+        KeyBinding(.list, [.character("r")], .restore, "restore the selected item (in the trash)"),
         KeyBinding(.list, [.escape], .back, "clear the search, then the filters"),
         KeyBinding(.list, [.character("c")], .nextNeedingReview, "next item needing review"),
         KeyBinding(.list, [.character("s")], .syncNow, "sync now"),
@@ -166,6 +168,18 @@ public enum Keymap {
     public static func hints(in context: KeyContext) -> [(key: String, label: String)] {
         bindings(in: context).compactMap { binding in
             binding.hint.map { (binding.keys[0].name, $0) }
+        }
+    }
+
+    /// The list's hints in the trash, where only reading, restoring and leaving apply.
+    public static var trashHints: [(key: String, label: String)] {
+        let labels: [(Command, String)] = [
+            (.open, "open"), (.restore, "restore"), (.toggleTrash, "back"), (.search, "search"), (.help, "help"),
+            (.quit, "quit"),
+        ]
+        let list = bindings(in: .list)
+        return labels.compactMap { command, label in
+            list.first { $0.command == command }.map { ($0.keys[0].name, label) }
         }
     }
 

@@ -13,26 +13,30 @@ public struct ListQuery: Hashable, Sendable {
     public var search: String
     /// Only items whose sync state is needs-review.
     public var needsReviewOnly: Bool
+    /// The trash: deleted items only (the other filters still apply).
+    public var trash: Bool
 
     public init(
         kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, search: String = "",
-        needsReviewOnly: Bool = false
+        needsReviewOnly: Bool = false, trash: Bool = false
     ) {
         self.kind = kind
         self.status = status
         self.tag = tag
         self.search = search
         self.needsReviewOnly = needsReviewOnly
+        self.trash = trash
     }
 
     /// True when nothing narrows the list.
     public var isUnfiltered: Bool {
         kind == nil && status == .any && tag == nil && search.trimmingWhitespace().isEmpty && !needsReviewOnly
+            && !trash
     }
 
     /// The filters in words for the status bar, e.g. `tasks · open · #home · /milk`.
     public var summary: [String] {
-        var parts: [String] = []
+        var parts: [String] = trash ? ["trash"] : []
         switch kind {
         case .note?: parts.append("notes")
         case .task?: parts.append("tasks")
@@ -51,7 +55,7 @@ public struct ListQuery: Hashable, Sendable {
     /// The search part is a plain case-insensitive substring test over title, body and tags; a
     /// real store answers searches with its full-text index instead.
     public func matches(_ item: Item) -> Bool {
-        if item.deleted { return false }
+        if item.deleted != trash { return false }
         if let kind, item.kind != kind { return false }
         if !status.admits(item) { return false }
         if let tag, !item.tags.contains(tag) { return false }

@@ -8,8 +8,8 @@ import QuireCore
 public struct ListState: Hashable, Sendable {
     public var query: ListQuery
     public var total: Int
-    /// How many items match in all when `total` are only the best of them (a search).
-    public var matches: Int?
+    /// More items match than the `total` listed (a search lists only its best matches).
+    public var moreMatch = false
     /// The list index of `items[0]`.
     public var offset: Int
     public var items: [Item]

@@ -54,14 +54,14 @@ public struct ListPage: Hashable, Sendable {
     /// The request this answers, when it was a refresh after a store change (see
     /// `ListRequest.isRefresh`); nil for a load a key asked for.
     public var refresh: ListRequest?
-    /// How many items match in all when the list holds only the best `total` (a search).
-    public var matches: Int?
+    /// More items match than the `total` listed (a search lists only its best matches).
+    public var moreMatch: Bool
 
     public init(
         query: ListQuery, total: Int, offset: Int, items: [Item], shortIDs: [String: String] = [:],
-        selection: Int, anchorFound: Bool, refresh: ListRequest? = nil, matches: Int? = nil
+        selection: Int, anchorFound: Bool, refresh: ListRequest? = nil, moreMatch: Bool = false
     ) {
-        self.matches = matches
+        self.moreMatch = moreMatch
         self.query = query
         self.total = total
         self.offset = offset

@@ -34,6 +34,8 @@ public enum WriteIntent: Hashable, Sendable {
     case setDone(id: String, title: String, done: Bool)
     case setPinned(id: String, title: String, pinned: Bool)
     case delete(id: String, title: String)
+    /// Brings a deleted item back from the trash.
+    case restore(id: String, title: String)
     case undo(UndoEntry)
 }
 

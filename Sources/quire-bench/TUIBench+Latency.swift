@@ -85,8 +85,8 @@ struct TUIBenchLatency {
 
         // The built-in editor on the 1 MB note: typing and moving through the body.
         _ = time(.character("g"))
+        // `e` opens the item with the cursor at the end of its body.
         _ = time(.character("e"))
-        _ = time(.tab)
         var typing: [Double] = []
         var moving: [Double] = []
         for index in 0..<presses {

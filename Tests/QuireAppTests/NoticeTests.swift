@@ -55,18 +55,18 @@ final class HandClock: @unchecked Sendable {
     }
 }
 
-/// The list's numbers are true: a search that lists only the best matches says how many match.
+/// The list's numbers are true: a search that lists only its best matches says more match.
 @Suite struct SearchCountTests {
-    @Test func aSearchSaysHowManyMatchInAll() throws {
+    @Test func aCappedSearchSaysMoreMatch() throws {
         let app = try AppHarness(items: AppHarness.entries(953))
         app.press(.character("/"))
         app.type("item")
-        #expect(app.waitFor { app.state.list.matches == 953 })
+        #expect(app.waitFor { app.state.list.moreMatch })
         let status = try #require(app.lines.last)
-        #expect(status.contains("1/500 · 953 match, best 500 shown"), "\(status)")
-        // Fewer matches than are listed: just the count.
+        #expect(status.contains("1/500+ (the best shown)"), "\(status)")
+        // Fewer matches than the cap: the count is the number of matches.
         app.type(" 95")
-        #expect(app.waitFor { app.state.list.total == 5 && app.state.list.matches == nil })
-        #expect(app.lines.last?.contains("1/5") == true)
+        #expect(app.waitFor { app.state.list.total == 5 && !app.state.list.moreMatch })
+        #expect(app.lines.last?.contains("1/5 ") == true)
     }
 }

@@ -230,6 +230,7 @@ import Testing
         try a.update(note, [.title: .string("Long note, renamed")])
         await sync(a)
         let received = a.engine.recentRounds.last?.bytesReceived ?? .max
+        print("title edit of a 1 MB note: received \(received) bytes")
         #expect(received < 2_048, "received \(received) bytes")
 
         try a.update(note, [.title: .string("Long note, renamed again")])

@@ -307,3 +307,53 @@ import Testing
         #expect(harness.state.screen == .help(scroll: min(page, HelpScreen.maxScroll(size: .standard))))
     }
 }
+
+/// The trash: deleted items, read and restored, never changed there.
+@Suite struct TrashTests {
+    @Test func deletedItemsAreInTheTrashAndComeBackWithR() throws {
+        var harness = Harness(size: .standard)
+        let title = try #require(harness.state.list.selectedItem?.title)
+        harness.press(.character("d"))
+        #expect(!harness.state.list.items.contains { $0.title == title })
+        harness.press(.character("T"))
+        #expect(harness.state.list.query.trash)
+        #expect(harness.state.list.total == 1)
+        #expect(harness.state.list.items.map(\.title) == [title])
+        #expect(harness.text.contains("The trash: r restores, T goes back"))
+        harness.press(.character("j"))  // the notice goes with the next key
+        #expect(harness.text.split(separator: "\n").last?.contains("1/1 · trash") == true)
+        // Changing a deleted item is refused with the way out.
+        harness.press(.character("e"))
+        #expect(harness.state.notice?.text.contains("r restores") == true)
+        #expect(harness.state.screen == .list)
+        harness.press(.character("r"))
+        #expect(harness.state.notice?.text == "Restored “\(title)” · u to undo")
+        #expect(harness.state.list.total == 0)
+        #expect(harness.text.contains("The trash is empty."))
+        harness.press(.character("T"))
+        #expect(!harness.state.list.query.trash)
+        #expect(harness.state.list.items.contains { $0.title == title })
+        // Undo puts it back in the trash.
+        harness.press(.character("u"))
+        #expect(harness.items.first { $0.title == title }?.deleted == true)
+    }
+
+    @Test func restoreOutsideTheTrashSaysWhereItIs() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("r"))
+        #expect(harness.state.notice?.text == "Nothing to restore here: T opens the trash")
+    }
+
+    /// `f` and `o` combine: notes stay notes when the status filter changes.
+    @Test func kindAndStatusFiltersCombine() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("f"), .character("f"))
+        #expect(harness.state.list.query.kind == .task)
+        harness.press(.character("o"))
+        #expect(harness.state.list.query.kind == .task)
+        #expect(harness.state.list.query.status == .open)
+        harness.press(.character("f"), .character("f"))
+        #expect(harness.state.list.query.kind == .note)
+        #expect(harness.state.list.query.status == .open)
+    }
+}

@@ -21,6 +21,14 @@ import Testing
         assertSnapshot(harness.text, named: "list-wide-\(size)")
     }
 
+    /// The trash with one deleted item selected.
+    @Test(arguments: Size.all)
+    func trash(size: Size) {
+        var harness = Harness(size: size)
+        harness.press(.character("j"), .character("d"), .character("T"))
+        assertSnapshot(harness.text, named: "trash-\(size)")
+    }
+
     @Test(arguments: Size.all)
     func emptyList(size: Size) {
         let harness = Harness(size: size, items: [])

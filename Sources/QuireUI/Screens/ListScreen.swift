@@ -17,8 +17,13 @@ enum ListScreen {
         if let area = layout.hints {
             // Help and quit stay in the row however narrow the terminal.
             let kept = state.prompt == nil ? 2 : 0
-            KeyHints(Keymap.hints(in: state.prompt != nil ? .prompt : .list), keepingLast: kept)
-                .render(into: &buffer, area: area)
+            let hints =
+                state.prompt != nil
+                ? Keymap.hints(in: .prompt)
+                : state.list.query.trash
+                    ? Keymap.trashHints
+                    : Keymap.hints(in: .list)
+            KeyHints(hints, keepingLast: kept).render(into: &buffer, area: area)
         }
         StatusBar.render(state, left: StatusBar.listText(state), into: &buffer, area: layout.status)
         return cursor
@@ -48,7 +53,9 @@ enum ListScreen {
             let message =
                 list.query.isUnfiltered
                 ? ["  Nothing here yet.", "  Press a for a note, t for a task."]
-                : ["  Nothing matches.", "  Esc clears the search and filters."]
+                : list.query.trash && list.query == ListQuery(trash: true)
+                    ? ["  The trash is empty.", "  T goes back to the list."]
+                    : ["  Nothing matches.", "  Esc clears the search and filters."]
             for (offset, text) in message.enumerated() where offset < area.height {
                 buffer.put(text, x: area.x, y: area.y + offset, style: Style(.muted), maxWidth: area.width)
             }

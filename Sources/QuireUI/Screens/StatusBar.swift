@@ -25,10 +25,8 @@ enum StatusBar {
         } else if list.total == 0 {
             parts.append(list.query.isUnfiltered ? "no items" : "no matches")
         } else {
-            parts.append("\(list.selection + 1)/\(list.total)")
-            if let matches = list.matches, matches > list.total {
-                parts.append("\(matches) match, best \(list.total) shown")
-            }
+            // A capped search says so rather than pass its cap off as the number of matches.
+            parts.append("\(list.selection + 1)/\(list.total)" + (list.moreMatch ? "+ (the best shown)" : ""))
         }
         parts += list.query.summary.filter { !$0.hasPrefix("/") }
         return Line(parts.joined(separator: " · "), style: Style(.statusBar))

@@ -30,27 +30,20 @@ import Testing
         var ops = 0
         var faults: [String: Int] = [:]
         var failures = 0
-        var timeOnly: [String] = []
         for seed in mine {
             do {
                 let tally = try await SimulationRun(seed: seed, steps: 40, faults: .init()).run()
                 ops += tally.ops
                 faults.merge(tally.faults, uniquingKeysWith: +)
-            } catch let failure as SimulationRun.Failure where failure.onlyTimes {
-                timeOnly.append(failure.description)
             } catch {
+                // Every problem fails the run: a lost or doubled line, a conflict on an item one
+                // device alone changed, and a device whose copy differs from the server's in any
+                // byte, times included.
                 failures += 1
                 if failures <= 3 { Issue.record("\(error)") }
             }
         }
         #expect(failures == 0, "\(failures) of \(mine.count) seeds failed")
-        // Known gaps, listed and not hidden: in a few seeds in a thousand (after a lost answer
-        // and a change that undid a waiting one, around a restore) a device keeps its own
-        // `updatedAt` (or `doneAt`) for an item whose every other byte matches the server's, or
-        // a tombstone keeps other fields than the server's. Nothing is lost or duplicated then.
-        withKnownIssue("times or tombstone fields a device keeps of its own", isIntermittent: true) {
-            #expect(timeOnly.isEmpty, "\(timeOnly.count) seeds: \(timeOnly.prefix(2).joined(separator: " | "))")
-        }
         let done = Self.totals.withLock { totals in
             totals.seeds += mine.count
             totals.ops += ops

@@ -25,6 +25,12 @@ extension AppRuntime {
             // The round this asks for is the next to start, even when one is running now.
             syncNowTarget = environment.sync.roundCounts().map { $0.started + 1 }
             return [.notice(syncNowNotice(environment.sync.syncNow()))]
+        case .completeTag(let prefix):
+            do {
+                return [.tagsFound(prefix: prefix, try environment.items.tags(startingWith: prefix))]
+            } catch {
+                return [.notice(.error("Cannot read the tags: \(error)"))]
+            }
         case .findNextNeedingReview(let after):
             do {
                 return [.reviewTargetFound(try environment.items.nextNeedingReview(after: after))]

@@ -90,6 +90,14 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         return ids[(index + 1) % ids.count]
     }
 
+    public func tags(startingWith prefix: String) throws -> [String] {
+        var uses: [String: Int] = [:]
+        for item in all where !item.deleted {
+            for tag in item.tags where tag.hasPrefix(prefix) { uses[tag, default: 0] += 1 }
+        }
+        return uses.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key)
+    }
+
     public func counts() throws -> StoreCounts {
         let items = all
         func count(_ state: SyncState) -> Int { items.filter { $0.syncState == state }.count }

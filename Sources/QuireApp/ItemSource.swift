@@ -22,6 +22,8 @@ public protocol ItemSource: Sendable {
     func restore(_ id: String) throws
     /// The next item needing review after `id` in list order, wrapping around; nil when none.
     func nextNeedingReview(after id: String?) throws -> String?
+    /// Tags of live items starting with `prefix`, the most used first (the tag prompt's Tab).
+    func tags(startingWith prefix: String) throws -> [String]
     /// Counts for the status bar.
     func counts() throws -> StoreCounts
     /// A number that changes whenever anyone commits to the store (any process).

@@ -119,6 +119,10 @@ public struct StoreItemSource: ItemSource {
         return ids[(index + 1) % ids.count]
     }
 
+    public func tags(startingWith prefix: String) throws -> [String] {
+        try store.tags(startingWith: prefix)
+    }
+
     public func counts() throws -> StoreCounts {
         let outbox = try store.outboxCounts()
         return StoreCounts(

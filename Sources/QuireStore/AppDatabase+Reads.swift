@@ -177,6 +177,19 @@ extension AppDatabase {
         }
     }
 
+    /// The tags of live items that start with `prefix`, the most used first (for completion).
+    public func tags(startingWith prefix: String, limit: Int = 20) throws(StoreError) -> [String] {
+        try read { db in
+            // `substr` compares the exact characters; LIKE would fold ASCII case and read `_`/`%`.
+            let sql = """
+                SELECT json_each.value AS tag FROM item, json_each(item.tags)
+                WHERE item.deleted = 0 AND substr(json_each.value, 1, length(?)) = ?
+                GROUP BY tag ORDER BY count(*) DESC, tag LIMIT ?
+                """
+            return try String.fetchAll(db.cachedStatement(sql: sql), arguments: [prefix, prefix, limit])
+        }
+    }
+
     /// Every version of the item this device has seen or made, newest first.
     public func history(of id: String) throws(StoreError) -> [ItemVersion] {
         try read { db in

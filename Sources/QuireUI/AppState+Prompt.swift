@@ -30,6 +30,9 @@ extension AppState {
             current.field.moveRight()
         case .deleteBackward?:
             current.field.backspace()
+        case .complete?:
+            guard current.kind == .tag else { return [] }
+            return [.completeTag(prefix: AppState.tagText(current.field.text))]
         case .killLine?:
             current.field.killToEnd()
         case .deleteWord?:
@@ -47,9 +50,37 @@ extension AppState {
         return setQuery(query, keepSelection: false)
     }
 
-    private mutating func applyTag(_ text: String) -> [Effect] {
+    /// The tag a prompt's text names: trimmed, without leading `#`.
+    static func tagText(_ text: String) -> String {
         var tag = text.trimmingWhitespace()
         while tag.hasPrefix("#") { tag.removeFirst() }
+        return tag
+    }
+
+    /// Tab's answer: one tag fills the prompt; several fill what they share and are listed.
+    mutating func complete(_ prefix: String, with tags: [String]) -> [Effect] {
+        guard var current = prompt, current.kind == .tag, AppState.tagText(current.field.text) == prefix else {
+            return []  // the person typed on meanwhile
+        }
+        guard let first = tags.first else {
+            notice = Notice(text: "No tag starts with “\(prefix)”", isError: false)
+            return []
+        }
+        var shared = first
+        for tag in tags.dropFirst() {
+            shared = String(zip(shared, tag).prefix { $0 == $1 }.map(\.0))
+        }
+        current.field = TextField(tags.count == 1 ? first : shared)
+        prompt = current
+        if tags.count > 1 {
+            let shown = tags.prefix(6).map { "#" + $0 }.joined(separator: " ")
+            notice = Notice(text: shown + (tags.count > 6 ? " …" : ""), isError: false)
+        }
+        return []
+    }
+
+    private mutating func applyTag(_ text: String) -> [Effect] {
+        let tag = AppState.tagText(text)
         var query = list.query
         query.tag = tag.isEmpty ? nil : tag
         return query == list.query ? [] : setQuery(query)

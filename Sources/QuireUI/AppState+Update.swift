@@ -40,6 +40,8 @@ extension AppState {
         case .notice(let shown):
             notice = shown
             return []
+        case .tagsFound(let prefix, let tags):
+            return complete(prefix, with: tags)
         case .noticeExpired(let shown):
             if notice == shown { notice = nil }
             return []

@@ -19,7 +19,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     // Resolve
     case chooseLocal, chooseRemote, chooseBoth, chooseAllLocal, chooseAllRemote, toggleView, togglePreview
     // Prompts and questions
-    case accept, confirm, decline
+    case accept, confirm, decline, complete
 }
 
 /// Where the person is, which decides what a key means.

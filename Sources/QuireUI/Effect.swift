@@ -16,6 +16,8 @@ public enum Effect: Hashable, Sendable {
     case loadReview(id: String)
     /// Write a resolution the person accepted on the resolve screen.
     case resolve(ResolvePlan)
+    /// Tags that start with the text of the tag prompt (`Message.tagsFound`).
+    case completeTag(prefix: String)
     case quit
 }
 

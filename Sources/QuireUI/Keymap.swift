@@ -78,6 +78,7 @@ public enum Keymap {
         KeyBinding(.prompt, [.left], .cursorLeft, "move the cursor left"),
         KeyBinding(.prompt, [.right], .cursorRight, "move the cursor right"),
         KeyBinding(.prompt, [.backspace], .deleteBackward, "delete before the cursor"),
+        KeyBinding(.prompt, [.tab], .complete, "complete the tag (tag prompt)"),
         KeyBinding(.prompt, [.control("k")], .killLine, "delete to the end"),
         KeyBinding(.prompt, [.control("w")], .deleteWord, "delete the word before the cursor"),
         KeyBinding(.prompt, [.control("c")], .quit, "quit"),

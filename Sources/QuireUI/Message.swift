@@ -31,6 +31,8 @@ public enum Message: Hashable, Sendable {
     case reviewLoaded(id: String, ReviewVersions?)
     /// A resolution was written (`error` is nil) or could not be.
     case resolveFinished(id: String, error: String?)
+    /// The tags that start with `prefix`, most used first.
+    case tagsFound(prefix: String, [String])
     case today(Day)
     /// Text an earlier run left unsaved in the editor, offered back in the editor.
     case restoreDraft(EditorState)

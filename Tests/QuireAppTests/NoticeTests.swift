@@ -1,5 +1,6 @@
 import Foundation
 import QuireApp
+import QuireStore
 import QuireUI
 import TerminalUI
 import Testing
@@ -68,5 +69,40 @@ final class HandClock: @unchecked Sendable {
         app.type(" 95")
         #expect(app.waitFor { app.state.list.total == 5 && !app.state.list.moreMatch })
         #expect(app.lines.last?.contains("1/5 ") == true)
+    }
+}
+
+/// Tab in the tag prompt completes from the tags the store holds.
+@Suite struct TagCompletionTests {
+    static func tagged(_ title: String, _ tags: [String]) -> ImportEntry {
+        ImportEntry(title: title, tags: tags)
+    }
+
+    @Test func tabCompletesATagFromTheStore() throws {
+        let app = try AppHarness(items: [
+            Self.tagged("a", ["groceries"]), Self.tagged("b", ["garden", "groceries"]), Self.tagged("c", ["work"]),
+        ])
+        app.press(.character("#"))
+        app.type("w")
+        app.press(.tab)
+        #expect(app.waitFor { app.state.prompt?.field.text == "work" })
+        // Several: what they share, and the list (most used first).
+        for _ in 0..<4 { app.press(.backspace) }
+        app.type("g")
+        app.press(.tab)
+        #expect(app.waitFor { app.state.notice?.text == "#groceries #garden" })
+        #expect(app.state.prompt?.field.text == "g")
+        app.type("r")
+        app.press(.tab)
+        #expect(app.waitFor { app.state.prompt?.field.text == "groceries" })
+        app.press(.enter)
+        #expect(app.waitFor { app.state.list.query.tag == "groceries" && app.state.list.total == 2 })
+        // None: said so, the text kept.
+        app.press(.character("#"))
+        for _ in 0..<20 { app.press(.backspace) }
+        app.type("zz")
+        app.press(.tab)
+        #expect(app.waitFor { app.state.notice?.text == "No tag starts with “zz”" })
+        #expect(app.state.prompt?.field.text == "zz")
     }
 }

@@ -167,6 +167,7 @@ struct FailingWrites: ItemSource {
     func delete(_ id: String) throws { throw DiskFull() }
     func restore(_ id: String) throws { throw DiskFull() }
     func nextNeedingReview(after id: String?) throws -> String? { try base.nextNeedingReview(after: id) }
+    func tags(startingWith prefix: String) throws -> [String] { try base.tags(startingWith: prefix) }
     func counts() throws -> StoreCounts { try base.counts() }
     func dataVersion() throws -> Int { try base.dataVersion() }
 }

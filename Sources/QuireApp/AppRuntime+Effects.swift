@@ -19,6 +19,14 @@ extension AppRuntime {
             return []
         case .write(let intent):
             return write(intent)
+        case .loadHistory(let id):
+            return [ItemEffects(items: environment.items).history(of: id)]
+        case .undo:
+            let answer = ItemEffects(items: environment.items).undo()
+            guard case .undone(.success(let undone?)) = answer, undone.plan.wroteAChange else { return [answer] }
+            lastVersion = try? environment.items.dataVersion()
+            tellSyncTheStoreChanged()
+            return [answer, currentSync()]
         case .editExternally(let item):
             return [editExternally(item)]
         case .syncNow:

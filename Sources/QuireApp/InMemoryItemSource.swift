@@ -17,7 +17,19 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Item]
     private var version = 0
+    /// Every version written through this source, oldest first: the history undo reads.
+    private var versions: [RecordedVersion] = []
     private let environment: StoreEnvironment
+
+    private struct RecordedVersion {
+        var item: Item
+        /// The index of the version whose action this one took back.
+        var undoes: Int?
+        var undone = false
+        /// False for the version an item had before this source first changed it (as if
+        /// imported): the base of the first action, and not an action itself.
+        var isAction = true
+    }
 
     /// - Parameters:
     ///   - items: what the source holds at first, in the order `all` returns them.
@@ -64,6 +76,7 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
             syncState: .pending)
         lock.withLock {
             stored.append(item)
+            versions.append(RecordedVersion(item: item))
             version += 1
         }
         return item
@@ -98,6 +111,45 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         return uses.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key)
     }
 
+    /// The versions this source wrote (and the one an item had before its first change).
+    public func history(of id: String) throws -> [HistoryVersion] {
+        lock.withLock {
+            versions.enumerated().filter { $0.element.item.id == id }.reversed().map { index, version in
+                HistoryVersion(
+                    seq: Int64(index), recordedAt: version.item.updatedAt,
+                    origin: !version.isAction ? "remote" : version.undoes != nil ? "undo" : "local", item: version.item)
+            }
+        }
+    }
+
+    /// As `AppDatabase.undoLastAction()`, over the versions this source wrote.
+    public func undoLastAction() throws -> UndoneAction? {
+        let found: (index: Int, action: Item, before: Item?, current: Item)? = lock.withLock {
+            guard let index = versions.lastIndex(where: { $0.isAction && $0.undoes == nil && !$0.undone }) else {
+                return nil
+            }
+            versions[index].undone = true
+            let action = versions[index].item
+            let before = versions[..<index].last { $0.item.id == action.id }?.item
+            guard let current = stored.first(where: { $0.id == action.id }) else { return nil }
+            return (index, action, before, current)
+        }
+        guard let found else { return nil }
+        let plan = UndoPlan.taking(back: found.action, before: found.before, current: found.current)
+        var after = found.current
+        switch plan {
+        case .revert(let fields):
+            let now = StoreTime.truncated(environment.now())
+            after = try change(found.current.id, undoing: found.index) { item in
+                item = try item.applying(fields, now: now)
+            }
+        case .undelete: after = try change(found.current.id, undoing: found.index) { $0.deleted = false }
+        case .remove: after = try change(found.current.id, undoing: found.index) { $0.deleted = true }
+        case .cannot: break
+        }
+        return UndoneAction(itemID: after.id, title: after.title, plan: plan)
+    }
+
     public func counts() throws -> StoreCounts {
         let items = all
         func count(_ state: SyncState) -> Int { items.filter { $0.syncState == state }.count }
@@ -112,14 +164,18 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
 
     /// Changes one item under the lock; a change that leaves it as it was writes nothing, as
     /// the store does.
-    private func change(_ id: String, _ body: (inout Item) throws -> Void) throws -> Item {
+    private func change(_ id: String, undoing: Int? = nil, _ body: (inout Item) throws -> Void) throws -> Item {
         try lock.withLock {
             guard let index = stored.firstIndex(where: { $0.id == id }) else { throw StoreError.notFound(id: id) }
             var item = stored[index]
             try body(&item)
             guard item != stored[index] else { return item }
             item.syncState = .pending
+            if !versions.contains(where: { $0.item.id == id }) {
+                versions.append(RecordedVersion(item: stored[index], isAction: false))
+            }
             stored[index] = item
+            versions.append(RecordedVersion(item: item, undoes: undoing))
             version += 1
             return item
         }

@@ -44,6 +44,24 @@ public struct ItemEffects: Sendable {
         }
     }
 
+    /// Reads an item's versions for the history view.
+    public func history(of id: String) -> Message {
+        do {
+            return .historyLoaded(id: id, .success(try items.history(of: id)))
+        } catch {
+            return .historyLoaded(id: id, .failure(WriteFailure("Cannot read the history: \(error)")))
+        }
+    }
+
+    /// Takes back the newest local action (`u`).
+    public func undo() -> Message {
+        do {
+            return .undone(.success(try items.undoLastAction()))
+        } catch {
+            return .undone(.failure(WriteFailure(String(describing: error))))
+        }
+    }
+
     /// Writes what the person did; the answer carries the id written, or why it failed.
     public func write(_ intent: WriteIntent) -> Message {
         do {
@@ -63,17 +81,8 @@ public struct ItemEffects: Sendable {
             case .restore(let itemID, _):
                 try items.restore(itemID)
                 id = itemID
-            case .undo(let entry):
-                switch entry {
-                case .revert(let itemID, _, let fields):
-                    id = try items.update(itemID, fields: fields).id
-                case .undelete(let itemID, _):
-                    try items.restore(itemID)
-                    id = itemID
-                case .remove(let itemID, _):
-                    try items.delete(itemID)
-                    id = itemID
-                }
+            case .restoreVersion(let itemID, _, let fields, _):
+                id = try items.update(itemID, fields: fields).id
             }
             return .written(intent, .success(id))
         } catch {

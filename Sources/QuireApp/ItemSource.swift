@@ -20,6 +20,11 @@ public protocol ItemSource: Sendable {
     func update(_ id: String, fields: [Field: FieldValue]) throws -> Item
     func delete(_ id: String) throws
     func restore(_ id: String) throws
+    /// Every version of an item this device has seen or made, newest first.
+    func history(of id: String) throws -> [HistoryVersion]
+    /// Takes back the newest local action not taken back yet (`AppDatabase.undoLastAction()`);
+    /// nil when there is none.
+    func undoLastAction() throws -> UndoneAction?
     /// The next item needing review after `id` in list order, wrapping around; nil when none.
     func nextNeedingReview(after id: String?) throws -> String?
     /// Tags of live items starting with `prefix`, the most used first (the tag prompt's Tab).

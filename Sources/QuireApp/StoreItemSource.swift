@@ -119,6 +119,18 @@ public struct StoreItemSource: ItemSource {
         return ids[(index + 1) % ids.count]
     }
 
+    public func history(of id: String) throws -> [HistoryVersion] {
+        try store.history(of: id).map { version in
+            HistoryVersion(
+                seq: version.seq, recordedAt: version.recordedAt,
+                origin: version.isUndo ? "undo" : version.origin.rawValue, item: version.item)
+        }
+    }
+
+    public func undoLastAction() throws -> UndoneAction? {
+        try store.undoLastAction()
+    }
+
     public func tags(startingWith prefix: String) throws -> [String] {
         try store.tags(startingWith: prefix)
     }

@@ -197,6 +197,19 @@ extension AppDatabase {
                     ALTER TABLE outbox ADD COLUMN basis TEXT;
                     """)
         }
+        migrator.registerMigration("v6 undo from history") { db in
+            try db.execute(
+                sql: """
+                    -- `u` takes back local actions newest first, read from the history so that it
+                    -- survives a restart: a version written by an undo names the version whose
+                    -- action it took back (`undoes`); an action taken back, or found impossible to
+                    -- take back, is `undone`. Actions are a person's: local edits and resolutions.
+                    ALTER TABLE itemVersion ADD COLUMN undoes INTEGER;
+                    ALTER TABLE itemVersion ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX itemVersion_actions ON itemVersion(seq)
+                      WHERE origin IN ('local', 'resolve') AND undoes IS NULL AND undone = 0;
+                    """)
+        }
         return migrator
     }
 }

@@ -12,6 +12,8 @@ public struct ItemVersion: Sendable, Hashable {
     public var opID: String?
     /// The item as it was (its `syncState` is not recorded and reads as `synced`).
     public var item: Item
+    /// A local version written by `u`, taking an earlier action back.
+    public var isUndo: Bool = false
 }
 
 /// One page of a listing and the total behind it, read in one transaction so they agree.
@@ -195,7 +197,7 @@ extension AppDatabase {
         try read { db in
             let sql = """
                 SELECT seq, recordedAt, origin, opId, itemId, kind, title, body, tags, done, doneAt, due, priority,
-                  pinned, createdAt, updatedAt, deleted, rev, 'synced', serverVersion
+                  pinned, createdAt, updatedAt, deleted, rev, 'synced', serverVersion, undoes IS NOT NULL
                 FROM itemVersion WHERE itemId = ? ORDER BY seq DESC
                 """
             return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map { row in
@@ -203,8 +205,9 @@ extension AppDatabase {
                 let origin: String = row[2]
                 return ItemVersion(
                     seq: row[0], recordedAt: StoreTime.date(from: recorded) ?? Date(timeIntervalSince1970: 0),
-                    origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3], item: try ItemRow.decode(row, at: 4)
-                )
+                    origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3],
+                    item: try ItemRow.decode(row, at: 4),
+                    isUndo: row[20])
             }
         }
     }

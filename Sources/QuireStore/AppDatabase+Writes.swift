@@ -87,23 +87,7 @@ extension AppDatabase {
         try write { db in
             try ids.map { id in
                 guard let before = try ItemRow.fetch(id: id, in: db) else { throw StoreError.notFound(id: id) }
-                guard !before.deleted else { return before }
-                let now = self.now()
-                var after = before
-                after.deleted = true
-                after.updatedAt = now
-                let ops = try Outbox.entries(for: id, in: db)
-                var opID: String?
-                if before.rev == 0, ops.first?.op.kind == .create, ops.allSatisfy(\.wasNeverSent) {
-                    try Outbox.remove(ops.map(\.seq), in: db)
-                } else if before.rev > 0 || !ops.isEmpty {
-                    opID = environment.newID(now)
-                    try Outbox.insert(opID: opID!, item: before, kind: .delete, fields: nil, createdAt: now, in: db)
-                }
-                after.syncState = try settledState(after, in: db)
-                try ItemRow.update(after, in: db)
-                try History.insert(after, origin: .local, opID: opID, at: now, in: db)
-                return after
+                return try recordDelete(before, undoing: nil, in: db)
             }
         }
     }
@@ -114,27 +98,55 @@ extension AppDatabase {
         try write { db in
             try ids.map { id in
                 guard let before = try ItemRow.fetch(id: id, in: db) else { throw StoreError.notFound(id: id) }
-                guard before.deleted else { return before }
-                let now = self.now()
-                var after = before
-                after.deleted = false
-                after.updatedAt = now
-                var opID: String?
-                if let latest = try Outbox.entries(for: id, in: db).last, latest.wasNeverSent, latest.op.kind == .delete
-                {
-                    try Outbox.remove([latest.seq], in: db)
-                    after = try serverCopyWhenNothingWaits(after, in: db)
-                } else {
-                    opID = environment.newID(now)
-                    try Outbox.insert(
-                        opID: opID!, item: after, kind: .create, fields: createFields(after), createdAt: now, in: db)
-                }
-                after.syncState = try settledState(after, in: db)
-                try ItemRow.update(after, in: db)
-                try History.insert(after, origin: .local, opID: opID, at: now, in: db)
-                return after
+                return try recordRestore(before, undoing: nil, in: db)
             }
         }
+    }
+
+    /// Makes a live item a tombstone, queues the delete (or drops ops the server never saw) and
+    /// records the version; `undoing` is the history entry this delete takes back, if any.
+    func recordDelete(_ before: Item, undoing: Int64?, in db: Database) throws -> Item {
+        guard !before.deleted else { return before }
+        let now = self.now()
+        var after = before
+        after.deleted = true
+        after.updatedAt = now
+        let ops = try Outbox.entries(for: before.id, in: db)
+        var opID: String?
+        if before.rev == 0, ops.first?.op.kind == .create, ops.allSatisfy(\.wasNeverSent) {
+            try Outbox.remove(ops.map(\.seq), in: db)
+        } else if before.rev > 0 || !ops.isEmpty {
+            opID = environment.newID(now)
+            try Outbox.insert(opID: opID!, item: before, kind: .delete, fields: nil, createdAt: now, in: db)
+        }
+        after.syncState = try settledState(after, in: db)
+        try ItemRow.update(after, in: db)
+        try History.insert(after, origin: .local, opID: opID, at: now, undoing: undoing, in: db)
+        return after
+    }
+
+    /// Brings a tombstone back: drops its never-sent delete or queues a `create` with every
+    /// field; `undoing` is the history entry this restore takes back, if any.
+    func recordRestore(_ before: Item, undoing: Int64?, in db: Database) throws -> Item {
+        guard before.deleted else { return before }
+        let now = self.now()
+        var after = before
+        after.deleted = false
+        after.updatedAt = now
+        var opID: String?
+        if let latest = try Outbox.entries(for: before.id, in: db).last, latest.wasNeverSent, latest.op.kind == .delete
+        {
+            try Outbox.remove([latest.seq], in: db)
+            after = try serverCopyWhenNothingWaits(after, in: db)
+        } else {
+            opID = environment.newID(now)
+            try Outbox.insert(
+                opID: opID!, item: after, kind: .create, fields: createFields(after), createdAt: now, in: db)
+        }
+        after.syncState = try settledState(after, in: db)
+        try ItemRow.update(after, in: db)
+        try History.insert(after, origin: .local, opID: opID, at: now, undoing: undoing, in: db)
+        return after
     }
 
     /// Imports items in one transaction: all of them or, on the first error, none.
@@ -185,8 +197,9 @@ extension AppDatabase {
     }
 
     /// Applies `fields` to a live item, folds or queues the op, writes row and history.
-    func recordUpdate(_ before: Item, fields: [Field: FieldValue], origin: ChangeOrigin, in db: Database) throws -> Item
-    {
+    func recordUpdate(
+        _ before: Item, fields: [Field: FieldValue], origin: ChangeOrigin, undoing: Int64? = nil, in db: Database
+    ) throws -> Item {
         let now = self.now()
         var after = try before.applying(fields, now: now)
         let changes = after.changes(since: before)
@@ -197,7 +210,7 @@ extension AppDatabase {
         if opID == nil { after = try serverCopyWhenNothingWaits(after, in: db) }
         after.syncState = try settledState(after, in: db)
         try ItemRow.update(after, in: db)
-        try History.insert(after, origin: origin, opID: opID, at: now, in: db)
+        try History.insert(after, origin: origin, opID: opID, at: now, undoing: undoing, in: db)
         return after
     }
 
@@ -290,8 +303,19 @@ enum History {
             + [origin == .remote ? item.serverVersion?.description : nil]
     }
 
-    static func insert(_ item: Item, origin: ChangeOrigin, opID: String?, at time: Date, in db: Database) throws {
-        let arguments = values(item, origin: origin, opID: opID, recorded: StoreTime.string(from: time))
-        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(arguments))
+    static let undoingInsertSQL =
+        "INSERT INTO itemVersion (\(columns.joined(separator: ", ")), undoes) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")), ?)"
+
+    /// Records a version; `undoing` is the seq of the version whose action this one takes back.
+    static func insert(
+        _ item: Item, origin: ChangeOrigin, opID: String?, at time: Date, undoing: Int64? = nil, in db: Database
+    ) throws {
+        var arguments = values(item, origin: origin, opID: opID, recorded: StoreTime.string(from: time))
+        if let undoing {
+            arguments.append(undoing)
+            try db.cachedStatement(sql: undoingInsertSQL).execute(arguments: StatementArguments(arguments))
+        } else {
+            try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(arguments))
+        }
     }
 }

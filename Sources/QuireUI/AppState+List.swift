@@ -189,6 +189,8 @@ extension AppState {
         case .delete:
             if case .detail = screen { screen = .list }
             return [.write(.delete(id: item.id, title: item.title))]
+        case .history:
+            return openHistory(of: item)
         default:
             return []
         }

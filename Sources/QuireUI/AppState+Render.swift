@@ -22,6 +22,8 @@ extension AppState {
             SyncStatusScreen.render(self, into: &buffer)
         case .resolve(let resolve):
             cursor = ResolveScreen.render(self, resolve: resolve, into: &buffer)
+        case .history(let history):
+            HistoryScreen.render(self, history: history, into: &buffer)
         }
         if let question {
             Dialog.render(question, into: &buffer)

@@ -56,7 +56,6 @@ extension AppState {
         }
         screen = .list
         notice = Notice(text: "Resolved", isError: false)
-        if let plan = resolve.plan, let undo = resolve.undoEntry(for: plan) { pushUndo(undo) }
         return [reload(anchorID: .some(id))]
     }
 

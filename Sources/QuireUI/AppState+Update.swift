@@ -19,7 +19,7 @@ extension AppState {
             size = newSize
             return ensureVisibleRowsLoaded()
         case .storeChanged:
-            return [reload(isRefresh: true)] + syncStatusStoreChanged() + refreshReview()
+            return [reload(isRefresh: true)] + syncStatusStoreChanged() + refreshReview() + refreshHistory()
         case .listLoaded(let page):
             return apply(page)
         case .restoreDraft(let editor):
@@ -42,6 +42,10 @@ extension AppState {
             return []
         case .tagsFound(let prefix, let tags):
             return complete(prefix, with: tags)
+        case .undone(let result):
+            return finishUndo(result)
+        case .historyLoaded(let id, let result):
+            return showHistory(id, result)
         case .noticeExpired(let shown):
             if notice == shown { notice = nil }
             return []
@@ -96,6 +100,9 @@ extension AppState {
         case .resolve:
             guard let command else { return [] }
             return resolveCommand(command)
+        case .history:
+            guard let command else { return [] }
+            return historyCommand(command)
         }
     }
 
@@ -142,16 +149,30 @@ extension AppState {
 
     // MARK: - Undo
 
-    mutating func pushUndo(_ entry: UndoEntry) {
-        undoStack.append(entry)
-        if undoStack.count > AppState.undoLimit { undoStack.removeFirst(undoStack.count - AppState.undoLimit) }
+    /// `u`: the store keeps what can be taken back (its history), so undo survives a restart.
+    mutating func undo() -> [Effect] {
+        [.undo]
     }
 
-    mutating func undo() -> [Effect] {
-        guard let entry = undoStack.popLast() else {
+    mutating func finishUndo(_ result: Result<UndoneAction?, WriteFailure>) -> [Effect] {
+        switch result {
+        case .failure(let failure):
+            notice = Notice(text: "Could not undo: \(failure.message)", isError: true)
+            return []
+        case .success(nil):
             notice = Notice(text: "Nothing to undo", isError: false)
             return []
+        case .success(let undone?):
+            if var history, undone.plan.wroteAChange {
+                history.selectsNewest = true
+                screen = .history(history)
+            }
+            notice = Notice(text: undone.text, isError: !undone.plan.wroteAChange)
+            switch undone.plan {
+            case .remove: return [reload(anchorID: .some(nil))] + refreshHistory()
+            case .cannot: return []
+            case .revert, .undelete: return [reload(anchorID: .some(undone.itemID))] + refreshHistory()
+            }
         }
-        return [.write(.undo(entry))]
     }
 }

@@ -10,47 +10,42 @@ extension AppState {
                 editor.saving = false
                 screen = .editor(editor)
             }
-            if case .undo(let entry) = intent { undoStack.append(entry) }
+            if var history, history.saving {
+                history.saving = false
+                screen = .history(history)
+            }
             notice = Notice(text: "Could not save: \(failure.message)", isError: true)
             return []
         case .success(let id):
             var anchor = id
             switch intent {
             case .create(let kind, let title, _):
-                pushUndo(.remove(id: id, title: title))
                 closeEditor()
                 notice = Notice(text: "Created \(kind.rawValue) “\(title)” · u to undo", isError: false)
-            case .edit(_, let before, let after):
+            case .edit(_, _, let after):
                 let title = after[.title].flatMap(\.text) ?? list.item(withID: id)?.title ?? ""
-                pushUndo(.revert(id: id, title: title, fields: before))
                 closeEditor()
                 notice = Notice(text: "Saved “\(title)”", isError: false)
             case .setDone(_, let title, let done):
-                pushUndo(.revert(id: id, title: title, fields: [.done: .bool(!done)]))
                 notice = Notice(text: (done ? "Done: “" : "Reopened: “") + title + "”", isError: false)
             case .setPinned(_, let title, let pinned):
-                pushUndo(.revert(id: id, title: title, fields: [.pinned: .bool(!pinned)]))
                 notice = Notice(text: (pinned ? "Pinned: “" : "Unpinned: “") + title + "”", isError: false)
             case .delete(_, let title):
-                pushUndo(.undelete(id: id, title: title))
                 notice = Notice(text: "Deleted “\(title)” · u to undo", isError: false)
                 anchor = list.selectedID == id ? "" : (list.selectedID ?? "")
             case .restore(_, let title):
-                pushUndo(.remove(id: id, title: title))
                 notice = Notice(text: "Restored “\(title)” · u to undo", isError: false)
                 anchor = ""
-            case .undo(let entry):
-                notice = Notice(text: entry.doneText, isError: false)
-                if case .remove = entry { anchor = "" }
+            case .restoreVersion(_, let title, _, let recordedAt):
+                let when = SyncSummary.clockTime(recordedAt, now: now ?? recordedAt, timeZone: timeZone)
+                notice = Notice(text: "Restored the version of \(when), “\(title)” · u to undo", isError: false)
+                return [reload(anchorID: .some(id))] + finishRestoreVersion(id)
             }
             return [reload(anchorID: .some(anchor.isEmpty ? nil : anchor))]
         }
     }
 
     mutating func finish(_ outcome: ExternalEditOutcome) -> [Effect] {
-        if let before = outcome.before {
-            pushUndo(.revert(id: outcome.id, title: outcome.title, fields: before))
-        }
         if let error = outcome.error {
             notice = Notice(text: "Editor: \(error)", isError: true)
         } else if outcome.before != nil {

@@ -14,6 +14,8 @@ public struct AppState: Hashable, Sendable {
         case syncStatus
         /// An item that needs review: its conflicts and the person's choices.
         case resolve(ResolveState)
+        /// Every version of one item, to read and restore.
+        case history(HistoryState)
     }
 
     /// A one-line input over the list.
@@ -88,8 +90,6 @@ public struct AppState: Hashable, Sendable {
     public var timeZone: TimeZone
     /// The sync status screen's report, selection and outbox depth history.
     public var syncStatus: SyncStatusState
-    /// Most recent last; `u` takes from the end.
-    public var undoStack: [UndoEntry]
     public var today: Day?
     /// Set once the person asked to quit; the runtime stops after this frame.
     public var quitting: Bool
@@ -105,7 +105,6 @@ public struct AppState: Hashable, Sendable {
         now = nil
         self.timeZone = timeZone
         syncStatus = SyncStatusState()
-        undoStack = []
         self.today = today
         quitting = false
     }
@@ -114,9 +113,6 @@ public struct AppState: Hashable, Sendable {
     public var syncLine: String {
         sync.statusLine(now: now ?? .distantPast, timeZone: timeZone)
     }
-
-    /// How many undo steps are kept.
-    public static let undoLimit = 100
 
     /// The smallest terminal the screens fit in (SPEC: 20x6).
     public static let minimumSize = Size(width: 20, height: 6)
@@ -135,6 +131,7 @@ public struct AppState: Hashable, Sendable {
         case .detail: return .detail
         case .editor: return .editor
         case .help: return .help
+        case .history: return .history
         }
     }
 

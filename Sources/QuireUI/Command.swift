@@ -20,6 +20,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case chooseLocal, chooseRemote, chooseBoth, chooseAllLocal, chooseAllRemote, toggleView, togglePreview
     // Prompts and questions
     case accept, confirm, decline, complete
+    // History
+    case history, restoreVersion
 }
 
 /// Where the person is, which decides what a key means.
@@ -31,6 +33,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case help
     case syncStatus
     case resolve
+    case history
     case confirm
 
     /// The heading of this context in help and in the README.
@@ -43,6 +46,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
         case .help: "Help"
         case .syncStatus: "Sync status"
         case .resolve: "Resolve"
+        case .history: "History"
         case .confirm: "Questions"
         }
     }

@@ -18,6 +18,10 @@ public enum Effect: Hashable, Sendable {
     case resolve(ResolvePlan)
     /// Tags that start with the text of the tag prompt (`Message.tagsFound`).
     case completeTag(prefix: String)
+    /// Read every version of an item (`Message.historyLoaded`).
+    case loadHistory(id: String)
+    /// Take back the newest local action not yet taken back (`Message.undone`).
+    case undo
     case quit
 }
 

@@ -48,6 +48,7 @@ public enum Keymap {
         KeyBinding(.list, [.character("#")], .filterTag, "show one tag (empty for all)"),
         KeyBinding(.list, [.character("T")], .toggleTrash, "the trash (deleted items), or back to the list"),
         KeyBinding(.list, [.character("r")], .restore, "restore the selected item (in the trash)"),
+        KeyBinding(.list, [.character("h")], .history, "the selected item's history: every version, any restored"),
         KeyBinding(.list, [.escape], .back, "clear the search, then the filters"),
         KeyBinding(.list, [.character("c")], .nextNeedingReview, "next item needing review"),
         KeyBinding(.list, [.character("s")], .syncNow, "sync now"),
@@ -66,6 +67,7 @@ public enum Keymap {
         KeyBinding(.detail, [.character("p")], .pin, "pin or unpin"),
         KeyBinding(.detail, [.character("d")], .delete, "delete"),
         KeyBinding(.detail, [.character("u")], .undo, "undo the last local action"),
+        KeyBinding(.detail, [.character("h")], .history, "its history: every version, any restored", hint: "history"),
         KeyBinding(.detail, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.detail, [.character("?")], .help, "help", hint: "help"),
         KeyBinding(.detail, [.control("c")], .quit, "quit"),
@@ -149,6 +151,18 @@ public enum Keymap {
         KeyBinding(
             .resolve, [.character("R")], .chooseAllRemote, "choose remote for every conflict", hint: "all remote"),
         KeyBinding(.resolve, [.control("c")], .quit, "quit"),
+
+        // MARK: History
+        KeyBinding(.history, [.character("j"), .down], .moveDown, "older version"),
+        KeyBinding(.history, [.character("k"), .up], .moveUp, "newer version"),
+        KeyBinding(.history, [.character("g"), .home], .moveTop, "the newest version"),
+        KeyBinding(.history, [.character("G"), .end], .moveBottom, "the oldest version"),
+        KeyBinding(
+            .history, [.character("r"), .enter], .restoreVersion,
+            "restore the selected version: a new change that syncs (u takes it back)", hint: "restore"),
+        KeyBinding(.history, [.character("u")], .undo, "undo the last local action"),
+        KeyBinding(.history, [.escape, .character("q")], .back, "back", hint: "back"),
+        KeyBinding(.history, [.control("c")], .quit, "quit"),
 
         // MARK: Questions
         KeyBinding(.confirm, [.character("y")], .confirm, "yes", hint: "yes"),

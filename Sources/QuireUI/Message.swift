@@ -33,6 +33,10 @@ public enum Message: Hashable, Sendable {
     case resolveFinished(id: String, error: String?)
     /// The tags that start with `prefix`, most used first.
     case tagsFound(prefix: String, [String])
+    /// The versions of an item, newest first, or why they could not be read.
+    case historyLoaded(id: String, Result<[HistoryVersion], WriteFailure>)
+    /// What `u` took back: nil when there was nothing left to undo.
+    case undone(Result<UndoneAction?, WriteFailure>)
     case today(Day)
     /// Text an earlier run left unsaved in the editor, offered back in the editor.
     case restoreDraft(EditorState)
@@ -79,7 +83,7 @@ public struct ListPage: Hashable, Sendable {
 public struct ExternalEditOutcome: Hashable, Sendable {
     public var id: String
     /// The title and body before the editor opened; non-nil when the editor's saves changed the
-    /// item, so the update can offer one undo for the whole session.
+    /// item (each save is a step `u` takes back).
     public var before: [Field: FieldValue]?
     public var title: String
     /// The editor could not start or its file could not be saved.

@@ -328,18 +328,6 @@ public struct ResolveState: Hashable, Sendable {
         return nil
     }
 
-    /// How `u` takes a written resolution back: the values the item showed before it (this
-    /// device's for the conflicting fields), written as an ordinary change.
-    public func undoEntry(for plan: ResolvePlan) -> UndoEntry? {
-        let before = merge.item
-        if plan.expected.deleted && !before.deleted { return .undelete(id: itemID, title: before.title) }
-        var fields: [Field: FieldValue] = [:]
-        for field in Field.allCases where before.value(of: field) != plan.expected.value(of: field) {
-            fields[field] = before.value(of: field)
-        }
-        return fields.isEmpty ? nil : .revert(id: itemID, title: plan.expected.title, fields: fields)
-    }
-
     /// The lines an unsettled hunk shows in the editor.
     static func markers(for conflict: Diff3.Conflict) -> [String] {
         var lines = ["<<<<<<< local\n"] + conflict.local + ["||||||| base\n"] + conflict.base + ["=======\n"]

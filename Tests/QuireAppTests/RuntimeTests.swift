@@ -166,6 +166,8 @@ struct FailingWrites: ItemSource {
     func update(_ id: String, fields: [Field: FieldValue]) throws -> Item { throw DiskFull() }
     func delete(_ id: String) throws { throw DiskFull() }
     func restore(_ id: String) throws { throw DiskFull() }
+    func undoLastAction() throws -> UndoneAction? { throw DiskFull() }
+    func history(of id: String) throws -> [HistoryVersion] { try base.history(of: id) }
     func nextNeedingReview(after id: String?) throws -> String? { try base.nextNeedingReview(after: id) }
     func tags(startingWith prefix: String) throws -> [String] { try base.tags(startingWith: prefix) }
     func counts() throws -> StoreCounts { try base.counts() }

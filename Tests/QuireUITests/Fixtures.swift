@@ -105,6 +105,10 @@ struct Harness {
                 send(runner.load(request))
             case .write(let intent):
                 send(runner.write(intent))
+            case .undo:
+                send(runner.undo())
+            case .loadHistory(let id):
+                send(runner.history(of: id))
             default:
                 break
             }

@@ -137,7 +137,8 @@ import Testing
         harness.type("qd")
         #expect(!harness.state.quitting)
         #expect(harness.state.list.query.search == "qd")
-        #expect(harness.state.undoStack.isEmpty)
+        #expect(harness.effects.allSatisfy { if case .write = $0 { false } else { true } })
+        #expect(!harness.items.contains { $0.deleted })
     }
 
     @Test func filtersCycleAndCombine() {
@@ -200,7 +201,7 @@ import Testing
         // The pinned note is first.
         harness.press(.character("x"))
         #expect(harness.text.contains("Only tasks have a checkbox"))
-        #expect(harness.state.undoStack.isEmpty)
+        #expect(harness.effects.allSatisfy { if case .write = $0 { false } else { true } })
     }
 
     @Test func syncKeysAskTheRuntime() {

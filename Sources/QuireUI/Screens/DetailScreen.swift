@@ -11,7 +11,10 @@ public enum DetailScreen {
             )
             .render(into: &buffer, area: chrome.content.inset(horizontal: 1))
         }
-        if let hints = chrome.hints { KeyHints(Keymap.hints(in: .detail)).render(into: &buffer, area: hints) }
+        // Back and help stay in the row however narrow the terminal.
+        if let hints = chrome.hints {
+            KeyHints(Keymap.hints(in: .detail), keepingLast: 2).render(into: &buffer, area: hints)
+        }
         StatusBar.render(state, left: StatusBar.listText(state), into: &buffer, area: chrome.status)
     }
 

@@ -6,7 +6,11 @@ public enum ItemDetails {
     /// `shownID` is the id a person types for the item (see `ShortID`).
     /// `fitting` (rows, columns) keeps only the start of the body that can show in that many
     /// rows: a pane redrawn on every key must not split and wrap a megabyte it cannot show.
-    public static func lines(_ item: Item, today: Day?, shownID: String, fitting: Size? = nil) -> [Line] {
+    /// `syncState` false leaves out the badge, state and id line (a version in the history view
+    /// is not the item as it stands).
+    public static func lines(
+        _ item: Item, today: Day?, shownID: String, fitting: Size? = nil, syncState: Bool = true
+    ) -> [Line] {
         var lines: [Line] = []
         var heading = Line([])
         if item.kind == .task { heading.append(item.done ? Span("[x] ", .done) : Span("[ ] ")) }
@@ -34,13 +38,15 @@ public enum ItemDetails {
             lines.append(task)
         }
 
-        var state = Line([])
-        let localOnly = SyncBadge.isLocalOnly(item)
-        if item.syncState != .synced || localOnly { state.spans += [ItemRow.badge(of: item), Span(" ")] }
-        state.append(Span(localOnly ? "local only" : item.syncState.rawValue, .muted))
-        state.append(Span(" · " + String(Timestamp.string(from: item.createdAt).prefix(10)), .muted))
-        state.append(Span(" · " + shownID, .muted))
-        lines.append(state)
+        if syncState {
+            var state = Line([])
+            let localOnly = SyncBadge.isLocalOnly(item)
+            if item.syncState != .synced || localOnly { state.spans += [ItemRow.badge(of: item), Span(" ")] }
+            state.append(Span(localOnly ? "local only" : item.syncState.rawValue, .muted))
+            state.append(Span(" · " + String(Timestamp.string(from: item.createdAt).prefix(10)), .muted))
+            state.append(Span(" · " + shownID, .muted))
+            lines.append(state)
+        }
         lines.append(Line([]))
         if item.body.isEmpty {
             lines.append(Line("(no text)", style: Style(.muted)))

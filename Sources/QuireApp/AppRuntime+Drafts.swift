@@ -63,7 +63,8 @@ extension AppRuntime {
         guard case .editor(let editor) = state.screen, editor.hasChanges else { return nil }
         return Draft(
             itemID: editor.itemID, kind: editor.kind, title: editor.title.text, body: editor.body.text,
-            originalTitle: editor.originalTitle, originalBody: editor.originalBody)
+            originalTitle: editor.originalTitle, originalBody: editor.originalBody, details: editor.details.text,
+            originalDetails: editor.originalDetails)
     }
 
     /// At start: reads the drafts a previous run left, to offer them one at a time.
@@ -72,7 +73,10 @@ extension AppRuntime {
         draftKeeper.toOffer = kept.filter { draft in
             // A save that reached the store just before the end leaves a draft equal to the item.
             guard let id = draft.itemID, let item = try? environment.items.item(id) else { return true }
-            return item.title != draft.title || item.body != draft.body
+            let detailsDiffer =
+                draft.details != draft.originalDetails
+                && DetailsLine.text(DetailsLine.Values(of: item)) != draft.details
+            return item.title != draft.title || item.body != draft.body || detailsDiffer
         }
         offerNextDraft()
     }
@@ -84,7 +88,8 @@ extension AppRuntime {
         draftKeeper.written = draft
         let editor = EditorState(
             restoring: draft.itemID, kind: draft.kind, title: draft.title, body: draft.body,
-            originalTitle: draft.originalTitle, originalBody: draft.originalBody)
+            originalTitle: draft.originalTitle, originalBody: draft.originalBody, details: draft.details,
+            originalDetails: draft.originalDetails)
         process([.restoreDraft(editor)])
     }
 }

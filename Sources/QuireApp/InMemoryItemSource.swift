@@ -67,13 +67,13 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         lock.withLock { stored.first { $0.id == id } }
     }
 
-    public func create(kind: ItemKind, title: String, body: String) throws -> Item {
+    public func create(kind: ItemKind, title: String, body: String, details: DetailsLine.Values) throws -> Item {
         let title = try Validation.title(title)
         let body = try Validation.body(body)
         let now = StoreTime.truncated(environment.now())
         let item = Item(
-            id: environment.newID(now), kind: kind, title: title, body: body, createdAt: now, updatedAt: now,
-            syncState: .pending)
+            id: environment.newID(now), kind: kind, title: title, body: body, tags: details.tags, due: details.due,
+            priority: details.priority, createdAt: now, updatedAt: now, syncState: .pending)
         lock.withLock {
             stored.append(item)
             versions.append(RecordedVersion(item: item))

@@ -67,8 +67,8 @@ public struct ItemEffects: Sendable {
         do {
             let id: String
             switch intent {
-            case .create(let kind, let title, let body):
-                id = try items.create(kind: kind, title: title, body: body).id
+            case .create(let kind, let title, let body, let details):
+                id = try items.create(kind: kind, title: title, body: body, details: details).id
             case .edit(let itemID, _, let after):
                 id = try items.update(itemID, fields: after).id
             case .setDone(let itemID, _, let done):

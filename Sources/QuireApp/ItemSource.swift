@@ -16,7 +16,8 @@ public protocol ItemSource: Sendable {
     /// Nil when the item is no longer in the list.
     func index(of id: String, in query: ListQuery, near: Int) throws -> Int?
     func item(_ id: String) throws -> Item?
-    func create(kind: ItemKind, title: String, body: String) throws -> Item
+    /// A new item; `details` are its tags, due date and priority (the editor's details line).
+    func create(kind: ItemKind, title: String, body: String, details: DetailsLine.Values) throws -> Item
     func update(_ id: String, fields: [Field: FieldValue]) throws -> Item
     func delete(_ id: String) throws
     func restore(_ id: String) throws
@@ -36,6 +37,10 @@ public protocol ItemSource: Sendable {
 }
 
 extension ItemSource {
+    public func create(kind: ItemKind, title: String, body: String) throws -> Item {
+        try create(kind: kind, title: title, body: body, details: DetailsLine.Values())
+    }
+
     public func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
         try page(query, offset: offset, limit: limit)
     }

@@ -94,8 +94,10 @@ public struct StoreItemSource: ItemSource {
         try store.item(id)
     }
 
-    public func create(kind: ItemKind, title: String, body: String) throws -> Item {
-        try store.create(NewItem(kind: kind, title: title, body: body))
+    public func create(kind: ItemKind, title: String, body: String, details: DetailsLine.Values) throws -> Item {
+        try store.create(
+            NewItem(
+                kind: kind, title: title, body: body, tags: details.tags, due: details.due, priority: details.priority))
     }
 
     public func update(_ id: String, fields: [Field: FieldValue]) throws -> Item {

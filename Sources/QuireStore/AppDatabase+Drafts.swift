@@ -13,11 +13,15 @@ public struct Draft: Hashable, Sendable {
     /// The title and body the editor opened with (to tell what changed).
     public var originalTitle: String
     public var originalBody: String
+    /// The details line (`DetailsLine`) as typed, and as the editor opened with it.
+    public var details: String
+    public var originalDetails: String
     public var savedAt: Date
 
     public init(
         itemID: String?, kind: ItemKind, title: String, body: String, originalTitle: String = "",
-        originalBody: String = "", savedAt: Date = Date(timeIntervalSince1970: 0)
+        originalBody: String = "", details: String = "", originalDetails: String = "",
+        savedAt: Date = Date(timeIntervalSince1970: 0)
     ) {
         self.itemID = itemID
         self.kind = kind
@@ -25,6 +29,8 @@ public struct Draft: Hashable, Sendable {
         self.body = body
         self.originalTitle = originalTitle
         self.originalBody = originalBody
+        self.details = details
+        self.originalDetails = originalDetails
         self.savedAt = savedAt
     }
 
@@ -40,12 +46,13 @@ extension AppDatabase {
         try write { db in
             try db.cachedStatement(
                 sql: """
-                    INSERT OR REPLACE INTO draft (key, itemId, kind, title, body, originalTitle, originalBody, savedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO draft
+                      (key, itemId, kind, title, body, originalTitle, originalBody, savedAt, details, originalDetails)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: [
                 draft.key, draft.itemID, draft.kind.rawValue, draft.title, draft.body, draft.originalTitle,
-                draft.originalBody, StoreTime.string(from: self.now()),
+                draft.originalBody, StoreTime.string(from: self.now()), draft.details, draft.originalDetails,
             ])
         }
     }
@@ -63,7 +70,8 @@ extension AppDatabase {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT itemId, kind, title, body, originalTitle, originalBody, savedAt FROM draft
+                    SELECT itemId, kind, title, body, originalTitle, originalBody, savedAt, details, originalDetails
+                    FROM draft
                     ORDER BY savedAt, key
                     """
             ).map { row in
@@ -71,7 +79,7 @@ extension AppDatabase {
                 let saved: String = row[6]
                 return Draft(
                     itemID: row[0], kind: ItemKind(rawValue: kind) ?? .note, title: row[2], body: row[3],
-                    originalTitle: row[4], originalBody: row[5],
+                    originalTitle: row[4], originalBody: row[5], details: row[7], originalDetails: row[8],
                     savedAt: StoreTime.date(from: saved) ?? Date(timeIntervalSince1970: 0))
             }
         }

@@ -210,6 +210,14 @@ extension AppDatabase {
                       WHERE origin IN ('local', 'resolve') AND undoes IS NULL AND undone = 0;
                     """)
         }
+        migrator.registerMigration("v7 draft details") { db in
+            try db.execute(
+                sql: """
+                    -- The editor's details line (tags, due date, priority) as typed, and as it opened.
+                    ALTER TABLE draft ADD COLUMN details TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE draft ADD COLUMN originalDetails TEXT NOT NULL DEFAULT '';
+                    """)
+        }
         return migrator
     }
 }

@@ -16,15 +16,23 @@ extension AppState {
                 screen = .list
             }
             return []
+        // Tab moves between title and body (SPEC); the details line between them is reached with
+        // Down from the title or Up from the body's first row.
         case (.switchField?, _):
-            editor.focus = editor.focus == .title ? .body : .title
-        // Enter and Down leave the one-line title for the body; Up on the body's first row goes back.
-        case (.newline?, .title), (.cursorDown?, .title):
+            editor.focus = editor.focus == .body ? .title : .body
+        // Enter leaves a one-line field for the body.
+        case (.newline?, .title), (.newline?, .details), (.cursorDown?, .details):
             editor.focus = .body
-        case (.cursorUp?, .body) where editor.body.cursorPosition(width: layout.wrapWidth).y == 0:
+        case (.cursorDown?, .title):
+            editor.focus = .details
+        case (.cursorUp?, .details):
             editor.focus = .title
+        case (.cursorUp?, .body) where editor.body.cursorPosition(width: layout.wrapWidth).y == 0:
+            editor.focus = .details
         case (_, .title):
             guard editor.title.edit(key, command) else { return [] }
+        case (_, .details):
+            guard editor.details.edit(key, command) else { return [] }
         case (_, .body):
             guard editor.body.edit(key, command, in: layout.body) else { return [] }
         }
@@ -38,17 +46,23 @@ extension AppState {
         var editor = editor
         let title: String
         let body: String
+        let details: DetailsLine.Values
         do {
             title = try Validation.title(editor.title.text)
             body = try Validation.body(editor.body.text)
+            details = try DetailsLine.parse(editor.details.text, kind: editor.kind)
         } catch {
             notice = Notice(text: "Cannot save: \(error)", isError: true)
+            if error is DetailsLine.Problem {
+                editor.focus = .details
+                screen = .editor(editor)
+            }
             return []
         }
         guard let id = editor.itemID else {
             editor.saving = true
             screen = .editor(editor)
-            return [.write(.create(kind: editor.kind, title: title, body: body))]
+            return [.write(.create(kind: editor.kind, title: title, body: body, details: details))]
         }
         var before: [Field: FieldValue] = [:]
         var after: [Field: FieldValue] = [:]
@@ -59,6 +73,24 @@ extension AppState {
         if body != editor.originalBody {
             before[.body] = .string(editor.originalBody)
             after[.body] = .string(body)
+        }
+        // Only what the details line changed is written: a tag another device added meanwhile
+        // is not taken away by a line that still shows the tags as they were.
+        if editor.details.text != editor.originalDetails,
+            let opened = try? DetailsLine.parse(editor.originalDetails, kind: editor.kind)
+        {
+            if details.tags != opened.tags {
+                before[.tags] = .strings(opened.tags)
+                after[.tags] = .strings(details.tags)
+            }
+            if details.due != opened.due {
+                before[.due] = opened.due.map { .string($0.description) } ?? .null
+                after[.due] = details.due.map { .string($0.description) } ?? .null
+            }
+            if details.priority != opened.priority {
+                before[.priority] = .string(opened.priority.rawValue)
+                after[.priority] = .string(details.priority.rawValue)
+            }
         }
         guard !after.isEmpty else {
             screen = .list

@@ -19,7 +19,7 @@ extension AppState {
         case .success(let id):
             var anchor = id
             switch intent {
-            case .create(let kind, let title, _):
+            case .create(let kind, let title, _, _):
                 closeEditor()
                 notice = Notice(text: "Created \(kind.rawValue) “\(title)” · u to undo", isError: false)
             case .edit(_, _, let after):

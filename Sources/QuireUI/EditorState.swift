@@ -1,9 +1,12 @@
 import QuireCore
 
-/// The built-in editor: a title field and a body area for one item, new or existing.
+/// The built-in editor: a title field, a details line (tags, due date, priority: see
+/// `DetailsLine`) and a body area for one item, new or existing.
 public struct EditorState: Hashable, Sendable {
-    public enum Focus: Hashable, Sendable {
+    /// Where typing goes, top to bottom.
+    public enum Focus: Hashable, Sendable, CaseIterable {
         case title
+        case details
         case body
     }
 
@@ -11,11 +14,13 @@ public struct EditorState: Hashable, Sendable {
     public var itemID: String?
     public var kind: ItemKind
     public var title: TextField
+    public var details: TextField
     public var body: TextArea
     public var focus: Focus
     /// The title and body when the editor opened, to tell whether anything changed.
     public var originalTitle: String
     public var originalBody: String
+    public var originalDetails: String
     /// A save is on its way to the store; keys wait until it answers.
     public var saving: Bool
 
@@ -24,25 +29,29 @@ public struct EditorState: Hashable, Sendable {
         itemID = nil
         self.kind = kind
         title = TextField()
+        details = TextField()
         body = TextArea()
         focus = .title
         originalTitle = ""
         originalBody = ""
+        originalDetails = ""
         saving = false
     }
 
     /// An editor holding text kept from an earlier run (a draft), with the cursor in the body.
     public init(
         restoring itemID: String?, kind: ItemKind, title: String, body: String, originalTitle: String,
-        originalBody: String
+        originalBody: String, details: String = "", originalDetails: String = ""
     ) {
         self.itemID = itemID
         self.kind = kind
         self.title = TextField(title)
+        self.details = TextField(details)
         self.body = TextArea(body)
         focus = .body
         self.originalTitle = originalTitle
         self.originalBody = originalBody
+        self.originalDetails = originalDetails
         saving = false
     }
 
@@ -51,6 +60,8 @@ public struct EditorState: Hashable, Sendable {
         itemID = item.id
         kind = item.kind
         title = TextField(item.title)
+        originalDetails = DetailsLine.text(DetailsLine.Values(of: item))
+        details = TextField(originalDetails)
         body = TextArea(item.body)
         focus = .title
         originalTitle = item.title
@@ -59,7 +70,14 @@ public struct EditorState: Hashable, Sendable {
     }
 
     public var isNew: Bool { itemID == nil }
-    public var hasChanges: Bool { title.text != originalTitle || body.differs(from: originalBody) }
+    public var hasChanges: Bool {
+        title.text != originalTitle || details.text != originalDetails || body.differs(from: originalBody)
+    }
+
+    /// What the details line shows while empty: how to write in it.
+    public var detailsPlaceholder: String {
+        kind == .task ? "e.g. #home due 2026-12-01 priority high" : "e.g. #home #work"
+    }
 
     /// The editor's heading: `New note`, `Edit task`.
     public var heading: String { (isNew ? "New " : "Edit ") + kind.rawValue }

@@ -93,13 +93,15 @@ public enum Keymap {
         ),
         KeyBinding(.editor, [.left], .cursorLeft, "cursor left"),
         KeyBinding(.editor, [.right], .cursorRight, "cursor right"),
-        KeyBinding(.editor, [.up], .cursorUp, "cursor up a row"),
-        KeyBinding(.editor, [.down], .cursorDown, "cursor down a row"),
+        KeyBinding(.editor, [.up], .cursorUp, "cursor up a row (from the body's top: the details line)"),
+        KeyBinding(
+            .editor, [.down], .cursorDown, "cursor down a row (from the title: the details line of tags, due, priority)"
+        ),
         KeyBinding(.editor, [.home, .control("a")], .cursorHome, "start of the row"),
         KeyBinding(.editor, [.end, .control("e")], .cursorEnd, "end of the row"),
         KeyBinding(.editor, [.pageUp], .cursorPageUp, "page up"),
         KeyBinding(.editor, [.pageDown], .cursorPageDown, "page down"),
-        KeyBinding(.editor, [.enter], .newline, "new line (in the title: go to the body)"),
+        KeyBinding(.editor, [.enter], .newline, "new line (in the title or details: go to the body)"),
         KeyBinding(.editor, [.backspace], .deleteBackward, "delete before the cursor"),
         KeyBinding(.editor, [.delete], .deleteForward, "delete at the cursor"),
         KeyBinding(.editor, [.control("k")], .killLine, "delete to the end of the line"),

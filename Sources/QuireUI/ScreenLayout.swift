@@ -82,6 +82,8 @@ public struct ListLayout: Hashable, Sendable {
 public struct EditorLayout: Hashable, Sendable {
     public var heading: Rect
     public var title: Rect
+    /// The details line: tags, due date, priority (`DetailsLine`).
+    public var details: Rect
     public var separator: Rect
     /// The body's text area; one column narrower than the screen on each side so the cursor
     /// fits after the last character of a full row.
@@ -90,19 +92,26 @@ public struct EditorLayout: Hashable, Sendable {
     public var status: Rect
 
     public init(size: Size) {
-        let chrome = ScreenChrome(size: size, headerRows: 3)
-        let header = chrome.header.split(.vertical, [.length(1), .length(1), .length(1)])
+        let chrome = ScreenChrome(size: size, headerRows: 4)
+        let header = chrome.header.split(.vertical, [.length(1), .length(1), .length(1), .length(1)])
         heading = header[0]
         title = header[1]
-        separator = header[2]
+        details = header[2]
+        separator = header[3]
         body = chrome.content.inset(horizontal: 1)
         hints = chrome.hints
         status = chrome.status
     }
 
     /// Where the title's text starts (after the `Title` label).
-    public var titleField: Rect {
-        Rect(x: title.x + 8, y: title.y, width: title.width - 9, height: 1)
+    public var titleField: Rect { field(in: title) }
+
+    /// Where the details line's text starts (after the `Details` label).
+    public var detailsField: Rect { field(in: details) }
+
+    /// A one-line field's text, after its label (`Details` is the longest).
+    private func field(in row: Rect) -> Rect {
+        Rect(x: row.x + 9, y: row.y, width: max(1, row.width - 10), height: 1)
     }
 
     /// The width body text wraps at.

@@ -4,7 +4,7 @@ import QuireCore
 /// A write the person asked for, as the update function describes it; the runtime performs it
 /// and hands it back with the outcome, so the update knows what succeeded.
 public enum WriteIntent: Hashable, Sendable {
-    case create(kind: ItemKind, title: String, body: String)
+    case create(kind: ItemKind, title: String, body: String, details: DetailsLine.Values = DetailsLine.Values())
     case edit(id: String, before: [Field: FieldValue], after: [Field: FieldValue])
     case setDone(id: String, title: String, done: Bool)
     case setPinned(id: String, title: String, pinned: Bool)

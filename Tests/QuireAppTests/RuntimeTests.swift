@@ -162,7 +162,9 @@ struct FailingWrites: ItemSource {
         try base.index(of: id, in: query, near: near)
     }
     func item(_ id: String) throws -> Item? { try base.item(id) }
-    func create(kind: ItemKind, title: String, body: String) throws -> Item { throw DiskFull() }
+    func create(kind: ItemKind, title: String, body: String, details: DetailsLine.Values) throws -> Item {
+        throw DiskFull()
+    }
     func update(_ id: String, fields: [Field: FieldValue]) throws -> Item { throw DiskFull() }
     func delete(_ id: String) throws { throw DiskFull() }
     func restore(_ id: String) throws { throw DiskFull() }

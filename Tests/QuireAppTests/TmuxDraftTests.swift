@@ -19,6 +19,8 @@ import Testing
         tmux.keys("a")
         #expect(tmux.waitFor { $0.contains("New note") })
         tmux.type("Half-written thought")
+        tmux.keys("Down")
+        tmux.type("#ideas")
         tmux.keys("Tab")
         tmux.type("not saved yet")
         #expect(tmux.waitFor { $0.contains("not saved yet") })
@@ -29,7 +31,10 @@ import Testing
 
         // The next start opens the draft in the editor; saving it makes the item.
         let again = try Tmux(script: setup.script(), directory: setup.home)
-        #expect(again.waitFor { $0.contains("Half-written thought") && $0.contains("not saved yet") })
+        #expect(
+            again.waitFor {
+                $0.contains("Half-written thought") && $0.contains("#ideas") && $0.contains("not saved yet")
+            })
         if discard {
             again.keys("Escape")
             #expect(again.waitFor { $0.contains("Discard unsaved changes?") })
@@ -45,6 +50,7 @@ import Testing
         again.keys("C-s")
         #expect(again.waitFor { $0.contains("Created note") })
         #expect(try setup.titles() == ["Half-written thought"])
+        #expect(try setup.cli("list", "--tag", "ideas").output.contains("Half-written thought"))
         again.keys("q")
         #expect(again.waitFor { $0.contains("quire-exited-0") })
 

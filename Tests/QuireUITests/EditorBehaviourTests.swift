@@ -99,15 +99,20 @@ import Testing
         var harness = Harness(size: Size(width: 20, height: 8))
         harness.press(.character("a"))
         harness.type("T")
-        #expect(harness.frame.cursor == Point(x: 9, y: 1))
+        #expect(harness.frame.cursor == Point(x: 10, y: 1))
+        harness.press(.down)
+        harness.type("#home")
+        #expect(harness.frame.cursor == Point(x: 9 + 5, y: 2))
         harness.press(.tab)
         harness.type("one two three four")
         // wrap width is 20 - 2 - 1 = 17: "one two three " then "four"
-        #expect(harness.frame.cursor == Point(x: 1 + 4, y: 4))
+        #expect(harness.frame.cursor == Point(x: 1 + 4, y: 5))
         harness.press(.up)
-        #expect(harness.frame.cursor == Point(x: 1 + 4, y: 3))
+        #expect(harness.frame.cursor == Point(x: 1 + 4, y: 4))
         harness.press(.home)
-        #expect(harness.frame.cursor == Point(x: 1, y: 3))
+        #expect(harness.frame.cursor == Point(x: 1, y: 4))
+        harness.press(.up)
+        #expect(harness.state.editor?.focus == .details)
     }
 
     @Test func theBodyScrollsToKeepTheCursorVisible() {
@@ -122,7 +127,71 @@ import Testing
         #expect(cursor.y >= body.y && cursor.y < body.maxY)
         #expect(harness.text.contains("line 12"))
         #expect(!harness.text.contains("line 1\n"))
-        harness.press(.pageUp, .pageUp, .pageUp, .pageUp)
+        // The body shows 3 rows at this height: a page is 2.
+        for _ in 1...6 { harness.press(.pageUp) }
         #expect(harness.text.contains("line 1\n") || harness.text.hasSuffix("line 1"))
+    }
+}
+
+/// The details line: tags, due date and priority written in the built-in editor.
+@Suite struct EditorDetailsTests {
+    @Test func aNewTaskTakesTagsDueAndPriority() throws {
+        var harness = Harness(size: .standard)
+        harness.press(.character("t"))
+        harness.type("File taxes")
+        harness.press(.down)
+        #expect(harness.state.editor?.focus == .details)
+        harness.type("#money due 2026-12-01 priority high")
+        harness.press(.control("s"))
+        let created = try #require(harness.items.last)
+        #expect(created.title == "File taxes" && created.tags == ["money"])
+        #expect(created.due == Day("2026-12-01") && created.priority == .high)
+    }
+
+    @Test func editingChangesOnlyTheDetailsThatChanged() throws {
+        var harness = Harness(size: .standard)
+        harness.press(.character("/"))
+        harness.type("milk")
+        harness.press(.enter)
+        let id = try #require(harness.state.list.selectedID)
+        harness.press(.character("e"))
+        #expect(harness.state.editor?.details.text == "#home due 2026-11-20 priority high")
+        // Another device adds a tag meanwhile; this edit must not take it away.
+        harness.items = harness.items.map { item in
+            var item = item
+            if item.id == id { item.tags = ["home", "shop"] }
+            return item
+        }
+        harness.press(.up)  // body's first row → details
+        #expect(harness.state.editor?.focus == .details)
+        harness.press(.control("k"))
+        harness.press(.control("a"), .control("k"))
+        harness.type("#home priority low")
+        harness.press(.control("s"))
+        guard
+            case .write(.edit(_, let before, let after))? = harness.effects.last(where: {
+                if case .write = $0 { true } else { false }
+            })
+        else {
+            Issue.record("no edit written")
+            return
+        }
+        #expect(after == [.due: .null, .priority: .string("low")])
+        #expect(before == [.due: .string("2026-11-20"), .priority: .string("high")])
+        let item = try #require(harness.items.first { $0.id == id })
+        #expect(item.tags == ["home", "shop"] && item.due == nil && item.priority == .low)
+    }
+
+    @Test func aDetailsLineThatCannotBeReadIsRefusedAndKept() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("a"))
+        harness.type("Idea")
+        harness.press(.down)
+        harness.type("#x due tomorrow")
+        harness.press(.control("s"))
+        #expect(harness.state.notice?.text == "Cannot save: only tasks have a due date")
+        #expect(harness.state.editor?.details.text == "#x due tomorrow")
+        #expect(harness.state.editor?.focus == .details)
+        #expect(harness.items.allSatisfy { $0.title != "Idea" })
     }
 }

@@ -12,11 +12,27 @@ enum EditorScreen {
         buffer.put(heading, x: layout.heading.x, y: layout.heading.y, maxWidth: layout.heading.width)
 
         let titleFocused = editor.focus == .title
-        let labelStyle = Style(titleFocused ? .editorFocus : .muted)
-        buffer.put(" Title", x: layout.title.x, y: layout.title.y, style: labelStyle)
+        buffer.put(" Title", x: layout.title.x, y: layout.title.y, style: Style(titleFocused ? .editorFocus : .muted))
         let field = layout.titleField
         let shown = editor.title.visible(width: field.width)
         buffer.put(shown.text, x: field.x, y: field.y, style: Style(.editorField), maxWidth: field.width)
+
+        let detailsFocused = editor.focus == .details
+        let detailsLabel = editor.kind == .task ? " Details" : " Tags"
+        buffer.put(
+            detailsLabel, x: layout.details.x, y: layout.details.y, style: Style(detailsFocused ? .editorFocus : .muted)
+        )
+        let detailsField = layout.detailsField
+        let details = editor.details.visible(width: detailsField.width)
+        if editor.details.text.isEmpty {
+            buffer.put(
+                editor.detailsPlaceholder, x: detailsField.x, y: detailsField.y, style: Style(.muted),
+                maxWidth: detailsField.width)
+        } else {
+            buffer.put(
+                details.text, x: detailsField.x, y: detailsField.y, style: Style(.editorField),
+                maxWidth: detailsField.width)
+        }
 
         let bodyFocused = editor.focus == .body
         let rule = Line([
@@ -31,10 +47,20 @@ enum EditorScreen {
             KeyHints(Keymap.hints(in: .editor)).render(into: &buffer, area: hints)
         }
         let row = editor.body.cursorPosition(width: layout.wrapWidth).y + 1
-        let left = Line(
-            titleFocused ? "\(editor.heading) · title" : "\(editor.heading) · row \(row)", style: Style(.statusBar))
-        StatusBar.render(state, left: left, into: &buffer, area: layout.status)
+        let place =
+            switch editor.focus {
+            case .title: "title"
+            case .details: editor.kind == .task ? "tags, due date, priority" : "tags"
+            case .body: "row \(row)"
+            }
+        StatusBar.render(
+            state, left: Line("\(editor.heading) · \(place)", style: Style(.statusBar)), into: &buffer,
+            area: layout.status)
 
-        return titleFocused ? Point(x: field.x + shown.cursorX, y: field.y) : bodyCursor
+        switch editor.focus {
+        case .title: return Point(x: field.x + shown.cursorX, y: field.y)
+        case .details: return Point(x: detailsField.x + details.cursorX, y: detailsField.y)
+        case .body: return bodyCursor
+        }
     }
 }

@@ -1,0 +1,111 @@
+/// The built-in editor's one-line form of an item's tags, due date and priority:
+/// `#home #errands due 2026-11-30 priority high`.
+///
+/// One line rather than three fields keeps the editor's header one row taller only, so it
+/// still fits the smallest terminal, and reads as a person would write it in a note.
+/// `due:2026-11-30` and `priority:high` work too; `none` clears either. A tag with a space is
+/// written in quotes: `#"reading list"`.
+public enum DetailsLine {
+    public struct Values: Hashable, Sendable {
+        public var tags: [String]
+        public var due: Day?
+        public var priority: Priority
+
+        public init(tags: [String] = [], due: Day? = nil, priority: Priority = .none) {
+            self.tags = Tags.normalize(tags)
+            self.due = due
+            self.priority = priority
+        }
+
+        public init(of item: Item) {
+            self.init(tags: item.tags, due: item.due, priority: item.priority)
+        }
+    }
+
+    /// Why a details line cannot be read; one line for the status bar.
+    public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
+    }
+
+    /// What the editor shows for an item's values (empty when it has none).
+    public static func text(_ values: Values) -> String {
+        var words = values.tags.map { tag in
+            tag.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" }) ? "#\"\(tag)\"" : "#" + tag
+        }
+        if let due = values.due { words.append("due \(due)") }
+        if values.priority != .none { words.append("priority \(values.priority.rawValue)") }
+        return words.joined(separator: " ")
+    }
+
+    /// Reads a details line; a note takes tags only.
+    public static func parse(_ text: String, kind: ItemKind) throws(Problem) -> Values {
+        var values = Values()
+        var tags: [String] = []
+        var words = try split(text)[...]
+        while let word = words.popFirst() {
+            if word.hasPrefix("#") {
+                let tag = String(word.dropFirst()).trimmingWhitespace()
+                guard !tag.isEmpty else { throw Problem(description: "a # with no tag after it") }
+                tags.append(tag)
+                continue
+            }
+            let (name, attached) = nameAndValue(word)
+            guard name == "due" || name == "priority" else {
+                throw Problem(
+                    description:
+                        "“\(word)” is not a detail: write tags as #tag"
+                        + (kind == .task ? ", a due date as due YYYY-MM-DD, a priority as priority high" : ""))
+            }
+            guard kind == .task else {
+                throw Problem(description: "only tasks have a \(name == "due" ? "due date" : "priority")")
+            }
+            guard let value = attached ?? words.popFirst() else {
+                throw Problem(
+                    description: name == "due"
+                        ? "due needs a date: YYYY-MM-DD or none" : "priority needs none, low, medium or high")
+            }
+            do {
+                if name == "due" {
+                    values.due = try Validation.due(value)
+                } else {
+                    values.priority = try Validation.priority(value)
+                }
+            } catch {
+                throw Problem(description: error.description)
+            }
+        }
+        values.tags = Tags.normalize(tags)
+        return values
+    }
+
+    /// `due:2026-11-30` → ("due", "2026-11-30"); `due` → ("due", nil).
+    private static func nameAndValue(_ word: String) -> (String, String?) {
+        guard let colon = word.firstIndex(of: ":") else { return (word.lowercased(), nil) }
+        let value = String(word[word.index(after: colon)...])
+        return (word[..<colon].lowercased(), value.isEmpty ? nil : value)
+    }
+
+    /// Words split at spaces; `"…"` keeps spaces inside one word (the quotes are dropped).
+    private static func split(_ text: String) throws(Problem) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        for character in text {
+            if character == "\"" {
+                quoted.toggle()
+            } else if !quoted && (character == " " || character == "\t") {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        guard !quoted else { throw Problem(description: "a quote is not closed") }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+}

@@ -1,0 +1,36 @@
+import QuireCore
+import Testing
+
+@Suite struct DetailsLineTests {
+    @Test func valuesRoundTripThroughTheLine() throws {
+        let values = DetailsLine.Values(tags: ["reading list", "home"], due: Day("2026-12-01"), priority: .medium)
+        let text = DetailsLine.text(values)
+        #expect(text == "#home #\"reading list\" due 2026-12-01 priority medium")
+        #expect(try DetailsLine.parse(text, kind: .task) == values)
+        #expect(DetailsLine.text(DetailsLine.Values()) == "")
+        #expect(try DetailsLine.parse("  ", kind: .note) == DetailsLine.Values())
+    }
+
+    @Test func colonFormsAndNoneWork() throws {
+        let values = try DetailsLine.parse("due:2026-01-02 priority:HIGH #b #a #a", kind: .task)
+        #expect(values == DetailsLine.Values(tags: ["a", "b"], due: Day("2026-01-02"), priority: .high))
+        #expect(try DetailsLine.parse("due none priority none", kind: .task) == DetailsLine.Values())
+    }
+
+    @Test(arguments: [
+        (
+            "milk", ItemKind.task,
+            "“milk” is not a detail: write tags as #tag, a due date as due YYYY-MM-DD, a priority as priority high"
+        ),
+        ("milk", .note, "“milk” is not a detail: write tags as #tag"),
+        ("due 2026-02-30", .task, "invalid date '2026-02-30': use YYYY-MM-DD"),
+        ("priority urgent", .task, "invalid priority 'urgent': use none, low, medium or high"),
+        ("priority high", .note, "only tasks have a priority"),
+        ("due", .task, "due needs a date: YYYY-MM-DD or none"),
+        ("#", .task, "a # with no tag after it"),
+        ("#\"open", .task, "a quote is not closed"),
+    ])
+    func whatCannotBeReadSaysWhy(text: String, kind: ItemKind, why: String) {
+        #expect(throws: DetailsLine.Problem(description: why)) { try DetailsLine.parse(text, kind: kind) }
+    }
+}

@@ -20,6 +20,7 @@ extension AppState {
             // back. Read again from where it is now.
             return [reload(isRefresh: true)]
         }
+        releaseHeldSync()
         let previousSelection = list.selection
         list.total = page.total
         list.moreMatch = page.moreMatch

@@ -1,3 +1,4 @@
+import Foundation
 import QuireCore
 import TerminalUI
 
@@ -19,6 +20,7 @@ extension AppState {
             size = newSize
             return ensureVisibleRowsLoaded()
         case .storeChanged:
+            listRereadSince = now ?? .distantPast
             return [reload(isRefresh: true)] + syncStatusStoreChanged() + refreshReview() + refreshHistory()
         case .listLoaded(let page):
             return apply(page)
@@ -31,11 +33,18 @@ extension AppState {
         case .externalEditFinished(let outcome):
             return finish(outcome)
         case .syncChanged(let summary):
-            recordSyncSummary(summary)
-            sync = summary
+            // The status bar's counts come from the commit the list is being read again for:
+            // shown with that page, so a row's badge and the status bar change in one frame.
+            if listRereadSince != nil {
+                heldSync = summary
+                return []
+            }
+            showSync(summary)
             return []
         case .tick(let time):
             now = time
+            // A read that never answers (it failed, and said so) must not hold the status bar.
+            if let since = listRereadSince, time.timeIntervalSince(since) >= 1 { releaseHeldSync() }
             return []
         case .notice(let shown):
             notice = shown
@@ -145,6 +154,22 @@ extension AppState {
             break
         }
         return []
+    }
+
+    // MARK: - Sync summary
+
+    mutating func showSync(_ summary: SyncSummary) {
+        recordSyncSummary(summary)
+        sync = summary
+    }
+
+    /// The list has been read again after a store change: the summary of that change shows now.
+    mutating func releaseHeldSync() {
+        listRereadSince = nil
+        if let held = heldSync {
+            heldSync = nil
+            showSync(held)
+        }
     }
 
     // MARK: - Undo

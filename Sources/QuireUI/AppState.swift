@@ -86,6 +86,10 @@ public struct AppState: Hashable, Sendable {
     /// The time of the runtime's last tick: the status bar's clock ("retrying in 8s" counts
     /// down with it). Nil until the first tick.
     public var now: Date?
+    /// When a store change asked for the list to be read again, until that page arrives.
+    public var listRereadSince: Date?
+    /// The sync summary that came with that store change, shown with the page (`releaseHeldSync`).
+    public var heldSync: SyncSummary?
     /// Where the person is, for the clock times the status bar shows.
     public var timeZone: TimeZone
     /// The sync status screen's report, selection and outbox depth history.

@@ -19,6 +19,9 @@ extension AppRuntime {
             return []
         case .write(let intent):
             return write(intent)
+        case .countMatches(let query):
+            countInBackground(query)
+            return []
         case .loadHistory(let id):
             return [ItemEffects(items: environment.items).history(of: id)]
         case .undo:
@@ -76,6 +79,24 @@ extension AppRuntime {
                 defer { activity.end() }
                 guard !isStoppedOnQueue else { return }
                 process([message])
+            }
+        }
+    }
+
+    /// Counts every match of a capped search on the count queue; a newer count makes an
+    /// older one that has not started yet moot.
+    func countInBackground(_ query: ListQuery) {
+        let generation = counts.advance()
+        activity.begin()
+        countQueue.async { [self] in
+            guard counts.isCurrent(generation), let count = try? environment.items.countMatches(query) else {
+                activity.end()
+                return
+            }
+            queue.async { [self] in
+                defer { activity.end() }
+                guard !isStoppedOnQueue else { return }
+                process([.matchesCounted(query, count)])
             }
         }
     }

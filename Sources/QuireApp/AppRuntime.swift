@@ -37,6 +37,10 @@ public final class AppRuntime: @unchecked Sendable {
     /// Loads for new queries run here, newest only (see `loadInBackground`).
     let loadQueue = DispatchQueue(label: "quire.load", qos: .userInitiated)
     let loads = Generation()
+    /// Full counts of capped searches run here, newest only: a count of every match of a
+    /// one-letter prefix may take longer than the page, and must never hold a page up.
+    let countQueue = DispatchQueue(label: "quire.count", qos: .utility)
+    let counts = Generation()
     /// Called after each frame is drawn, on the UI queue (benchmarks time frames with it).
     public var onFrame: (@Sendable () -> Void)?
     /// The external editor while it runs, for signal forwarding.

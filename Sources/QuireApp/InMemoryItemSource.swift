@@ -103,6 +103,10 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         return ids[(index + 1) % ids.count]
     }
 
+    public func countMatches(_ query: ListQuery) throws -> Int {
+        listed(query).count
+    }
+
     public func tags(startingWith prefix: String) throws -> [String] {
         var uses: [String: Int] = [:]
         for item in all where !item.deleted {

@@ -28,6 +28,8 @@ public protocol ItemSource: Sendable {
     func undoLastAction() throws -> UndoneAction?
     /// The next item needing review after `id` in list order, wrapping around; nil when none.
     func nextNeedingReview(after id: String?) throws -> String?
+    /// How many items a search query matches in all (its page lists only the best of them).
+    func countMatches(_ query: ListQuery) throws -> Int
     /// Tags of live items starting with `prefix`, the most used first (the tag prompt's Tab).
     func tags(startingWith prefix: String) throws -> [String]
     /// Counts for the status bar.

@@ -133,6 +133,11 @@ public struct StoreItemSource: ItemSource {
         try store.undoLastAction()
     }
 
+    public func countMatches(_ query: ListQuery) throws -> Int {
+        guard let text = Self.searchText(query) else { return try page(query, offset: 0, limit: 0).total }
+        return try store.countMatches(text, matching: Self.filter(query))
+    }
+
     public func tags(startingWith prefix: String) throws -> [String] {
         try store.tags(startingWith: prefix)
     }

@@ -24,6 +24,15 @@ extension AppState {
         let previousSelection = list.selection
         list.total = page.total
         list.moreMatch = page.moreMatch
+        // A capped search is counted in full in the background; a refresh counts again (a sync
+        // may have brought matches). Until the count arrives the status bar says `500+`.
+        var effects: [Effect] = []
+        if !page.moreMatch {
+            list.matchCount = nil
+        } else if list.matchCount?.query != page.query || page.refresh != nil {
+            if list.matchCount?.query != page.query { list.matchCount = nil }
+            effects.append(.countMatches(page.query))
+        }
         list.offset = page.offset
         list.items = page.items
         list.shortIDs = page.shortIDs
@@ -37,7 +46,7 @@ extension AppState {
             currentTop: list.top, selected: list.selection, height: visibleRows, count: list.total)
         list.selectedID = list.selectedItem?.id
         if case .detail = screen, list.selectedItem == nil { screen = .list }
-        return []
+        return effects
     }
 
     /// Moves the selection to a list index and asks for rows the screen now needs.

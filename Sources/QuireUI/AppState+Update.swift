@@ -53,6 +53,9 @@ extension AppState {
             return complete(prefix, with: tags)
         case .undone(let result):
             return finishUndo(result)
+        case .matchesCounted(let query, let count):
+            if query == list.query { list.matchCount = MatchCount(query: query, count: count) }
+            return []
         case .historyLoaded(let id, let result):
             return showHistory(id, result)
         case .noticeExpired(let shown):

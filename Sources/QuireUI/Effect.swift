@@ -18,6 +18,8 @@ public enum Effect: Hashable, Sendable {
     case resolve(ResolvePlan)
     /// Tags that start with the text of the tag prompt (`Message.tagsFound`).
     case completeTag(prefix: String)
+    /// Count every match of a search whose page lists only the best (`Message.matchesCounted`).
+    case countMatches(ListQuery)
     /// Read every version of an item (`Message.historyLoaded`).
     case loadHistory(id: String)
     /// Take back the newest local action not yet taken back (`Message.undone`).

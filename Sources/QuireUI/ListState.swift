@@ -10,6 +10,8 @@ public struct ListState: Hashable, Sendable {
     public var total: Int
     /// More items match than the `total` listed (a search lists only its best matches).
     public var moreMatch = false
+    /// How many match in all, once counted (off the UI queue: it costs more than a frame).
+    public var matchCount: MatchCount?
     /// The list index of `items[0]`.
     public var offset: Int
     public var items: [Item]
@@ -55,5 +57,16 @@ public struct ListState: Hashable, Sendable {
         let wanted = range.clamped(to: 0..<max(0, total))
         if wanted.isEmpty { return true }
         return wanted.lowerBound >= offset && wanted.upperBound <= offset + items.count
+    }
+}
+
+/// How many items a search matched in all, and which search.
+public struct MatchCount: Hashable, Sendable {
+    public var query: ListQuery
+    public var count: Int
+
+    public init(query: ListQuery, count: Int) {
+        self.query = query
+        self.count = count
     }
 }

@@ -33,6 +33,8 @@ public enum Message: Hashable, Sendable {
     case resolveFinished(id: String, error: String?)
     /// The tags that start with `prefix`, most used first.
     case tagsFound(prefix: String, [String])
+    /// How many items a search matches in all.
+    case matchesCounted(ListQuery, Int)
     /// The versions of an item, newest first, or why they could not be read.
     case historyLoaded(id: String, Result<[HistoryVersion], WriteFailure>)
     /// What `u` took back: nil when there was nothing left to undo.

@@ -268,3 +268,19 @@ import Testing
         #expect(try store.dataVersion() != next, "commits by this store's own writer count too")
     }
 }
+
+/// A search's full count, with the filters a list applies.
+@Suite struct MatchCountTests {
+    @Test func everyMatchIsCountedWithTheFilters() throws {
+        let store = try StoreFixture.make()
+        _ = try store.importItems(
+            (0..<30).map { ImportEntry(kind: $0 % 3 == 0 ? .task : .note, title: "Milk run \($0)") }
+                + [ImportEntry(title: "Bread")])
+        let milk = try store.search("mil")
+        try store.delete([milk[0].id])
+        #expect(try store.countMatches("mil") == 29)
+        #expect(try store.countMatches("mil", matching: ItemFilter(kind: .task)) == (milk[0].kind == .task ? 9 : 10))
+        #expect(try store.countMatches("bread") == 1)
+        #expect(try store.countMatches("  ") == 0)
+    }
+}

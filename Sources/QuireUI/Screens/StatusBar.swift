@@ -25,8 +25,13 @@ enum StatusBar {
         } else if list.total == 0 {
             parts.append(list.query.isUnfiltered ? "no items" : "no matches")
         } else {
-            // A capped search says so rather than pass its cap off as the number of matches.
-            parts.append("\(list.selection + 1)/\(list.total)" + (list.moreMatch ? "+ (the best shown)" : ""))
+            // A capped search says so rather than pass its cap off as the number of matches, and
+            // says how many match in all once they are counted.
+            if list.moreMatch, let counted = list.matchCount, counted.query == list.query {
+                parts.append("\(list.selection + 1)/\(counted.count) (the best \(list.total) shown)")
+            } else {
+                parts.append("\(list.selection + 1)/\(list.total)" + (list.moreMatch ? "+ (the best shown)" : ""))
+            }
         }
         parts += list.query.summary.filter { !$0.hasPrefix("/") }
         return Line(parts.joined(separator: " · "), style: Style(.statusBar))

@@ -7,7 +7,8 @@
 #   make run       open Quire (the TUI) on the local database; no server needed
 #   make test      build and run every test (starts a throwaway PostgreSQL on loopback, then stops it)
 #   make sim       the seeded simulation alone: SEEDS=N seeds (default 10,000), SEED=N replays one
-#   make bench     release build, run the benchmarks, write BENCHMARKS.md
+#   make bench     release build, run the benchmarks, write BENCHMARKS.md; SIZES=1000,...,1000000
+#                  sets the import sizes (the default stops at 100k to keep the run short)
 #   make install   install quire and quire-server into $(PREFIX)/bin (PREFIX=/usr/local), their
 #                  man pages into $(PREFIX)/share/man/man1 and bash, zsh and fish completions
 #   make man       write the man pages (from the argument parsers) to .build/man

@@ -30,6 +30,8 @@ public struct UUIDv7Generator: Sendable {
         return UUIDv7Generator.format(milliseconds: milliseconds, counter: counter, tail: random.next())
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// Formats the three parts of a UUIDv7; `tail` supplies the 62 random bits of `rand_b`.
     static func format(milliseconds: UInt64, counter: UInt16, tail: UInt64) -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
@@ -42,12 +44,17 @@ public struct UUIDv7Generator: Sendable {
             bytes[index] = UInt8(truncatingIfNeeded: tail >> (8 * UInt64(15 - index)))
         }
         bytes[8] = 0x80 | (bytes[8] & 0x3F)
-        let hex = bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
+        // Straight to the 36 bytes of text: ids are made for every item and op, and an import
+        // makes two per entry, so this must cost next to nothing.
+        let digits = hexDigits
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
         }
-        return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-"
-            + hex[8..<10].joined() + "-" + hex[10..<16].joined()
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// True when `text` is a UUID in canonical hyphenated form (any version, any case).

@@ -31,16 +31,26 @@ extension AppDatabase {
     /// has one; the pending rows are found through a partial index, so this costs nothing when
     /// no item arrived.
     static func assignShortIDs(in db: Database) throws {
-        let pending = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT itemId FROM itemCode WHERE code IS NULL ORDER BY itemId"))
-        guard !pending.isEmpty else { return }
-        let taken = try db.cachedStatement(sql: "SELECT 1 FROM itemCode WHERE code = ?")
-        let assign = try db.cachedStatement(sql: "UPDATE itemCode SET code = ? WHERE itemId = ?")
-        for id in pending {
-            for code in ShortID.candidates(for: id) where try Int.fetchOne(taken, arguments: [code]) == nil {
-                try assign.execute(arguments: [code, id])
-                break
+        let pending = try db.cachedStatement(
+            sql: "SELECT itemId FROM itemCode WHERE code IS NULL AND itemId > ? ORDER BY itemId LIMIT \(shortIDPage)")
+        // A code another item holds breaks the UNIQUE constraint and changes nothing: one
+        // statement tries a candidate, instead of a lookup and then a write.
+        let assign = try db.cachedStatement(sql: "UPDATE OR IGNORE itemCode SET code = ? WHERE itemId = ?")
+        // A page at a time: an import of a million items must not hold a million ids.
+        var after = ""
+        while true {
+            let ids = try String.fetchAll(pending, arguments: [after])
+            after = ids.last ?? after
+            for id in ids {
+                for code in ShortID.candidates(for: id) {
+                    try assign.execute(arguments: [code, id])
+                    if db.changesCount > 0 { break }
+                }
             }
+            if ids.count < shortIDPage { return }
         }
     }
+
+    /// How many items `assignShortIDs` reads at a time.
+    static let shortIDPage = 1000
 }

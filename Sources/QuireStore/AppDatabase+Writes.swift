@@ -150,36 +150,66 @@ extension AppDatabase {
     }
 
     /// Imports items in one transaction: all of them or, on the first error, none.
-    ///
-    /// New items go in by batches (see `ImportBatch`); an entry whose id is already here updates
-    /// that item as a local change would.
     public func importItems(_ entries: [ImportEntry]) throws(StoreError) -> ImportSummary {
-        try write { db in
-            var summary = ImportSummary()
-            var batch = ImportBatch()
-            let now = self.now()
-            for entry in entries {
-                if let id = entry.id?.lowercased() {
-                    // A second entry for an id of this batch updates what the first created.
-                    if batch.contains(id) { try batch.flush(in: db) }
-                    if let existing = try ItemRow.fetch(id: id, in: db) {
-                        if existing.deleted {
-                            summary.skippedDeleted += 1
+        var remaining = entries.makeIterator()
+        do {
+            return try importItems { remaining.next() }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            preconditionFailure("entries in memory cannot fail to be read: \(error)")
+        }
+    }
+
+    /// Imports the entries `next` hands out, one at a time, in one transaction: all of them or,
+    /// on the first error, none.
+    ///
+    /// Why a function and not an array: an import file is read while it is written, so memory
+    /// holds one batch (see `ImportBatch`), never the whole file. An entry whose id is already
+    /// here updates that item as a local change would.
+    /// - Throws: the `ImportError` that `next` threw (nothing is written), or a `StoreError`.
+    public func importItems(from next: () throws(ImportError) -> ImportEntry?) throws -> ImportSummary {
+        var unreadable: ImportError?
+        do {
+            return try write { db in
+                var summary = ImportSummary()
+                var batch = ImportBatch()
+                let now = self.now()
+                while true {
+                    let entry: ImportEntry?
+                    do throws(ImportError) {
+                        entry = try next()
+                    } catch {
+                        unreadable = error
+                        throw error
+                    }
+                    guard let entry else { break }
+                    if let id = entry.id?.lowercased() {
+                        // A second entry for an id of this batch updates what the first created.
+                        if batch.contains(id) { try batch.flush(in: db) }
+                        if let existing = try ItemRow.fetch(id: id, in: db) {
+                            if existing.deleted {
+                                summary.skippedDeleted += 1
+                                continue
+                            }
+                            let after = try recordUpdate(existing, fields: entry.fieldValues, origin: .import, in: db)
+                            if after == existing { summary.unchanged += 1 } else { summary.updated += 1 }
                             continue
                         }
-                        let after = try recordUpdate(existing, fields: entry.fieldValues, origin: .import, in: db)
-                        if after == existing { summary.unchanged += 1 } else { summary.updated += 1 }
-                        continue
                     }
+                    let item = try importedItem(entry, now: now)
+                    batch.append(
+                        item, opID: item.deleted ? nil : environment.newID(now), createFields: createFields(item),
+                        at: now)
+                    summary.created += 1
+                    if batch.isFull { try batch.flush(in: db) }
                 }
-                let item = try importedItem(entry, now: now)
-                batch.append(
-                    item, opID: item.deleted ? nil : environment.newID(now), createFields: createFields(item), at: now)
-                summary.created += 1
-                if batch.isFull { try batch.flush(in: db) }
+                try batch.flush(in: db)
+                return summary
             }
-            try batch.flush(in: db)
-            return summary
+        } catch {
+            if let unreadable { throw unreadable }
+            throw error
         }
     }
 

@@ -114,11 +114,12 @@ public final class AppDatabase: Sendable {
                 }
                 // SQLite's automatic checkpoint is off: `write` keeps the WAL short itself (see
                 // there). Every commit is synced (FULL): what a command reports done survives a
-                // power cut. A large page cache keeps a big import from spilling pages twice.
+                // power cut. A 24 MB page cache: a million-item import peaks under 80 MB, and
+                // was faster with it than with 64 MB (6.9 s against 7.6 s for 100k items).
                 try queue.writeWithoutTransaction { db in
                     try db.execute(
                         sql: """
-                            PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -65536
+                            PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -24576
                             """)
                 }
                 writer = queue

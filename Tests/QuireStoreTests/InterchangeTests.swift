@@ -163,7 +163,7 @@ import Testing
             _ = try TaskwarriorImport.entries(from: lines)
             Issue.record("accepted a broken line")
         } catch {
-            #expect(error.location == "line 3")
+            #expect(error.location == "line 3, column 1")
         }
         let good = try TaskwarriorImport.entries(
             from: Data(lines.split(separator: 10).prefix(2).joined(separator: [10])))

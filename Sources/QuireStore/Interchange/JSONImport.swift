@@ -6,29 +6,10 @@ import QuireCore
 /// Only `title` is required; missing fields take their defaults, `rev` and `syncState` are
 /// ignored (imported items are local changes). Errors name the entry (1-based) and the field.
 public enum JSONImport {
+    /// Every entry of an array in memory; a file is read with `ImportReader` instead.
     public static func entries(from data: Data) throws(ImportError) -> [ImportEntry] {
-        let array: [Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: data) as? [Any] else {
-                throw ImportError("", "the file must hold a JSON array of items")
-            }
-            array = parsed
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError(JSONErrors.location(of: error, in: data), "not valid JSON")
-        }
-        var entries: [ImportEntry] = []
-        entries.reserveCapacity(array.count)
-        for (index, element) in array.enumerated() {
-            do throws(ImportError) {
-                guard let object = element as? [String: Any] else { throw ImportError("", "expected an object") }
-                entries.append(try entry(object))
-            } catch {
-                throw ImportError("entry \(index + 1)", error.reason)
-            }
-        }
-        return entries
+        var reader = ImportReader(JSONElements(data: data), format: .json)
+        return try reader.all()
     }
 
     static func entry(_ object: [String: Any]) throws(ImportError) -> ImportEntry {

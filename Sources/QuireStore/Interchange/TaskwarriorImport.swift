@@ -13,42 +13,10 @@ import QuireCore
 /// Each task's id is a UUIDv7 made from its `entry` time and the bits of its Taskwarrior uuid,
 /// so importing the same export twice updates the items instead of duplicating them.
 public enum TaskwarriorImport {
+    /// Every entry of an export in memory; a file is read with `ImportReader` instead.
     public static func entries(from data: Data, timeZone: TimeZone = .current) throws(ImportError) -> [ImportEntry] {
-        let firstByte = data.first(where: { ![9, 10, 13, 32].contains($0) })
-        var objects: [(location: String, object: Any)] = []
-        if firstByte == UInt8(ascii: "[") {
-            do {
-                guard let array = try JSONSerialization.jsonObject(with: data) as? [Any] else {
-                    throw ImportError("", "expected a JSON array of tasks")
-                }
-                objects = array.enumerated().map { ("entry \($0.offset + 1)", $0.element) }
-            } catch let error as ImportError {
-                throw error
-            } catch {
-                throw ImportError(JSONErrors.location(of: error, in: data), "not valid JSON")
-            }
-        } else {
-            for (index, line) in data.split(separator: 10, omittingEmptySubsequences: false).enumerated() {
-                var slice = Data(line)
-                while let last = slice.last, [9, 13, 32, UInt8(ascii: ",")].contains(last) { slice.removeLast() }
-                if slice.allSatisfy({ [9, 13, 32].contains($0) }) { continue }
-                do {
-                    objects.append(("line \(index + 1)", try JSONSerialization.jsonObject(with: slice)))
-                } catch {
-                    throw ImportError("line \(index + 1)", "not valid JSON")
-                }
-            }
-        }
-        var entries: [ImportEntry] = []
-        for (location, element) in objects {
-            do throws(ImportError) {
-                guard let object = element as? [String: Any] else { throw ImportError("", "expected a task object") }
-                if let entry = try entry(object, timeZone: timeZone) { entries.append(entry) }
-            } catch {
-                throw ImportError(location, error.reason)
-            }
-        }
-        return entries
+        var reader = ImportReader(JSONElements(data: data), format: .taskwarrior, timeZone: timeZone)
+        return try reader.all()
     }
 
     static func entry(_ object: [String: Any], timeZone: TimeZone) throws(ImportError) -> ImportEntry? {

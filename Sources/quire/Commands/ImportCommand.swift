@@ -30,70 +30,86 @@ struct ImportCommand: StoreCommand {
     var format: Format?
 
     func run(store: AppDatabase, out: inout Output) throws {
-        let entries = try readEntries()
-        let summary = try store.importItems(entries)
+        let summary = try importEntries(into: store)
         let total = summary.created + summary.updated + summary.unchanged
         var details = ["\(summary.created) new", "\(summary.updated) updated", "\(summary.unchanged) unchanged"]
         if summary.skippedDeleted > 0 { details.append("\(summary.skippedDeleted) skipped (deleted here)") }
         out.line("imported \(total) item\(total == 1 ? "" : "s") from \(path): \(details.joined(separator: ", "))")
     }
 
-    private func readEntries() throws -> [ImportEntry] {
+    /// Reads the file (or folder) while the store writes it, an entry at a time: memory stays
+    /// flat whatever the size, and one bad entry rolls the whole import back.
+    private func importEntries(into store: AppDatabase) throws -> ImportSummary {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure(.notFound, "no file or folder at \(path)")
         }
         let format = self.format ?? (isDirectory.boolValue ? .markdown : nil)
         if format == .markdown {
-            return isDirectory.boolValue
-                ? try markdownFolder() : [try markdownFile(path, name: (path as NSString).lastPathComponent)]
+            let files = isDirectory.boolValue ? try markdownFiles() : [path]
+            var remaining = files.makeIterator()
+            return try importing(into: store, errorPrefix: "") { () throws(ImportError) in
+                try remaining.next().map(markdownFile)
+            }
         }
         guard !isDirectory.boolValue else {
             throw CLIFailure.badInput("\(path) is a folder; only markdown imports read folders")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIFailure.badInput("cannot read \(path)")
-        }
+        guard let file = FileHandle(forReadingAtPath: path) else { throw CLIFailure.badInput("cannot read \(path)") }
+        defer { try? file.close() }
+        let detected: Format
         do {
-            switch format ?? detect(data) {
-            case .taskwarrior: return try TaskwarriorImport.entries(from: data)
-            default: return try JSONImport.entries(from: data)
-            }
+            detected = try format ?? detect(file)
         } catch {
-            throw CLIFailure.badInput("\(path): \(error.description)")
+            throw CLIFailure.badInput("cannot read \(path): \(StoreAccess.reason(error))")
+        }
+        var reader = ImportReader(JSONElements(file: file), format: detected == .taskwarrior ? .taskwarrior : .json)
+        return try importing(into: store, errorPrefix: "\(path): ") { () throws(ImportError) in try reader.next() }
+    }
+
+    private func importing(
+        into store: AppDatabase, errorPrefix: String, _ next: () throws(ImportError) -> ImportEntry?
+    ) throws -> ImportSummary {
+        do {
+            return try store.importItems(from: next)
+        } catch let error as ImportError {
+            throw CLIFailure.badInput(errorPrefix + error.description)
         }
     }
 
-    /// Taskwarrior when the first entry has a description and no title.
-    private func detect(_ data: Data) -> Format {
-        let head = String(decoding: data.prefix(4096), as: UTF8.self)
+    /// Taskwarrior when the first entry has a description and no title. Reads the first 4 KB
+    /// and puts the file back at its start.
+    private func detect(_ file: FileHandle) throws -> Format {
+        let head = String(decoding: try file.read(upToCount: 4096) ?? Data(), as: UTF8.self)
+        try file.seek(toOffset: 0)
         let firstEntry = head.split(separator: "}", maxSplits: 1).first.map(String.init) ?? head
         if firstEntry.contains("\"description\"") && !firstEntry.contains("\"title\"") { return .taskwarrior }
-        if !head.trimmingWhitespace().hasPrefix("[") { return .taskwarrior }
+        let start = head.trimmingWhitespace()
+        if !start.isEmpty && !start.hasPrefix("[") { return .taskwarrior }
         return .json
     }
 
-    private func markdownFolder() throws -> [ImportEntry] {
-        let names: [String]
+    /// The folder's Markdown files, by name.
+    private func markdownFiles() throws -> [String] {
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path)
+            return try FileManager.default.contentsOfDirectory(atPath: path)
                 .filter { $0.lowercased().hasSuffix(".md") || $0.lowercased().hasSuffix(".markdown") }.sorted()
+                .map { path + "/" + $0 }
         } catch {
             throw CLIFailure.badInput("cannot read the folder \(path): \(StoreAccess.reason(error))")
         }
-        return try names.map { name in try markdownFile(path + "/" + name, name: name) }
     }
 
-    private func markdownFile(_ file: String, name: String) throws -> ImportEntry {
+    private func markdownFile(_ file: String) throws(ImportError) -> ImportEntry {
         guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
         else {
-            throw CLIFailure.badInput("cannot read \(file) as UTF-8 text")
+            throw ImportError("", "cannot read \(file) as UTF-8 text")
         }
-        let stem = (name as NSString).deletingPathExtension
+        let name = (file as NSString).lastPathComponent
         do {
-            return try MarkdownItem.parse(text, fallbackTitle: stem)
+            return try MarkdownItem.parse(text, fallbackTitle: (name as NSString).deletingPathExtension)
         } catch {
-            throw CLIFailure.badInput("\(file)\(error.location.isEmpty ? "" : " " + error.location): \(error.reason)")
+            throw ImportError(error.location.isEmpty ? file : "\(file) \(error.location)", error.reason)
         }
     }
 }

@@ -15,30 +15,31 @@ enum CLIBenchData {
     }
 
     /// `count` items: every tenth open (alternating notes and tasks), the rest done tasks; one
-    /// in a thousand carries the search word. Returns the entries and the open tasks' ids.
-    static func seedEntries(count: Int) -> ([ImportEntry], [String]) {
+    /// in a thousand carries the search word. Hands them to `body` one at a time (a million
+    /// entries at once would be gigabytes); returns the open tasks' ids.
+    static func seed(count: Int, into store: AppDatabase) throws -> [String] {
         var random = SeededRandom(seed: 2026)
         var ids = UUIDv7Generator()
         let start = Date().addingTimeInterval(-Double(count) * 60)
-        var entries: [ImportEntry] = []
         var openTasks: [String] = []
-        entries.reserveCapacity(count)
-        for index in 0..<count {
+        var index = 0
+        _ = try store.importItems { () -> ImportEntry? in
+            guard index < count else { return nil }
+            defer { index += 1 }
             let created = start.addingTimeInterval(Double(index) * 60)
             let id = ids.next(now: created, using: &random)
             let open = index % 10 == 0
             let kind: ItemKind = open && index % 20 == 0 ? .note : .task
             var title = words(4, &random)
             if index % 1000 == 500 { title += " " + CLIBenchRun.searchWord }
-            if open && kind == .task { openTasks.append(id) }
-            entries.append(
-                ImportEntry(
-                    id: id, kind: kind, title: title.prefix(1).uppercased() + title.dropFirst(),
-                    body: words(40, &random), tags: [vocabulary[index % 7], "bench"], done: !open,
-                    due: index % 3 == 0 ? Day(year: 2026, month: 1 + index % 12, day: 1 + index % 28) : nil,
-                    priority: Priority.allCases[index % 4], createdAt: created, updatedAt: created))
+            if open && kind == .task && openTasks.count < 1000 { openTasks.append(id) }
+            return ImportEntry(
+                id: id, kind: kind, title: title.prefix(1).uppercased() + title.dropFirst(),
+                body: words(40, &random), tags: [vocabulary[index % 7], "bench"], done: !open,
+                due: index % 3 == 0 ? Day(year: 2026, month: 1 + index % 12, day: 1 + index % 28) : nil,
+                priority: Priority.allCases[index % 4], createdAt: created, updatedAt: created)
         }
-        return (entries, openTasks)
+        return openTasks
     }
 
     /// A JSON import file of `count` new items (no ids: every run creates them afresh).
@@ -61,7 +62,10 @@ enum CLIBenchData {
 /// The Markdown fragment for BENCHMARKS.md.
 enum CLIBenchReport {
     static func markdown(_ table: [CLIBenchMeasurement: [Int: CLIBenchStats]], sizes: [Int], runs: Int) -> String {
-        func label(_ size: Int) -> String { size >= 1000 ? "\(size / 1000)k items" : "\(size) items" }
+        func label(_ size: Int) -> String {
+            size >= 1_000_000 ? "\(size / 1_000_000)M items" : size >= 1000 ? "\(size / 1000)k items" : "\(size) items"
+        }
+        let showsRatio = sizes.contains(100_000) && sizes.contains(1_000_000)
         func format(_ value: Double) -> String { String(format: value < 100 ? "%.1f" : "%.0f", value) }
         var lines = [
             "## CLI",
@@ -70,20 +74,32 @@ enum CLIBenchReport {
             "median (90th percentile) in milliseconds over \(runs) runs (import: \(max(3, runs / 3))), against a store",
             "holding the given number of items: 10% open (notes and open tasks), 90% done tasks, each with a",
             "40-word body. `list --json` prints the open items (10k at 100k); `search` looks for a word found",
-            "in one item in a thousand. The target applies at the largest size.",
+            "in one item in a thousand. The target applies at the largest size, except for the whole `list",
+            "--json`: it prints a tenth of the store, so its target applies at 100k (at 1M it prints 100k",
+            "items, and what must stay fast is its first item).",
             "",
-            "| command | " + sizes.map(label).joined(separator: " | ") + " | target | met |",
-            "| --- | " + sizes.map { _ in "---:" }.joined(separator: " | ") + " | ---: | :---: |",
+            "| command | " + sizes.map(label).joined(separator: " | ") + " | target | met |"
+                + (showsRatio ? " 1M ÷ 100k |" : ""),
+            "| --- | " + sizes.map { _ in "---:" }.joined(separator: " | ") + " | ---: | :---: |"
+                + (showsRatio ? " ---: |" : ""),
         ]
         for measurement in CLIBenchMeasurement.allCases {
             let cells = sizes.map { size in
                 table[measurement]?[size].map { "\(format($0.median)) (\(format($0.p90)))" } ?? "–"
             }
-            let largest = sizes.max().flatMap { table[measurement]?[$0]?.median }
+            let largest = sizes.max().flatMap { table[measurement]?[measurement.targetSize(largest: $0)]?.median }
             let met = largest.map { $0 < measurement.target ? "yes" : "**no**" } ?? "–"
-            lines.append(
+            var row =
                 "| \(measurement.rawValue) | " + cells.joined(separator: " | ")
-                    + " | < \(format(measurement.target)) ms | \(met) |")
+                + " | < \(format(measurement.target)) ms | \(met) |"
+            if showsRatio {
+                // How the cost grows from 100k to 1M: near 1 when it follows the work, not the store.
+                let ratio = table[measurement]?[1_000_000].flatMap { large in
+                    table[measurement]?[100_000].map { large.median / $0.median }
+                }
+                row += ratio.map { " \(String(format: "%.2f", $0)) |" } ?? " – |"
+            }
+            lines.append(row)
         }
         return lines.joined(separator: "\n") + "\n"
     }

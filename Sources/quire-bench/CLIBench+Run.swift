@@ -7,6 +7,7 @@ enum CLIBenchMeasurement: String, CaseIterable, Hashable {
     case add = "`quire add TITLE --tag T`"
     case done = "`quire done ID`"
     case list = "`quire list --json` (open items)"
+    case listFirst = "`quire list --json`: its first item out"
     case search = "`quire search WORD`"
     case importFile = "`quire import` of 10k items (JSON)"
 
@@ -14,9 +15,16 @@ enum CLIBenchMeasurement: String, CaseIterable, Hashable {
         switch self {
         case .add, .done: 15
         case .list: 150
+        case .listFirst: 20
         case .search: 30
         case .importFile: 1000
         }
+    }
+
+    /// The size the target is judged at: the largest measured, except for the whole `list
+    /// --json`, whose output is a tenth of the store (its cost follows what it prints).
+    func targetSize(largest: Int) -> Int {
+        self == .list ? min(largest, 100_000) : largest
     }
 }
 
@@ -61,6 +69,8 @@ struct CLIBenchRun {
             })
         results[.list] = CLIBenchStats(
             try (0..<max(5, runs / 2)).map { _ in try time(["list", "--json"], home: home) })
+        results[.listFirst] = CLIBenchStats(
+            try (0..<max(5, runs / 2)).map { _ in try timeToFirstItem(["list", "--json"], home: home) })
         results[.search] = CLIBenchStats(try (0..<runs).map { _ in try time(["search", Self.searchWord], home: home) })
         let importRuns = max(3, runs / 3)
         var importSamples: [Double] = []
@@ -77,10 +87,42 @@ struct CLIBenchRun {
     /// Fills the store in process; returns the ids of some open tasks for `done`.
     private func seed(home: String) throws -> [String] {
         let store = try AppDatabase.open(path: home + "/quire.db", environment: .live)
-        let (entries, openTasks) = CLIBenchData.seedEntries(count: size)
-        _ = try store.importItems(entries)
+        let openTasks = try CLIBenchData.seed(count: size, into: store)
         try store.close()
         return openTasks
+    }
+
+    /// Milliseconds from starting `quire` to reading the end of the first item it prints (the
+    /// first line that starts with `{`); the rest is read and the process must exit 0.
+    private func timeToFirstItem(_ arguments: [String], home: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: quire)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["QUIRE_HOME"] = home
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        var seen: [UInt8] = []
+        var firstItem: Double?
+        while let chunk = try pipe.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {
+            if firstItem == nil {
+                seen.append(contentsOf: chunk)
+                if let open = seen.firstIndex(of: UInt8(ascii: "{")), seen[open...].contains(10) {
+                    firstItem = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+                    seen = []
+                }
+            }
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let firstItem else {
+            throw CLIBenchError("quire \(arguments.joined(separator: " ")) printed no item")
+        }
+        return firstItem
     }
 
     /// Wall time of one whole `quire` process, in milliseconds; it must exit 0.

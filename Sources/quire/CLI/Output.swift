@@ -60,6 +60,9 @@ enum JSONOutput {
                 bytes.append(contentsOf: first ? [10] : [44, 10])
                 ItemJSON.append(item, to: &bytes)
             }
+            // The first item goes out at once: a script reading the stream (`| head`, `| jq
+            // --stream`) starts on it while the rest is read, whatever the store's size.
+            if first { out.flush() }
             first = false
         }
         out.line(first ? "]" : "\n]")

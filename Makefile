@@ -75,8 +75,12 @@ api-check: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product quire-server
 	scripts/api-fuzz.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)"
 
+# One product at a time: a whole-package build would also link GRDB's dynamic library, which
+# cannot take a static standard library.
 bench: deps
-	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS)
+	for product in quire quire-server quire-bench; do \
+		$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product $$product || exit 1; \
+	done
 	scripts/bench.sh
 
 # swift-argument-parser's generate-manual plugin builds the executables (debug: the text is the

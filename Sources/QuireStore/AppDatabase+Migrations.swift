@@ -218,6 +218,23 @@ extension AppDatabase {
                     ALTER TABLE draft ADD COLUMN originalDetails TEXT NOT NULL DEFAULT '';
                     """)
         }
+        migrator.registerMigration("v8 short ids on insert") { db in
+            try db.execute(
+                sql: """
+                    -- The item's own insert tries its 4-, 5- and 6-digit short ids (the first three of
+                    -- `ShortID.candidates`: the id's last hex digits), the first one free is kept; only
+                    -- when all three are taken does the row wait, code NULL, for `assignShortIDs`.
+                    -- Giving a code afterwards rewrote every new row: 1.3 s of each 100k items
+                    -- imported or pulled.
+                    DROP TRIGGER itemCode_on_insert;
+                    CREATE TRIGGER itemCode_on_insert AFTER INSERT ON item BEGIN
+                      INSERT OR IGNORE INTO itemCode(itemId, code) VALUES (new.id, lower(substr(new.id, 33, 4)));
+                      INSERT OR IGNORE INTO itemCode(itemId, code) VALUES (new.id, lower(substr(new.id, 32, 5)));
+                      INSERT OR IGNORE INTO itemCode(itemId, code) VALUES (new.id, lower(substr(new.id, 31, 6)));
+                      INSERT OR IGNORE INTO itemCode(itemId) VALUES (new.id);
+                    END;
+                    """)
+        }
         return migrator
     }
 }

@@ -179,8 +179,8 @@ import Testing
             "0193a9d2-7fff-7000-8000-00000000abcd", "0193a9d2-7fff-7000-8000-00000001abcd",
             "0193b000-0000-7000-8000-000000000000",
         ])
-        // The first item in id order takes the 4-digit piece; the second, which ends the same,
-        // takes the next free piece.
+        // The first item written takes the 4-digit piece; the second, which ends the same, takes
+        // the next free piece.
         #expect(short["0193a9d2-7fff-7000-8000-00000000abcd"] == "abcd")
         #expect(short["0193a9d2-7fff-7000-8000-00000001abcd"] == "1abcd")
         #expect(short["0193b000-0000-7000-8000-000000000000"] == "0000")

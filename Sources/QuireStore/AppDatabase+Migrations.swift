@@ -235,6 +235,61 @@ extension AppDatabase {
                     END;
                     """)
         }
+        migrator.registerMigration("v9 tallies") { db in
+            try db.execute(
+                sql: """
+                    -- Running counts kept by the writes themselves, so that the list's total and the
+                    -- sync summary cost the same at a million items as at ten: counting rows took
+                    -- 73 ms (items) and 90 ms (outbox) of the app's first frame at 1M items.
+                    -- `itemTally` holds one row per (deleted, done, kind); `outboxTally` one per state.
+                    CREATE TABLE itemTally (
+                      deleted INTEGER NOT NULL, done INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL,
+                      PRIMARY KEY (deleted, done, kind)
+                    ) WITHOUT ROWID;
+                    INSERT INTO itemTally SELECT deleted, done, kind, count(*) FROM item GROUP BY 1, 2, 3;
+                    CREATE TRIGGER itemTally_on_insert AFTER INSERT ON item BEGIN
+                      INSERT INTO itemTally VALUES (new.deleted, new.done, new.kind, 1)
+                        ON CONFLICT DO UPDATE SET n = n + 1;
+                    END;
+                    CREATE TRIGGER itemTally_on_delete AFTER DELETE ON item BEGIN
+                      UPDATE itemTally SET n = n - 1 WHERE deleted = old.deleted AND done = old.done AND kind = old.kind;
+                    END;
+                    CREATE TRIGGER itemTally_on_update AFTER UPDATE OF deleted, done, kind ON item
+                    WHEN old.deleted IS NOT new.deleted OR old.done IS NOT new.done OR old.kind IS NOT new.kind BEGIN
+                      UPDATE itemTally SET n = n - 1 WHERE deleted = old.deleted AND done = old.done AND kind = old.kind;
+                      INSERT INTO itemTally VALUES (new.deleted, new.done, new.kind, 1)
+                        ON CONFLICT DO UPDATE SET n = n + 1;
+                    END;
+                    CREATE TABLE outboxTally (state TEXT PRIMARY KEY NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID;
+                    INSERT INTO outboxTally SELECT state, count(*) FROM outbox GROUP BY state;
+                    CREATE TRIGGER outboxTally_on_insert AFTER INSERT ON outbox BEGIN
+                      INSERT INTO outboxTally VALUES (new.state, 1) ON CONFLICT DO UPDATE SET n = n + 1;
+                    END;
+                    CREATE TRIGGER outboxTally_on_delete AFTER DELETE ON outbox BEGIN
+                      UPDATE outboxTally SET n = n - 1 WHERE state = old.state;
+                    END;
+                    CREATE TRIGGER outboxTally_on_update AFTER UPDATE OF state ON outbox
+                    WHEN old.state IS NOT new.state BEGIN
+                      UPDATE outboxTally SET n = n - 1 WHERE state = old.state;
+                      INSERT INTO outboxTally VALUES (new.state, 1) ON CONFLICT DO UPDATE SET n = n + 1;
+                    END;
+                    """)
+        }
         return migrator
     }
+
+    /// 1 when the tallies agree with the rows they count, else 0: what tests check after
+    /// crashes, kills and simulated sync (`v9 tallies`).
+    public static let talliesAgreeSQL = """
+        SELECT
+          coalesce((SELECT group_concat(key, ',') FROM (
+            SELECT deleted || '/' || done || '/' || kind || '=' || count(*) AS key FROM item GROUP BY deleted, done, kind
+            ORDER BY key)), '')
+          = coalesce((SELECT group_concat(key, ',') FROM (
+            SELECT deleted || '/' || done || '/' || kind || '=' || n AS key FROM itemTally WHERE n <> 0 ORDER BY key)), '')
+          AND coalesce((SELECT group_concat(key, ',') FROM (
+            SELECT state || '=' || count(*) AS key FROM outbox GROUP BY state ORDER BY key)), '')
+          = coalesce((SELECT group_concat(key, ',') FROM (
+            SELECT state || '=' || n AS key FROM outboxTally WHERE n <> 0 ORDER BY key)), '')
+        """
 }

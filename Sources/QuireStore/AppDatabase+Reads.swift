@@ -234,16 +234,42 @@ extension AppDatabase {
 
     static func fetchItems(_ filter: ItemFilter, limit: Int?, offset: Int, in db: Database) throws -> [Item] {
         let (condition, arguments) = filter.whereClause()
+        let select = "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition)"
+        // OFFSET walks every row before the page: the last page of a million items took 89 ms.
+        // A page in the second half is read from the other end instead, in reverse order, when
+        // the total is known for nothing (the tallies).
+        if let limit, offset > reverseReadThreshold, filter.isTallied {
+            let rowsFromPage = try countItems(filter, in: db) - offset
+            guard rowsFromPage > 0 else { return [] }
+            if offset > rowsFromPage {
+                let take = min(limit, rowsFromPage)
+                var all = arguments
+                all += [take, rowsFromPage - take]
+                let sql = select + " ORDER BY item.pinned ASC, item.id ASC LIMIT ? OFFSET ?"
+                return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: all).map { try ItemRow.decode($0) }
+                    .reversed()
+            }
+        }
         var all = arguments
         all += [limit ?? -1, offset]
-        let sql =
-            "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY item.pinned DESC, item.id DESC LIMIT ? OFFSET ?"
+        let sql = select + " ORDER BY item.pinned DESC, item.id DESC LIMIT ? OFFSET ?"
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: all).map { try ItemRow.decode($0) }
     }
 
+    /// Below this offset a page is always read from the top: skipping a few thousand rows costs
+    /// less than the count that tells which end is nearer.
+    static let reverseReadThreshold = 5_000
+
+    /// How many items `filter` admits. A filter on deleted, done and kind alone sums the running
+    /// tallies (migration "v9 tallies"), which costs the same at any size; a tag or needs-review
+    /// filter counts rows. The tally table has the columns the WHERE clause names, so it stands
+    /// in for `item` under the same clause.
     static func countItems(_ filter: ItemFilter, in db: Database) throws -> Int {
         let (condition, arguments) = filter.whereClause()
-        return try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT count(*) FROM item WHERE \(condition)"), arguments: arguments) ?? 0
+        let sql =
+            filter.isTallied
+            ? "SELECT coalesce(sum(item.n), 0) FROM itemTally AS item WHERE \(condition)"
+            : "SELECT count(*) FROM item WHERE \(condition)"
+        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
     }
 }

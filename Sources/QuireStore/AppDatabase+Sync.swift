@@ -24,7 +24,8 @@ extension AppDatabase {
     public func outboxCounts() throws(StoreError) -> OutboxCounts {
         try read { db in
             var counts = OutboxCounts(pending: 0, inFlight: 0, rejected: 0)
-            for row in try Row.fetchAll(db, sql: "SELECT state, count(*) FROM outbox GROUP BY state") {
+            // The running tally (migration "v9 tallies"): counting a million waiting ops took 90 ms.
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT state, n FROM outboxTally")) {
                 let state: String = row[0]
                 let count: Int = row[1]
                 switch OutboxState(rawValue: state) {

@@ -34,6 +34,10 @@ public struct ItemFilter: Sendable, Hashable {
     /// Notes and open tasks: what `quire list` shows by default.
     public static let open = ItemFilter(status: .open)
 
+    /// True when the filter looks only at deleted, done and kind: the running tallies
+    /// (migration "v9 tallies") count what it admits without reading the items.
+    var isTallied: Bool { tag == nil && !needsReview }
+
     /// The WHERE clause (over alias `item`) and its arguments.
     ///
     /// Written so that SQLite walks `item_by_order` or `item_by_open_order` in index order for

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuireStore
 import QuireTestSupport
 import Testing
 
@@ -28,6 +29,9 @@ import Testing
             let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? -1
             let indexed = try Int.fetchOne(db, sql: "SELECT count(*) FROM itemSearch") ?? -2
             #expect(items == indexed, "search index out of step", sourceLocation: sourceLocation)
+            #expect(
+                try Bool.fetchOne(db, sql: AppDatabase.talliesAgreeSQL) == true, "tallies out of step",
+                sourceLocation: sourceLocation)
         }
         try queue.inDatabase { db in
             try db.execute(sql: "INSERT INTO itemSearch(itemSearch, rank) VALUES ('integrity-check', 1)")

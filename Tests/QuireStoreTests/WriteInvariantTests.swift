@@ -171,3 +171,78 @@ import Testing
         #expect(try store.count(matching: ItemFilter(includeDeleted: true)) == 3)
     }
 }
+
+/// The running tallies (migration "v9 tallies") that the list total and the sync summary read
+/// must agree with the rows after any mix of writes, whatever path made them.
+@Suite struct TallyTests {
+    @Test func talliesFollowEveryKindOfWrite() throws {
+        let store = try StoreFixture.make()
+        var random = SeededRandom(seed: 99)
+        var ids: [String] = []
+        let filters: [ItemFilter] = [
+            .live, .open, ItemFilter(status: .done), ItemFilter(kind: .task), ItemFilter(kind: .note, status: .open),
+            ItemFilter(includeDeleted: true), ItemFilter(onlyDeleted: true), ItemFilter(kind: .task, status: .done),
+        ]
+        for step in 0..<400 {
+            let some = { () -> String in ids[Int(random.next() % UInt64(ids.count))] }
+            switch ids.isEmpty ? 0 : random.next() % 9 {
+            case 0, 1:
+                let kind: ItemKind = random.next() % 2 == 0 ? .note : .task
+                ids.append(try store.create(NewItem(kind: kind, title: "item \(step)")).id)
+            case 2: _ = try? store.setDone([some()], random.next() % 2 == 0)
+            case 3: _ = try? store.delete([some()])
+            case 4: _ = try? store.restore([some()])
+            case 5: _ = try? store.update(some(), fields: [.kind: .string(random.next() % 2 == 0 ? "note" : "task")])
+            case 6:
+                let entries = (0..<3).map { ImportEntry(kind: .task, title: "imported \(step) \($0)", done: $0 == 1) }
+                _ = try store.importItems(entries)
+            case 7:
+                // What sync does to ops: send them, have them refused, drop them.
+                let states = ["in-flight", "rejected", "pending"]
+                try StoreFixture.execute(
+                    store,
+                    "UPDATE outbox SET state = ? WHERE seq IN (SELECT seq FROM outbox ORDER BY random() LIMIT 3)",
+                    [states[Int(random.next() % 3)]])
+            default:
+                try StoreFixture.execute(store, "DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox LIMIT 2)")
+            }
+            #expect(try StoreFixture.count(store, AppDatabase.talliesAgreeSQL) == 1, "step \(step)")
+        }
+        for filter in filters {
+            let (condition, arguments) = filter.whereClause()
+            let rows = try StoreFixture.count(store, "SELECT count(*) FROM item WHERE \(condition)", arguments)
+            #expect(try store.count(matching: filter) == rows, "\(filter)")
+        }
+        let outbox = try StoreFixture.count(store, "SELECT count(*) FROM outbox WHERE state = 'pending'")
+        #expect(try store.outboxCounts().pending == outbox)
+        let deleted = try store.count(matching: ItemFilter(onlyDeleted: true))
+        #expect(outbox > 0 && deleted > 0, "the run reached both kinds of state")
+    }
+}
+
+@Suite struct FarPageTests {
+    /// A page far down the list is read from the other end (the total comes from the tallies);
+    /// it must be exactly the page read from the top, pinned items and filters included.
+    @Test func pagesFromTheEndEqualPagesFromTheTop() throws {
+        let store = try StoreFixture.make()
+        let count = AppDatabase.reverseReadThreshold * 2 + 400
+        _ = try store.importItems(
+            (0..<count).map { index in
+                ImportEntry(
+                    kind: index % 3 == 0 ? .note : .task, title: "item \(index)", done: index % 3 == 1,
+                    pinned: index % 997 == 0)
+            })
+        for filter in [ItemFilter.live, .open, ItemFilter(kind: .task)] {
+            let all = try store.items(matching: filter)
+            let total = try store.count(matching: filter)
+            #expect(all.count == total)
+            for offset in [
+                0, AppDatabase.reverseReadThreshold + 1, total / 2 + 1, total - 30, total - 1, total, total + 9,
+            ] {
+                let page = try store.items(matching: filter, limit: 30, offset: offset)
+                let expected = Array(all.dropFirst(offset).prefix(30))
+                #expect(page.map(\.id) == expected.map(\.id), "\(filter) at \(offset)")
+            }
+        }
+    }
+}

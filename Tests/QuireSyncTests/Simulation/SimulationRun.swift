@@ -236,10 +236,14 @@ struct SimulationRun {
             if locals.count != server.count {
                 problems.append("\(device.name) holds \(locals.count) items, the server \(server.count)")
             }
-            let integrity = try await DatabaseQueue(path: device.path).read { db in
-                try String.fetchOne(db, sql: "PRAGMA integrity_check")
+            let (integrity, talliesAgree) = try await DatabaseQueue(path: device.path).read { db in
+                (
+                    try String.fetchOne(db, sql: "PRAGMA integrity_check"),
+                    try Bool.fetchOne(db, sql: AppDatabase.talliesAgreeSQL)
+                )
             }
             if integrity != "ok" { problems.append("\(device.name): integrity_check says \(integrity ?? "nothing")") }
+            if talliesAgree != true { problems.append("\(device.name): the item or outbox tallies are out of step") }
         }
         for (id, item) in tracked {
             guard let final = server[id] else {

@@ -92,19 +92,26 @@ struct CLIBenchRun {
         return openTasks
     }
 
-    /// Milliseconds from starting `quire` to reading the end of the first item it prints (the
-    /// first line that starts with `{`); the rest is read and the process must exit 0.
-    private func timeToFirstItem(_ arguments: [String], home: String) throws -> Double {
+    /// `quire` with `arguments` on the data directory `home`, not yet started; errors go to
+    /// this process's standard error.
+    private func quireProcess(_ arguments: [String], home: String, output: Any) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: quire)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["QUIRE_HOME"] = home
         process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
+        process.standardOutput = output
         process.standardError = FileHandle.standardError
         process.standardInput = FileHandle.nullDevice
+        return process
+    }
+
+    /// Milliseconds from starting `quire` to reading the end of the first item it prints (the
+    /// first line that starts with `{`); the rest is read and the process must exit 0.
+    private func timeToFirstItem(_ arguments: [String], home: String) throws -> Double {
+        let pipe = Pipe()
+        let process = quireProcess(arguments, home: home, output: pipe)
         let start = DispatchTime.now().uptimeNanoseconds
         try process.run()
         var seen: [UInt8] = []
@@ -127,15 +134,7 @@ struct CLIBenchRun {
 
     /// Wall time of one whole `quire` process, in milliseconds; it must exit 0.
     private func time(_ arguments: [String], home: String) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: quire)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["QUIRE_HOME"] = home
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.standardError
-        process.standardInput = FileHandle.nullDevice
+        let process = quireProcess(arguments, home: home, output: FileHandle.nullDevice)
         let start = DispatchTime.now().uptimeNanoseconds
         try process.run()
         process.waitUntilExit()

@@ -41,8 +41,9 @@ public final class AppRuntime: @unchecked Sendable {
     /// one-letter prefix may take longer than the page, and must never hold a page up.
     let countQueue = DispatchQueue(label: "quire.count", qos: .utility)
     let counts = Generation()
-    /// Called after each frame is drawn, on the UI queue (benchmarks time frames with it).
-    public var onFrame: (@Sendable () -> Void)?
+    /// Called with the state drawn after each frame, on the UI queue (benchmarks time frames
+    /// with it).
+    public var onFrame: (@Sendable (AppState) -> Void)?
     /// The external editor while it runs, for signal forwarding.
     let editorChild = ChildRegistry()
     /// The editor's unsaved text on its way to the store (see `AppRuntime+Drafts`).
@@ -199,7 +200,7 @@ public final class AppRuntime: @unchecked Sendable {
         backend.draw(frame.buffer.updates(from: shown), cursor: frame.cursor)
         shown = frame.buffer
         framesDrawn += 1
-        onFrame?()
+        onFrame?(state)
     }
 
     /// The external editor took the terminal: redraw everything on the next frame.

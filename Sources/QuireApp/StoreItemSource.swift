@@ -6,17 +6,17 @@ import QuireUI
 /// The live `ItemSource`: Quire's SQLite store.
 ///
 /// Listings page through the store with LIMIT/OFFSET and a count, so drawing one screen of a
-/// 100,000-item list reads a few dozen rows. Searches show the best `searchLimit` matches.
+/// 100,000-item list reads a few dozen rows. Searches show the best `searchLimit` matches,
+/// kept for the store's data version so that paging through them reads nothing again.
 public struct StoreItemSource: ItemSource {
     public let store: AppDatabase
     /// Counting a long list costs more than reading a page of it, and paging asks for the same
     /// count again and again: it is kept until the store's data version moves.
     private let totals = TotalCache()
-    /// A live search shows at most this many matches, best first.
+    /// The matches of the last search, for paging and for finding an item among them.
+    private let matches = SearchCache()
+    /// A live search shows at most this many matches, best first (ranked over all of them).
     public static let searchLimit = 500
-    /// ... ranked among the newest this many matches, so that ranking keeps up with typing
-    /// in a large store (see `AppDatabase.search`).
-    public static let searchRankingWindow = 5000
     /// How far around its old place `index(of:)` looks for a moved item before giving up.
     static let anchorWindow = 300
 
@@ -52,9 +52,9 @@ public struct StoreItemSource: ItemSource {
         -> ItemWindow
     {
         let filter = Self.filter(query)
+        let version = try store.dataVersion()
         if let text = Self.searchText(query) {
-            let matches = try store.search(
-                text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow)
+            let matches = try bestMatches(text, filter: filter, query: query, version: version)
             // Only the best `searchLimit` are listed, and counting every match of a one-letter
             // prefix costs more than a frame: the status bar says there are more than that.
             let capped = matches.count >= Self.searchLimit
@@ -62,7 +62,6 @@ public struct StoreItemSource: ItemSource {
                 items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count,
                 moreMatch: capped)
         }
-        let version = try store.dataVersion()
         if let total = totals.total(for: query, version: totalMayBeStale ? nil : version) {
             return ItemWindow(
                 items: try store.items(matching: filter, limit: limit, offset: max(0, offset)), total: total)
@@ -76,10 +75,8 @@ public struct StoreItemSource: ItemSource {
     public func index(of id: String, in query: ListQuery, near: Int) throws -> Int? {
         let filter = Self.filter(query)
         if let text = Self.searchText(query) {
-            return try store.search(
-                text, matching: filter, limit: Self.searchLimit, rankingNewest: Self.searchRankingWindow
-            )
-            .firstIndex { $0.id == id }
+            return try bestMatches(text, filter: filter, query: query, version: try store.dataVersion())
+                .firstIndex { $0.id == id }
         }
         // The list order is pinned first, then newest first; an item moves only when others
         // arrive, leave or get pinned, so it is almost always near where it was.
@@ -88,6 +85,15 @@ public struct StoreItemSource: ItemSource {
         if let found = window.firstIndex(where: { $0.id == id }) { return start + found }
         // Moved farther (a sync brought a page of 500 newer items since the last look): count.
         return try store.position(of: id, matching: filter)
+    }
+
+    /// The best `searchLimit` matches of a search, read once per data version of the store.
+    private func bestMatches(_ text: String, filter: ItemFilter, query: ListQuery, version: Int) throws -> [Item] {
+        if let known = matches.items(for: query, version: version) { return known }
+        let found = try store.search(text, matching: filter, limit: Self.searchLimit)
+        // The version read before the search: a write in between only makes the next call search again.
+        matches.remember(found, for: query, version: version)
+        return found
     }
 
     public func item(_ id: String) throws -> Item? {
@@ -169,5 +175,22 @@ private final class TotalCache: @unchecked Sendable {
 
     func remember(_ total: Int, for query: ListQuery, version: Int) {
         lock.withLock { entry = (query, version, total) }
+    }
+}
+
+/// The matches of the last search, valid for one data version of the store.
+private final class SearchCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entry: (query: ListQuery, version: Int, items: [Item])?
+
+    func items(for query: ListQuery, version: Int) -> [Item]? {
+        lock.withLock {
+            guard let entry, entry.query == query, entry.version == version else { return nil }
+            return entry.items
+        }
+    }
+
+    func remember(_ items: [Item], for query: ListQuery, version: Int) {
+        lock.withLock { entry = (query, version, items) }
     }
 }

@@ -275,6 +275,37 @@ extension AppDatabase {
                     END;
                     """)
         }
+        migrator.registerMigration("v10 title and tag search") { db in
+            try db.execute(
+                sql: """
+                    -- A second, small full-text index over titles and tags only, for the first two
+                    -- tiers of a search's ranking (`SearchQuery.tiers`). SQLite gathers every posting
+                    -- of a prefix before it can answer in row order: over bodies that is 22 ms per
+                    -- common word at a million items; over titles and tags it is a few. Prefixes of
+                    -- one and two letters, which match the most words, are indexed outright
+                    -- (`prefix`), so the first keys of a search never gather at all.
+                    CREATE VIRTUAL TABLE itemHeadSearch USING fts5(
+                      title, tags,
+                      content = 'item', content_rowid = 'rowNumber',
+                      tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2'
+                    );
+                    INSERT INTO itemHeadSearch(itemHeadSearch) VALUES ('rebuild');
+                    CREATE TRIGGER item_head_search_insert AFTER INSERT ON item BEGIN
+                      INSERT INTO itemHeadSearch(rowid, title, tags) VALUES (new.rowNumber, new.title, new.tags);
+                    END;
+                    CREATE TRIGGER item_head_search_delete AFTER DELETE ON item BEGIN
+                      INSERT INTO itemHeadSearch(itemHeadSearch, rowid, title, tags)
+                        VALUES ('delete', old.rowNumber, old.title, old.tags);
+                    END;
+                    CREATE TRIGGER item_head_search_update AFTER UPDATE OF title, tags ON item
+                    WHEN old.title IS NOT new.title OR old.tags IS NOT new.tags
+                    BEGIN
+                      INSERT INTO itemHeadSearch(itemHeadSearch, rowid, title, tags)
+                        VALUES ('delete', old.rowNumber, old.title, old.tags);
+                      INSERT INTO itemHeadSearch(rowid, title, tags) VALUES (new.rowNumber, new.title, new.tags);
+                    END;
+                    """)
+        }
         return migrator
     }
 

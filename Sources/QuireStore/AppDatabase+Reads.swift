@@ -140,43 +140,46 @@ extension AppDatabase {
     }
 
     /// Full-text search over title, body and tags: every word of `text` must start a word of
-    /// the item. Best matches first (BM25; the title weighs most, then tags, then the body).
+    /// the item. Best matches first, ranked over every match: items whose title holds every
+    /// word, then those whose title and tags hold them, then the rest; the most recently added
+    /// first within each (`SearchQuery.tiers` says why this order).
     ///
-    /// `rankingNewest`: rank only the newest that many matches (the most recently written rows
-    /// of the index) when there are more. Ranking costs about a microsecond per match, so a
-    /// one-letter prefix over 100,000 items takes a tenth of a second to rank in full, too slow
-    /// to follow typing; the newest few thousand rank in a few milliseconds. When that window
-    /// yields fewer than `limit` items that pass the filter, every match is ranked after all.
-    public func search(
-        _ text: String, matching filter: ItemFilter = .live, limit: Int? = nil, rankingNewest window: Int? = nil
-    ) throws(StoreError) -> [Item] {
-        guard let match = SearchQuery.match(text) else { return [] }
+    /// Each tier is read in the index's row order and reading stops as soon as `limit` items
+    /// have passed the filter, so the cost follows the matches listed, not the matches there are.
+    public func search(_ text: String, matching filter: ItemFilter = .live, limit: Int? = nil) throws(StoreError)
+        -> [Item]
+    {
+        guard let tiers = SearchQuery.tiers(text) else { return [] }
         return try read { db in
             let (condition, arguments) = filter.whereClause()
-            func ranked(from floor: Int64?) throws -> [Item] {
-                let sql = """
-                    SELECT \(ItemRow.select(from: "item")) FROM itemSearch
-                    JOIN item ON item.rowNumber = itemSearch.rowid
-                    WHERE itemSearch MATCH ? AND itemSearch.rowid >= ? AND \(condition)
-                    ORDER BY bm25(itemSearch, 10.0, 1.0, 5.0), item.id DESC
-                    LIMIT ?
-                    """
-                var all: StatementArguments = [match, floor ?? Int64.min]
+            var found: [Item] = []
+            for tier in tiers {
+                let wanted = limit.map { $0 - found.count } ?? -1
+                if wanted == 0 { break }
+                let sql = Self.searchTierSQL(in: tier.index, where: condition)
+                var all: StatementArguments = [tier.match]
                 all += arguments
-                all += [limit ?? -1]
-                return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: all).map { try ItemRow.decode($0) }
+                all += [wanted]
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: all)
+                while let row = try rows.next() { found.append(try ItemRow.decode(row)) }
             }
-            guard let window, window > 0 else { return try ranked(from: nil) }
-            // The row of the window's oldest match; nil when there are fewer matches than that.
-            let floor = try Int64.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT rowid FROM itemSearch WHERE itemSearch MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"),
-                arguments: [match, window - 1])
-            guard let floor else { return try ranked(from: nil) }
-            let items = try ranked(from: floor)
-            if let limit, items.count < limit { return try ranked(from: nil) }
-            return items
+            return found
         }
+    }
+
+    /// One tier of a search: its matches that pass `condition`, newest row first.
+    ///
+    /// `CROSS JOIN` keeps the index outside, walked from its newest row; `ORDER BY rowid DESC`
+    /// is then the index's own order, so no sort waits for every match and LIMIT ends the walk.
+    static func searchTierSQL(in index: SearchQuery.Index, where condition: String) -> String {
+        let table = index.rawValue
+        return """
+            SELECT \(ItemRow.select(from: "item")) FROM \(table)
+            CROSS JOIN item ON item.rowNumber = \(table).rowid
+            WHERE \(table) MATCH ? AND \(condition)
+            ORDER BY \(table).rowid DESC
+            LIMIT ?
+            """
     }
 
     /// How many items a search matches in all (`search` lists only the best of them).

@@ -129,7 +129,15 @@ public final class AppDatabase: Sendable {
         }
         let database = AppDatabase(path: path, writer: writer, environment: environment, ownedDirectory: nil)
         if migrationsDue {
-            try database.withStoreErrors { try migrator.migrate(writer) }
+            try database.withStoreErrors {
+                guard try writer.read({ try !migrator.hasCompletedMigrations($0) }) else { return }
+                try migrator.migrate(writer)
+                // A migration may rewrite much of a large store (an index over a million items
+                // is tens of megabytes): fold it into the file now, rather than leave every read
+                // to look through a long WAL until the next write. A reader elsewhere may keep
+                // the checkpoint from finishing; the next write tries again.
+                _ = try? writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            }
         }
         return database
     }

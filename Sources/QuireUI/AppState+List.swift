@@ -37,6 +37,7 @@ extension AppState {
         list.items = page.items
         list.shortIDs = page.shortIDs
         list.loaded = true
+        list.rowsQuery = page.query
         list.selection = max(0, min(page.selection, page.total - 1))
         if page.anchorFound {
             // Rows moved above the selected item: move the view with it so it stays put on screen.

@@ -2,8 +2,8 @@ import QuireCore
 
 /// What the list shows: filters plus the live search text. The store answers it page by page.
 ///
-/// Order is fixed: pinned first, then newest first (ids are UUIDv7, so id order is creation
-/// order), the same with or without a search, so rows do not jump while a person types.
+/// Without a search the order is fixed: pinned first, then newest first (ids are UUIDv7, so
+/// id order is creation order). A search lists its best matches first (`AppDatabase.search`).
 public struct ListQuery: Hashable, Sendable {
     /// nil for notes and tasks alike.
     public var kind: ItemKind?

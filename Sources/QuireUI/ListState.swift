@@ -23,6 +23,9 @@ public struct ListState: Hashable, Sendable {
     public var top: Int
     /// False until the first page arrives, so the screen can say "loading" instead of "empty".
     public var loaded: Bool
+    /// The query the loaded rows answer: it lags `query` while a new search's page is read off
+    /// the UI queue (benchmarks time a search key to the frame where the two agree).
+    public var rowsQuery: ListQuery?
 
     public init(query: ListQuery = ListQuery()) {
         self.query = query

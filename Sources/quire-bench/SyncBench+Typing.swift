@@ -19,7 +19,7 @@ struct SyncBenchTyping {
             environment: AppEnvironment(items: StoreItemSource(store: store)),
             backend: TestBackend(size: Size(width: 120, height: 40)), label: "quire.bench.typing")
         let clock = TUIBenchLatency.FrameClock()
-        runtime.onFrame = { clock.record() }
+        runtime.onFrame = { _ in clock.record() }
         runtime.start()
         runtime.waitUntilIdle()
         defer {

@@ -9,19 +9,27 @@ struct TUIBenchLatency {
     let path: String
     let presses: Int
 
-    /// Frame times in nanoseconds of uptime, recorded by the runtime's frame hook.
+    /// Frame times in nanoseconds of uptime, recorded by the runtime's frame hook, each with
+    /// the search whose rows it showed (nil when its rows answered no search or an older one).
     final class FrameClock: @unchecked Sendable {
         private let lock = NSLock()
-        private var times: [UInt64] = []
+        private var frames: [(time: UInt64, searchShown: String?)] = []
 
-        func record() {
+        func record(_ state: AppState? = nil) {
             let now = DispatchTime.now().uptimeNanoseconds
-            lock.withLock { times.append(now) }
+            let list = state?.list
+            let shown = list.flatMap { $0.rowsQuery == $0.query ? $0.query.search : nil }
+            lock.withLock { frames.append((now, shown)) }
         }
 
         /// The first frame drawn at or after `start`.
         func firstFrame(after start: UInt64) -> UInt64? {
-            lock.withLock { times.first { $0 >= start } }
+            lock.withLock { frames.first { $0.time >= start }?.time }
+        }
+
+        /// The first frame at or after `start` whose rows are the results of the search `text`.
+        func firstFrame(after start: UInt64, showingSearch text: String) -> UInt64? {
+            lock.withLock { frames.first { $0.time >= start && $0.searchShown == text }?.time }
         }
     }
 
@@ -36,7 +44,7 @@ struct TUIBenchLatency {
             environment: AppEnvironment(items: StoreItemSource(store: store)), backend: backend, label: "quire.bench.ui"
         )
         let clock = FrameClock()
-        runtime.onFrame = { clock.record() }
+        runtime.onFrame = { clock.record($0) }
         runtime.start()
         runtime.waitUntilIdle()
         defer {
@@ -44,15 +52,20 @@ struct TUIBenchLatency {
             _ = runtime.waitUntilStopped()
         }
 
-        /// Milliseconds from sending the key to its first frame, and to the app being idle
-        /// again (results of background work drawn).
-        func time(_ key: Key) -> (frame: Double, settled: Double) {
+        /// Milliseconds from sending the key to its first frame, to the first frame showing the
+        /// results of `search` (when given), and to the app being idle again (every piece of
+        /// background work done and drawn, the full count of a search's matches included).
+        func time(_ key: Key, search: String? = nil) -> (frame: Double, results: Double, settled: Double) {
             let start = DispatchTime.now().uptimeNanoseconds
             runtime.send(.key(key))
             runtime.waitUntilIdle()
             let end = DispatchTime.now().uptimeNanoseconds
             let frame = clock.firstFrame(after: start) ?? end
-            return (Double(frame - start) / 1_000_000, Double(end - start) / 1_000_000)
+            let results = search.flatMap { clock.firstFrame(after: start, showingSearch: $0) } ?? end
+            return (
+                Double(frame - start) / 1_000_000, Double(results - start) / 1_000_000,
+                Double(end - start) / 1_000_000
+            )
         }
 
         var results: [(String, TUIBenchStats)] = []
@@ -67,21 +80,26 @@ struct TUIBenchLatency {
         }
         results.append(("jump to the bottom and back (`G`, `g`)", TUIBenchStats(ends)))
         var echo: [Double] = []
+        var shown: [Double] = []
         var settled: [Double] = []
         let queries = ["garden", "weekly review", "budget", "music paint", "zzz nothing"]
         var round = 0
         while echo.count < presses {
             _ = time(.character("/"))
+            var typed = ""
             for character in queries[round % queries.count] {
-                let measured = time(.character(character))
+                typed.append(character)
+                let measured = time(.character(character), search: typed)
                 echo.append(measured.frame)
+                shown.append(measured.results)
                 settled.append(measured.settled)
             }
             _ = time(.escape)
             round += 1
         }
         results.append(("type a search: key to frame", TUIBenchStats(echo)))
-        results.append(("type a search: key to results", TUIBenchStats(settled)))
+        results.append(("type a search: key to results", TUIBenchStats(shown)))
+        results.append(("type a search: key to every match counted", TUIBenchStats(settled)))
 
         // The built-in editor on the 1 MB note: typing and moving through the body.
         _ = time(.character("g"))

@@ -8,6 +8,8 @@ import Foundation
 struct TUIBenchLaunch {
     let quire: String
     let home: String
+    /// How many live items the store holds: the first full frame's status bar says `1/total`.
+    let total: Int
     let width: UInt16 = 120
     let height: UInt16 = 40
 
@@ -131,7 +133,7 @@ struct TUIBenchLaunch {
     func timeFirstFrame() throws -> Double {
         let started = DispatchTime.now().uptimeNanoseconds
         let session = try start()
-        guard session.read(until: "1/100000") || session.read(until: " 1/") else {
+        guard session.read(until: " 1/\(total)") else {
             session.finish()
             throw Failure(
                 description: "quire drew no first frame: \(String(decoding: session.output.suffix(400), as: UTF8.self))"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireStore
 
 /// The TUI's speed at 100k items: launch to first full frame and peak memory of the release
 /// `quire` on a real pseudo-terminal, and keystroke-to-frame latency of the app runtime.
@@ -38,7 +39,10 @@ struct TUIBench: AsyncParsableCommand {
             log("seeded \(items) items in \(Int(Date().timeIntervalSince(seedStart)))s")
         }
 
-        let launch = TUIBenchLaunch(quire: quire, home: home)
+        let counting = try AppDatabase.open(path: home + "/quire.db")
+        let total = try counting.count(matching: .live)
+        try counting.close()
+        let launch = TUIBenchLaunch(quire: quire, home: home, total: total)
         var firstFrames: [Double] = []
         for _ in 0..<launches {
             firstFrames.append(try launch.timeFirstFrame())
@@ -82,6 +86,15 @@ struct TUIBenchStats {
 }
 
 enum TUIBenchReport {
+    /// The p99 a latency row must stay under, or nil when it is reported without a target:
+    /// every key's frame within 16 ms; a search's results within 16 ms up to 100k items and
+    /// 50 ms at a million; the full count of a search's matches is not held to one.
+    static func latencyTarget(_ name: String, items: Int) -> Double? {
+        if name.hasSuffix("every match counted") { return nil }
+        if name.hasSuffix("key to results") { return items >= 1_000_000 ? 50 : 16 }
+        return 16
+    }
+
     static func markdown(items: Int, firstFrames: [Double], peakMegabytes: Double, latency: [(String, TUIBenchStats)])
         -> String
     {
@@ -95,9 +108,12 @@ enum TUIBenchReport {
             "count) has been written, \(firstFrames.count) launches. *Keystroke to frame*: a key sent to the app",
             "runtime (the same update, store queries, render and diff as on a terminal; the ncurses write",
             "itself is not included) until its frame is drawn. A search key's frame shows what was typed at",
-            "once; the matching list is read off the UI queue and drawn when ready (*key to results*, not",
-            "held to the 16 ms target). *Peak memory*: the `quire` process's peak resident size (VmHWM)",
-            "after the first frame, going to the bottom, paging and searching.",
+            "once; the matching list is read off the UI queue and drawn when ready: *key to results* is the",
+            "first frame whose rows are the best matches of what was typed (ranked over every match; target",
+            "p99 < 16 ms at 100k, < 50 ms at 1M); *every match counted* waits until the full count of a",
+            "capped search is also drawn in the status bar (not held to a target). *Peak memory*: the",
+            "`quire` process's peak resident size (VmHWM) after the first frame, going to the bottom,",
+            "paging and searching.",
             "",
             "| measure | p50 | p99 | max | target | met |",
             "| --- | ---: | ---: | ---: | ---: | :---: |",
@@ -105,14 +121,18 @@ enum TUIBenchReport {
                 + (first.median < 150 ? "yes" : "no") + " |",
         ]
         for (name, stats) in latency {
-            let held = !name.hasSuffix("results")
+            guard let target = latencyTarget(name, items: items) else {
+                lines.append("| \(name) (ms) | \(ms(stats.median)) | \(ms(stats.p99)) | \(ms(stats.max)) | – | – |")
+                continue
+            }
             lines.append(
                 "| \(name) (ms) | \(ms(stats.median)) | \(ms(stats.p99)) | \(ms(stats.max)) | "
-                    + (held ? "p99 < 16 | " + (stats.p99 < 16 ? "yes" : "no") : "– | –") + " |")
+                    + "p99 < \(Int(target)) | " + (stats.p99 < target ? "yes" : "no") + " |")
         }
+        let memoryTarget: Double = items >= 1_000_000 ? 100 : 80
         lines.append(
-            "| peak memory (MB) | | | \(String(format: "%.1f", peakMegabytes)) | < 80 | "
-                + (peakMegabytes < 80 ? "yes" : "no") + " |")
+            "| peak memory (MB) | | | \(String(format: "%.1f", peakMegabytes)) | < \(Int(memoryTarget)) | "
+                + (peakMegabytes < memoryTarget ? "yes" : "no") + " |")
         lines.append("")
         return lines.joined(separator: "\n")
     }

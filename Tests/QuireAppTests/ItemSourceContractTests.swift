@@ -87,6 +87,22 @@ import Testing
         #expect(try ids(source, ListQuery(search: "rent")).count == 1)
     }
 
+    /// A search's pages are read from the matches found once, and a write anywhere (here a
+    /// new match, then an edit that takes one away) is in the very next page asked for.
+    @Test(arguments: Kind.allCases) func searchPagesFollowEveryWrite(_ kind: Kind) throws {
+        let source = try kind.make()
+        let (note, open, _) = try threeItems(source)
+        let query = ListQuery(search: "milk")
+        #expect(try source.page(query, offset: 1, limit: 1).total == 2)
+        let added = try source.create(kind: .note, title: "Milk prices", body: "")
+        let page = try source.page(query, offset: 0, limit: 10)
+        #expect(page.total == 3 && Set(page.items.map(\.id)) == [note.id, open.id, added.id])
+        _ = try source.update(open.id, fields: [.title: .string("Buy bread")])
+        #expect(try Set(ids(source, query)) == [note.id, added.id])
+        #expect(try source.index(of: added.id, in: query, near: 0) != nil)
+        #expect(try source.index(of: open.id, in: query, near: 0) == nil)
+    }
+
     @Test(arguments: Kind.allCases) func badInputChangesNothing(_ kind: Kind) throws {
         let source = try kind.make()
         let item = try source.create(kind: .task, title: "Keep me", body: "")

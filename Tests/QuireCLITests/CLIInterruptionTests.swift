@@ -35,6 +35,7 @@ import Testing
         }
         try queue.inDatabase { db in
             try db.execute(sql: "INSERT INTO itemSearch(itemSearch, rank) VALUES ('integrity-check', 1)")
+            try db.execute(sql: "INSERT INTO itemHeadSearch(itemHeadSearch, rank) VALUES ('integrity-check', 1)")
         }
     }
 

@@ -18,7 +18,8 @@ import Testing
         }
         for name in [
             "item", "itemVersion", "outbox", "syncMeta", "conflict", "syncEvent", "itemSearch",
-            "item_search_insert", "item_search_update", "item_search_delete",
+            "item_search_insert", "item_search_update", "item_search_delete", "itemHeadSearch",
+            "item_head_search_insert", "item_head_search_update", "item_head_search_delete",
         ] {
             #expect(tables.contains(name), "missing \(name)")
         }
@@ -115,6 +116,38 @@ import Testing
         #expect(events.map(\.failure) == [.unreachable, .server, nil, nil])
         #expect(events[2].message == "pushed 1 op: 1 applied · 812 bytes · 9 ms", "the words are kept")
         #expect(events.allSatisfy { $0.bytes == nil && $0.duration == nil && $0.retryAfter == nil })
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM grdb_migrations") == migrator.migrations.count)
+    }
+
+    /// A store made before the title-and-tag index: the migration indexes what it holds, so the
+    /// first search after the upgrade ranks old items' titles first.
+    @Test func aStoreFromBeforeTheTitleIndexIsIndexedOnUpgrade() throws {
+        let directory = try StoreFixture.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/quire.db"
+        let migrator = AppDatabase.migrator(environment: .deterministic())
+        var old: AppDatabase? = try AppDatabase.open(path: path, environment: .deterministic())
+        let body = try old!.create(NewItem(title: "Shed", body: "garden tools"))
+        let title = try old!.create(NewItem(title: "Garden plan"))
+        let tagged = try old!.create(NewItem(title: "Seeds", tags: ["garden"]))
+        try old!.close()
+        old = nil
+        do {
+            // Back to the schema before v10, as an older Quire left it.
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in
+                try db.execute(sql: "DROP TABLE itemHeadSearch")
+                for trigger in ["insert", "update", "delete"] {
+                    try db.execute(sql: "DROP TRIGGER item_head_search_\(trigger)")
+                }
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v10 title and tag search'")
+            }
+            try queue.close()
+        }
+        let store = try AppDatabase.open(path: path, environment: .deterministic())
+        #expect(try store.search("gard").map(\.id) == [title.id, tagged.id, body.id])
+        try StoreFixture.execute(
+            store, "INSERT INTO itemHeadSearch(itemHeadSearch, rank) VALUES ('integrity-check', 1)")
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM grdb_migrations") == migrator.migrations.count)
     }
 }

@@ -101,24 +101,6 @@ import Testing
         #expect(try store.search("  ").isEmpty)
     }
 
-    @Test func rankingTheNewestMatchesKeepsToThatWindowUnlessItYieldsTooFew() throws {
-        let store = try StoreFixture.make()
-        // Oldest first; the title matches rank above the body matches.
-        let old = try (0..<4).map { try store.create(NewItem(title: "garden \($0)")) }
-        let new = try (0..<4).map { try store.create(NewItem(title: "Note \($0)", body: "the garden shed")) }
-        let everything = try store.search("garden", limit: 2)
-        #expect(Set(everything.map(\.id)).isSubset(of: Set(old.map(\.id))), "ranked in full, titles win")
-        let windowed = try store.search("garden", limit: 2, rankingNewest: 4)
-        #expect(windowed.count == 2)
-        #expect(Set(windowed.map(\.id)).isSubset(of: Set(new.map(\.id))), "only the newest four were ranked")
-        // A window with too few live items is widened to every match.
-        try store.delete(new.map(\.id))
-        let widened = try store.search("garden", limit: 2, rankingNewest: 4)
-        #expect(widened.count == 2 && Set(widened.map(\.id)).isSubset(of: Set(old.map(\.id))))
-        // Fewer matches than the window: the same as ranking them all.
-        #expect(try store.search("garden", limit: 8, rankingNewest: 100) == (try store.search("garden", limit: 8)))
-    }
-
     @Test func theIndexFollowsEditsDeletesAndRestores() throws {
         let store = try StoreFixture.make()
         let item = try store.create(NewItem(title: "Alpha", body: "first"))
@@ -133,6 +115,8 @@ import Testing
         try store.restore([item.id])
         #expect(try store.search("beta").count == 1)
         try StoreFixture.execute(store, "INSERT INTO itemSearch(itemSearch, rank) VALUES ('integrity-check', 1)")
+        try StoreFixture.execute(
+            store, "INSERT INTO itemHeadSearch(itemHeadSearch, rank) VALUES ('integrity-check', 1)")
     }
 
     @Test func accentsAndCaseDoNotMatter() throws {

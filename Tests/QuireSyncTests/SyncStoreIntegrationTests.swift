@@ -106,6 +106,7 @@ final class StoreDevice: @unchecked Sendable {
         let queue = try DatabaseQueue(path: b.database.path)
         try await queue.write { db in
             try db.execute(sql: "INSERT INTO itemSearch(itemSearch, rank) VALUES ('integrity-check', 1)")
+            try db.execute(sql: "INSERT INTO itemHeadSearch(itemHeadSearch, rank) VALUES ('integrity-check', 1)")
         }
         #expect(try b.database.history(of: renamed[0].id).count == 2, "pulled, then pulled again edited")
     }

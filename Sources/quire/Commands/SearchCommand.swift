@@ -9,6 +9,8 @@ struct SearchCommand: StoreCommand {
         discussion: """
             Every word must match the start of a word in the item, so 'quire search mil buy'
             finds "Buy milk". Case and accents do not matter. Deleted items are not searched.
+            Best first: items whose title holds every word, then those whose title and tags
+            hold them between them, then the rest; the most recently added first within each.
             """)
 
     @Argument(help: ArgumentHelp("Words to look for.", valueName: "query"))

@@ -306,6 +306,25 @@ extension AppDatabase {
                     END;
                     """)
         }
+        migrator.registerMigration("v11 short ids in one insert") { db in
+            try db.execute(
+                sql: """
+                    -- The same choice as v8 (the first free of the 4-, 5- and 6-digit candidates, else
+                    -- NULL for `assignShortIDs`) in one insert: each candidate after the first is
+                    -- looked up only when the one before is taken. Three inserts that mostly failed
+                    -- on the item's own row cost 0.3 s of every 100k items imported or pulled.
+                    DROP TRIGGER itemCode_on_insert;
+                    CREATE TRIGGER itemCode_on_insert AFTER INSERT ON item BEGIN
+                      INSERT OR IGNORE INTO itemCode(itemId, code) VALUES (new.id, coalesce(
+                        (SELECT lower(substr(new.id, 33, 4))
+                          WHERE NOT EXISTS (SELECT 1 FROM itemCode WHERE code = lower(substr(new.id, 33, 4)))),
+                        (SELECT lower(substr(new.id, 32, 5))
+                          WHERE NOT EXISTS (SELECT 1 FROM itemCode WHERE code = lower(substr(new.id, 32, 5)))),
+                        (SELECT lower(substr(new.id, 31, 6))
+                          WHERE NOT EXISTS (SELECT 1 FROM itemCode WHERE code = lower(substr(new.id, 31, 6))))));
+                    END;
+                    """)
+        }
         return migrator
     }
 

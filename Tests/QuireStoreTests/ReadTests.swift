@@ -172,6 +172,19 @@ import Testing
             #expect(try store.resolve(code) == id)
             #expect(try store.resolve(code.uppercased()) == id)
         }
+        // Three that end alike: the third candidate, then (all three taken) one given after
+        // the insert by `assignShortIDs`.
+        _ = try store.importItems([
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000011abcd", title: "four"),
+            ImportEntry(id: "0193a9d2-7fff-7000-8000-00000111abcd", title: "five"),
+        ])
+        let more = try store.shortIDs(for: [
+            "0193a9d2-7fff-7000-8000-00000011abcd", "0193a9d2-7fff-7000-8000-00000111abcd",
+        ])
+        #expect(more["0193a9d2-7fff-7000-8000-00000011abcd"] == "11abcd")
+        let fifth = try #require(more["0193a9d2-7fff-7000-8000-00000111abcd"])
+        #expect(!["abcd", "1abcd", "11abcd"].contains(fifth))
+        #expect(try store.resolve(fifth) == "0193a9d2-7fff-7000-8000-00000111abcd")
         // Full ids and prefixes of them keep working beside the short ids.
         #expect(try store.resolve("0193b") == "0193b000-0000-7000-8000-000000000000")
     }

@@ -34,9 +34,10 @@ private struct SyncTables: SyncTransaction {
 
     /// Ids per `IN (…)` query, well under SQLite's variable limit.
     static let chunk = 500
-    /// Rows per multi-row INSERT: 17 columns × 200 rows stays far below the 32,766 parameters
-    /// of current SQLite, and a full page of 500 takes three statements.
-    static let rowsPerInsert = 200
+    /// Rows per multi-row INSERT: 17 columns × 500 rows stays far below the 32,766 parameters
+    /// of current SQLite, and a full page of 500 is one statement, so one new segment of each
+    /// full-text index per page (three statements of 200 made a first pull 10% slower).
+    static let rowsPerInsert = 500
 
     func position() throws -> SyncMeta {
         try SyncMetaRow.fetch(in: db)

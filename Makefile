@@ -8,7 +8,8 @@
 #   make test      build and run every test (starts a throwaway PostgreSQL on loopback, then stops it)
 #   make sim       the seeded simulation alone: SEEDS=N seeds (default 10,000), SEED=N replays one
 #   make bench     release build, run the benchmarks, write BENCHMARKS.md; SIZES=1000,...,1000000
-#                  sets the import sizes (the default stops at 100k to keep the run short)
+#                  sets the import sizes (the default stops at 100k to keep the run short); also
+#                  installs Taskwarrior (Debian's taskwarrior) to time Quire beside it at 10k items
 #   make install   install quire and quire-server into $(PREFIX)/bin (PREFIX=/usr/local), their
 #                  man pages into $(PREFIX)/share/man/man1 and bash, zsh and fish completions
 #   make man       write the man pages (from the argument parsers) to .build/man
@@ -76,8 +77,10 @@ api-check: deps
 	scripts/api-fuzz.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)"
 
 # One product at a time: a whole-package build would also link GRDB's dynamic library, which
-# cannot take a static standard library.
-bench: deps
+# cannot take a static standard library. Taskwarrior, which one section times beside Quire, is
+# installed for the benchmarks only (deps.sh --bench), not for a build or a test run.
+bench:
+	@scripts/deps.sh --bench
 	for product in quire quire-server quire-bench; do \
 		$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product $$product || exit 1; \
 	done

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages Quire needs when they are missing (Debian/Ubuntu, apt-get),
 # and the API checker schemathesis (a pinned version from PyPI) into .build/venv.
-# Prints nothing when everything is already there.
+# With --bench (make bench) also Taskwarrior, which the benchmarks time side by side with
+# Quire; a build or a test run does not need it. Prints nothing when everything is already there.
 set -euo pipefail
+
+bench=false
+for arg in "$@"; do
+  case "$arg" in
+    --bench) bench=true ;;
+    *) echo "usage: scripts/deps.sh [--bench]" >&2; exit 2 ;;
+  esac
+done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 schemathesis_version=4.32.5
@@ -27,6 +36,9 @@ command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 { [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ]; } || missing+=(postgresql)
+if $bench; then
+  command -v task >/dev/null 2>&1 || missing+=(taskwarrior)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   install_schemathesis

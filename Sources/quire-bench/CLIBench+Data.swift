@@ -14,10 +14,20 @@ enum CLIBenchData {
         (0..<count).map { _ in vocabulary[Int(random.next() % UInt64(vocabulary.count))] }.joined(separator: " ")
     }
 
+    /// A store of `count` items at `home`/quire.db, where `quire` finds it with `QUIRE_HOME`
+    /// set to `home`; returns the ids of some open tasks (see `seed`).
+    static func seedStore(count: Int, home: String, each: (ImportEntry) -> Void = { _ in }) throws -> [String] {
+        let store = try AppDatabase.open(path: home + "/quire.db", environment: .live)
+        let openTasks = try seed(count: count, into: store, each: each)
+        try store.close()
+        return openTasks
+    }
+
     /// `count` items: every tenth open (alternating notes and tasks), the rest done tasks; one
-    /// in a thousand carries the search word. Hands them to `body` one at a time (a million
-    /// entries at once would be gigabytes); returns the open tasks' ids.
-    static func seed(count: Int, into store: AppDatabase) throws -> [String] {
+    /// in a thousand carries the search word. Hands them to the store one at a time (a million
+    /// entries at once would be gigabytes), and to `each` as they go, so that another tool can
+    /// be given the very same items (their ids and dates included); returns the open tasks' ids.
+    static func seed(count: Int, into store: AppDatabase, each: (ImportEntry) -> Void = { _ in }) throws -> [String] {
         var random = SeededRandom(seed: 2026)
         var ids = UUIDv7Generator()
         let start = Date().addingTimeInterval(-Double(count) * 60)
@@ -33,26 +43,40 @@ enum CLIBenchData {
             var title = words(4, &random)
             if index % 1000 == 500 { title += " " + CLIBenchRun.searchWord }
             if open && kind == .task && openTasks.count < 1000 { openTasks.append(id) }
-            return ImportEntry(
+            let entry = ImportEntry(
                 id: id, kind: kind, title: title.prefix(1).uppercased() + title.dropFirst(),
                 body: words(40, &random), tags: [vocabulary[index % 7], "bench"], done: !open,
                 due: index % 3 == 0 ? Day(year: 2026, month: 1 + index % 12, day: 1 + index % 28) : nil,
                 priority: Priority.allCases[index % 4], createdAt: created, updatedAt: created)
+            each(entry)
+            return entry
         }
         return openTasks
     }
 
-    /// A JSON import file of `count` new items (no ids: every run creates them afresh).
-    static func importFile(count: Int, seed: UInt64) -> Data {
+    /// The items of an import file: `count` new open tasks, tagged `imported`, of low priority,
+    /// with no ids (every run creates them afresh).
+    static func importEntries(count: Int, seed: UInt64) -> [ImportEntry] {
         var random = SeededRandom(seed: seed)
+        return (0..<count).map { _ in
+            let title = "Imported " + words(4, &random)
+            return ImportEntry(
+                kind: .task, title: title, body: words(30, &random), tags: ["imported"], priority: .low)
+        }
+    }
+
+    /// A JSON import file of `count` new items (see `importEntries`).
+    static func importFile(count: Int, seed: UInt64) -> Data {
         var bytes: [UInt8] = Array("[".utf8)
-        for index in 0..<count {
+        for (index, entry) in importEntries(count: count, seed: seed).enumerated() {
             bytes.append(contentsOf: Array((index == 0 ? "\n" : ",\n").utf8))
             bytes.append(contentsOf: Array("{\"title\":".utf8))
-            CompactJSON.appendString("Imported " + words(4, &random), to: &bytes)
+            CompactJSON.appendString(entry.title, to: &bytes)
             bytes.append(contentsOf: Array(",\"kind\":\"task\",\"body\":".utf8))
-            CompactJSON.appendString(words(30, &random), to: &bytes)
-            bytes.append(contentsOf: Array(",\"tags\":[\"imported\"],\"priority\":\"low\"}".utf8))
+            CompactJSON.appendString(entry.body, to: &bytes)
+            bytes.append(contentsOf: Array(",\"tags\":".utf8))
+            CompactJSON.appendStrings(entry.tags, to: &bytes)
+            bytes.append(contentsOf: Array(",\"priority\":\"\(entry.priority.rawValue)\"}".utf8))
         }
         bytes.append(contentsOf: Array("\n]\n".utf8))
         return Data(bytes)
@@ -61,12 +85,16 @@ enum CLIBenchData {
 
 /// The Markdown fragment for BENCHMARKS.md.
 enum CLIBenchReport {
+    /// A store size as the tables name it: `10k items`.
+    static func label(_ size: Int) -> String {
+        size >= 1_000_000 ? "\(size / 1_000_000)M items" : size >= 1000 ? "\(size / 1000)k items" : "\(size) items"
+    }
+
+    /// Milliseconds as the tables show them: a tenth below 100, whole above.
+    static func format(_ value: Double) -> String { String(format: value < 100 ? "%.1f" : "%.0f", value) }
+
     static func markdown(_ table: [CLIBenchMeasurement: [Int: CLIBenchStats]], sizes: [Int], runs: Int) -> String {
-        func label(_ size: Int) -> String {
-            size >= 1_000_000 ? "\(size / 1_000_000)M items" : size >= 1000 ? "\(size / 1000)k items" : "\(size) items"
-        }
         let showsRatio = sizes.contains(100_000) && sizes.contains(1_000_000)
-        func format(_ value: Double) -> String { String(format: value < 100 ? "%.1f" : "%.0f", value) }
         var lines = [
             "## CLI",
             "",

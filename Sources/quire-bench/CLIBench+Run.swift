@@ -86,32 +86,19 @@ struct CLIBenchRun {
 
     /// Fills the store in process; returns the ids of some open tasks for `done`.
     private func seed(home: String) throws -> [String] {
-        let store = try AppDatabase.open(path: home + "/quire.db", environment: .live)
-        let openTasks = try CLIBenchData.seed(count: size, into: store)
-        try store.close()
-        return openTasks
+        try CLIBenchData.seedStore(count: size, home: home)
     }
 
-    /// `quire` with `arguments` on the data directory `home`, not yet started; errors go to
-    /// this process's standard error.
-    private func quireProcess(_ arguments: [String], home: String, output: Any) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: quire)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["QUIRE_HOME"] = home
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        process.standardInput = FileHandle.nullDevice
-        return process
+    /// `quire` on the data directory `home`.
+    private func quireProcess(home: String) -> BenchProcess {
+        BenchProcess(executable: quire, environment: ["QUIRE_HOME": home])
     }
 
     /// Milliseconds from starting `quire` to reading the end of the first item it prints (the
     /// first line that starts with `{`); the rest is read and the process must exit 0.
     private func timeToFirstItem(_ arguments: [String], home: String) throws -> Double {
         let pipe = Pipe()
-        let process = quireProcess(arguments, home: home, output: pipe)
+        let process = quireProcess(home: home).process(arguments, output: pipe)
         let start = DispatchTime.now().uptimeNanoseconds
         try process.run()
         var seen: [UInt8] = []
@@ -134,15 +121,7 @@ struct CLIBenchRun {
 
     /// Wall time of one whole `quire` process, in milliseconds; it must exit 0.
     private func time(_ arguments: [String], home: String) throws -> Double {
-        let process = quireProcess(arguments, home: home, output: FileHandle.nullDevice)
-        let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        process.waitUntilExit()
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
-        guard process.terminationStatus == 0 else {
-            throw CLIBenchError("quire \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
-        }
-        return elapsed
+        try quireProcess(home: home).time(arguments)
     }
 }
 

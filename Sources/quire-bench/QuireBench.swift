@@ -8,6 +8,8 @@ struct QuireBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quire-bench",
         abstract: "Measure Quire's speed at 1k, 10k and 100k items.",
-        subcommands: [CLIBench.self, ImportBench.self, TUIBench.self, SyncBench.self, LiveBench.self]
+        subcommands: [
+            CLIBench.self, ImportBench.self, TUIBench.self, SyncBench.self, LiveBench.self, TaskwarriorBench.self,
+        ]
     )
 }

@@ -23,6 +23,9 @@ struct SyncBench: AsyncParsableCommand {
     @Option(help: "Items of the first pull.")
     var pullItems = 100_000
 
+    @Option(help: "Store sizes of the first pull's cost curve, comma-separated (empty: no curve).")
+    var pullSizes = ""
+
     @Option(help: "Changes per pulled page (default: the engine's own).")
     var pageSize: Int?
 
@@ -55,6 +58,8 @@ struct SyncBench: AsyncParsableCommand {
 
         if runs(.push) { lines += try await pushParts() }
         if runs(.pull) || runs(.typing) { lines += try await pullParts() }
+        let curveSizes = pullSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if !curveSizes.isEmpty { lines += try await pullCurve(sizes: curveSizes) }
         lines.append("")
         print(lines.joined(separator: "\n"))
     }
@@ -137,41 +142,19 @@ struct SyncBench: AsyncParsableCommand {
         let live = StoreEnvironment.live
 
         // 4. First pull of many items by a new device.
-        let pullServer = try BenchServer(binary: server)
+        let (pullServer, seeder, seedEngine) = try await seededServer(items: pullItems)
         defer { pullServer.stop() }
-        let seeder = InMemorySyncStorage(deviceID: live.newID(Date()))
-        let seedNow = Date()
-        for index in 0..<pullItems {
-            let id = live.newID(seedNow)
-            seeder.create(
-                Item(id: id, title: "Pulled item \(index)", body: "Some text for item \(index)\n", createdAt: seedNow),
-                opID: live.newID(seedNow), now: seedNow)
-        }
-        var seedLimits = SyncEngine.Limits()
-        seedLimits.batchSize = 1000
-        let seedEngine = SyncEngine(
-            ledger: SyncLedger(storage: seeder, now: live.now, newID: live.newID), limits: seedLimits, lock: nil,
-            connect: connector(pullServer))
-        try expect(await seedEngine.runToCompletion())
         // The page size the app and `quire sync` use, unless told otherwise.
-        var pullLimits = SyncEngine.Limits()
-        if let pageSize { pullLimits.pageSize = pageSize }
+        let pullLimits = self.pullLimits
         if runs(.pull) {
-            let puller = try AppDatabase.temporary(environment: live)
-            let pullEngine = SyncSetup.engine(
-                for: puller, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"),
-                environment: puller.environment, limits: pullLimits)
-            let pullDirect = SyncEngine(
-                ledger: pullEngine.ledger, limits: pullLimits, lock: nil,
-                connect: connector(pullServer))
             progress("first pull of \(pullItems) items")
-            let pullTime = try await timed { try expect(await pullDirect.runToCompletion()) }
+            let pull = try await firstPull(from: pullServer)
             progress("first pull done")
-            let pulled = try puller.count(matching: .live)
-            let pullNetwork = pullDirect.recentRounds.reduce(0) { $0 + $1.networkTime }
             lines.append(
-                "| first pull of \(pulled) items by a new device, pages of \(pullLimits.pageSize) (waiting for the server: \(seconds(pullNetwork))) | \(seconds(pullTime)) | under 5 s |"
+                "| first pull of \(pull.pulled) items by a new device, pages of \(pullLimits.pageSize) (waiting for the server: \(seconds(pull.network))) | \(seconds(pull.seconds)) | under 2 s at 100k |"
             )
+            let puller = pull.store
+            let pullDirect = pull.engine
 
             // Edits of items the device already has: another device retitles 10,000 of them.
             let edited = min(10_000, pullItems)
@@ -223,6 +206,57 @@ struct SyncBench: AsyncParsableCommand {
         return lines
     }
 
+    /// The limits of a pulling device: the app's own, with `--page-size` when given.
+    var pullLimits: SyncEngine.Limits {
+        var limits = SyncEngine.Limits()
+        if let pageSize { limits.pageSize = pageSize }
+        return limits
+    }
+
+    /// A server holding `items` items, pushed by a device whose storage is in memory (so that
+    /// seeding a million costs the server's work, not a local store's); the seeding engine can
+    /// push more later.
+    func seededServer(items: Int) async throws -> (BenchServer, InMemorySyncStorage, SyncEngine) {
+        let live = StoreEnvironment.live
+        let server = try BenchServer(binary: self.server)
+        let seeder = InMemorySyncStorage(deviceID: live.newID(Date()))
+        let seedNow = Date()
+        for index in 0..<items {
+            let id = live.newID(seedNow)
+            seeder.create(
+                Item(id: id, title: "Pulled item \(index)", body: "Some text for item \(index)\n", createdAt: seedNow),
+                opID: live.newID(seedNow), now: seedNow)
+        }
+        var seedLimits = SyncEngine.Limits()
+        seedLimits.batchSize = 1000
+        let seedEngine = SyncEngine(
+            ledger: SyncLedger(storage: seeder, now: live.now, newID: live.newID), limits: seedLimits, lock: nil,
+            connect: connector(server))
+        do {
+            try expect(await seedEngine.runToCompletion())
+        } catch {
+            server.stop()
+            throw error
+        }
+        return (server, seeder, seedEngine)
+    }
+
+    /// A new device's first pull of everything on `server` into a new SQLite store: its time,
+    /// the time spent waiting for the server, and the live items the store then holds.
+    func firstPull(from server: BenchServer) async throws -> (
+        seconds: TimeInterval, network: TimeInterval, pulled: Int, store: AppDatabase, engine: SyncEngine
+    ) {
+        let live = StoreEnvironment.live
+        let store = try AppDatabase.temporary(environment: live)
+        let setup = SyncSetup.engine(
+            for: store, settings: SyncSettings(configPath: "/nonexistent", credentialsPath: "/nonexistent"),
+            environment: store.environment, limits: pullLimits)
+        let engine = SyncEngine(ledger: setup.ledger, limits: pullLimits, lock: nil, connect: connector(server))
+        let time = try await timed { try expect(await engine.runToCompletion()) }
+        let network = engine.recentRounds.reduce(0) { $0 + $1.networkTime }
+        return (time, network, try store.count(matching: .live), store, engine)
+    }
+
     private func engine(for database: AppDatabase, server: BenchServer) throws -> SyncEngine {
         let live = database.environment
         var limits = SyncEngine.Limits()
@@ -235,27 +269,27 @@ struct SyncBench: AsyncParsableCommand {
 
     /// The transport factory for a server (its address and token copied out, so the closure
     /// holds only values).
-    private func connector(_ server: BenchServer) -> @Sendable () -> (any SyncTransport)? {
+    func connector(_ server: BenchServer) -> @Sendable () -> (any SyncTransport)? {
         let (url, token) = (server.url, server.token)
         return { HTTPSyncTransport(baseURL: url, token: token, timeout: 120, now: { Date() }) }
     }
 
-    private func expect(_ outcome: SyncMachine.RoundOutcome) throws {
+    func expect(_ outcome: SyncMachine.RoundOutcome) throws {
         guard outcome == .caughtUp else { throw BenchFailure("a sync round ended with \(outcome)") }
     }
 
-    private func timed(_ body: () async throws -> Void) async throws -> TimeInterval {
+    func timed(_ body: () async throws -> Void) async throws -> TimeInterval {
         let start = DispatchTime.now().uptimeNanoseconds
         try await body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
     /// A progress line on standard error (the table goes to standard output).
-    private func progress(_ text: String) {
+    func progress(_ text: String) {
         FileHandle.standardError.write(Data("sync bench: \(text) (\(Date()))\n".utf8))
     }
 
-    private func seconds(_ value: TimeInterval) -> String { String(format: "%.2f s", value) }
+    func seconds(_ value: TimeInterval) -> String { String(format: "%.2f s", value) }
     private func milliseconds(_ value: TimeInterval) -> String { String(format: "%.1f ms", value * 1000) }
 
     private func jsonLength(_ value: FieldValue) -> Int {

@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import QuireStore
 
-/// The TUI's speed at 100k items: launch to first full frame and peak memory of the release
+/// The TUI's speed at each store size: launch to first full frame and peak memory of the release
 /// `quire` on a real pseudo-terminal, and keystroke-to-frame latency of the app runtime.
 ///
 /// Targets (from the TUI issue): first frame under 150 ms, p99 keystroke-to-frame under 16 ms,
-/// peak memory under 80 MB. Prints a Markdown fragment to `--output`.
+/// peak memory under 80 MB (100 MB at 1M items); search results within 50 ms at 1M. Prints a
+/// Markdown fragment to `--output`.
 struct TUIBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tui", abstract: "Time the TUI's first frame, keystroke latency and memory at 100k items.")
+        commandName: "tui", abstract: "Time the TUI's first frame, keystroke latency and memory at each store size.")
 
     @Option(help: "The quire executable to launch on a pseudo-terminal.")
     var quire: String
@@ -17,8 +18,8 @@ struct TUIBench: AsyncParsableCommand {
     @Option(help: "Where to write the Markdown fragment (default: standard output).")
     var output: String?
 
-    @Option(help: "How many items the store holds.")
-    var items: Int = 100_000
+    @Option(help: "Store sizes, comma-separated: each is seeded and measured in turn.")
+    var sizes: String = "1000,10000,100000"
 
     @Option(help: "Launches to time.")
     var launches: Int = 15
@@ -26,11 +27,25 @@ struct TUIBench: AsyncParsableCommand {
     @Option(help: "Key presses per latency measurement.")
     var presses: Int = 300
 
-    @Option(help: "A data directory to keep the seeded store in and reuse (default: a temporary one).")
+    @Option(help: "A folder to keep the seeded stores in and reuse, one per size (default: temporary ones).")
     var home: String?
 
     func run() async throws {
-        let home = self.home ?? NSTemporaryDirectory() + "quire-tui-bench-\(UUID().uuidString)"
+        let sizeList = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizeList.isEmpty else { throw ValidationError("--sizes names no store size") }
+        var runs: [TUIBenchRun] = []
+        for size in sizeList { runs.append(try measure(items: size)) }
+        let markdown = TUIBenchReport.markdown(runs)
+        if let output {
+            try markdown.write(toFile: output, atomically: true, encoding: .utf8)
+        } else {
+            print(markdown, terminator: "")
+        }
+    }
+
+    /// Seeds (or reuses) a store of `items` items and takes every measure on it.
+    private func measure(items: Int) throws -> TUIBenchRun {
+        let home = self.home.map { "\($0)/\(items)" } ?? NSTemporaryDirectory() + "quire-tui-bench-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { if self.home == nil { try? FileManager.default.removeItem(atPath: home) } }
         if !FileManager.default.fileExists(atPath: home + "/quire.db") {
@@ -47,20 +62,12 @@ struct TUIBench: AsyncParsableCommand {
         for _ in 0..<launches {
             firstFrames.append(try launch.timeFirstFrame())
         }
-        log("first frame: \(firstFrames.sorted()[firstFrames.count / 2]) ms median")
+        log("\(items) items: first frame \(firstFrames.sorted()[firstFrames.count / 2]) ms median")
         let peak = try launch.peakMemoryAfterUse()
-        log("peak memory: \(peak) MB")
-
+        log("\(items) items: peak memory \(peak) MB")
         let latency = try TUIBenchLatency(path: home + "/quire.db", presses: presses).measure()
-        log("latency measured")
-
-        let markdown = TUIBenchReport.markdown(
-            items: items, firstFrames: firstFrames, peakMegabytes: peak, latency: latency)
-        if let output {
-            try markdown.write(toFile: output, atomically: true, encoding: .utf8)
-        } else {
-            print(markdown, terminator: "")
-        }
+        log("\(items) items: latency measured")
+        return TUIBenchRun(items: items, firstFrames: TUIBenchStats(firstFrames), peakMegabytes: peak, latency: latency)
     }
 
     private func log(_ text: String) {
@@ -95,17 +102,21 @@ enum TUIBenchReport {
         return 16
     }
 
-    static func markdown(items: Int, firstFrames: [Double], peakMegabytes: Double, latency: [(String, TUIBenchStats)])
-        -> String
-    {
+    static func markdown(_ runs: [TUIBenchRun]) -> String {
+        let largest = runs.max { $0.items < $1.items }!
+        let items = largest.items
+        let firstFrames = largest.firstFrames
+        let peakMegabytes = largest.peakMegabytes
+        let latency = largest.latency
         func ms(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.1f", value) }
-        let first = TUIBenchStats(firstFrames)
+        let first = firstFrames
         var lines = [
             "## TUI",
             "",
-            "Release build, \(items / 1000)k items in the store (a 120x40 screen). *First frame*: the release",
+            "Release build, stores of \(runs.map { label($0.items) }.joined(separator: ", ")) items (a 120x40 screen); the",
+            "first table is the largest, the second the cost curve. *First frame*: the release",
             "`quire` started on a pseudo-terminal until its first full frame (the status bar with the item",
-            "count) has been written, \(firstFrames.count) launches. *Keystroke to frame*: a key sent to the app",
+            "count) has been written, \(firstFrames.sorted.count) launches. *Keystroke to frame*: a key sent to the app",
             "runtime (the same update, store queries, render and diff as on a terminal; the ncurses write",
             "itself is not included) until its frame is drawn. A search key's frame shows what was typed at",
             "once; the matching list is read off the UI queue and drawn when ready: *key to results* is the",
@@ -114,6 +125,8 @@ enum TUIBenchReport {
             "capped search is also drawn in the status bar (not held to a target). *Peak memory*: the",
             "`quire` process's peak resident size (VmHWM) after the first frame, going to the bottom,",
             "paging and searching.",
+            "",
+            "### \(label(items)) items",
             "",
             "| measure | p50 | p99 | max | target | met |",
             "| --- | ---: | ---: | ---: | ---: | :---: |",
@@ -133,7 +146,48 @@ enum TUIBenchReport {
         lines.append(
             "| peak memory (MB) | | | \(String(format: "%.1f", peakMegabytes)) | < \(Int(memoryTarget)) | "
                 + (peakMegabytes < memoryTarget ? "yes" : "no") + " |")
+        lines += curve(runs)
         lines.append("")
         return lines.joined(separator: "\n")
     }
+
+    /// One row per measure, one column per store size: the first frame's median, each key's
+    /// p99 and the peak memory, with the 1M ÷ 100k ratio when both were measured.
+    static func curve(_ runs: [TUIBenchRun]) -> [String] {
+        let sorted = runs.sorted { $0.items < $1.items }
+        guard sorted.count > 1 else { return [] }
+        func cell(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.1f", value) }
+        let hundred = sorted.firstIndex { $0.items == 100_000 }
+        let million = sorted.firstIndex { $0.items == 1_000_000 }
+        var lines = [
+            "", "### Cost curve", "",
+            "| measure | " + sorted.map { label($0.items) }.joined(separator: " | ") + " | 1M ÷ 100k |",
+            "| --- | " + sorted.map { _ in "---:" }.joined(separator: " | ") + " | ---: |",
+        ]
+        func row(_ name: String, _ values: [Double]) {
+            let ratio =
+                hundred.flatMap { h in million.map { m in String(format: "%.2f", values[m] / values[h]) } } ?? "–"
+            lines.append("| \(name) | " + values.map(cell).joined(separator: " | ") + " | \(ratio) |")
+        }
+        row("launch to first full frame, p50 (ms)", sorted.map(\.firstFrames.median))
+        for (index, (name, _)) in sorted[0].latency.enumerated() {
+            row("\(name), p99 (ms)", sorted.map { $0.latency[index].1.p99 })
+        }
+        row("peak memory (MB)", sorted.map(\.peakMegabytes))
+        return lines
+    }
+
+    /// 1000 as "1k", 1000000 as "1M".
+    static func label(_ items: Int) -> String {
+        items >= 1_000_000 && items % 1_000_000 == 0
+            ? "\(items / 1_000_000)M" : items >= 1000 && items % 1000 == 0 ? "\(items / 1000)k" : "\(items)"
+    }
+}
+
+/// Every measure taken on one store size.
+struct TUIBenchRun {
+    let items: Int
+    let firstFrames: TUIBenchStats
+    let peakMegabytes: Double
+    let latency: [(String, TUIBenchStats)]
 }

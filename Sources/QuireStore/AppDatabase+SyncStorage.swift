@@ -159,16 +159,11 @@ private struct SyncTables: SyncTransaction {
     }
 
     func markAcknowledged(_ versions: [AcknowledgedVersion]) throws {
-        let statement = try db.cachedStatement(
-            sql: """
-                UPDATE itemVersion SET rev = ?, serverVersion = ?, updatedAt = coalesce(?, updatedAt),
-                    doneAt = CASE WHEN done = 1 THEN coalesce(?, doneAt) ELSE NULL END
-                WHERE seq = (SELECT max(seq) FROM itemVersion WHERE opId = ?)
-                """)
+        let statement = try db.cachedStatement(sql: AppDatabase.acknowledgeVersionSQL)
         for version in versions {
             try statement.execute(arguments: [
                 version.rev, version.version.description, version.updatedAt.map(StoreTime.string(from:)),
-                version.doneAt.map(StoreTime.string(from:)), version.opID,
+                version.doneAt.map(StoreTime.string(from:)), version.itemID, version.opID,
             ])
         }
     }
@@ -243,4 +238,15 @@ private struct SyncTables: SyncTransaction {
             start = end
         }
     }
+}
+
+extension AppDatabase {
+    /// Stamps an acknowledged op's newest history version with the server's revision, version
+    /// and times. Found through the item's own versions (`itemVersion_by_item`): there is no
+    /// index by op id, and a search by it alone read the whole history once per op.
+    static let acknowledgeVersionSQL = """
+        UPDATE itemVersion SET rev = ?, serverVersion = ?, updatedAt = coalesce(?, updatedAt),
+            doneAt = CASE WHEN done = 1 THEN coalesce(?, doneAt) ELSE NULL END
+        WHERE seq = (SELECT max(seq) FROM itemVersion WHERE itemId = ? AND opId = ?)
+        """
 }

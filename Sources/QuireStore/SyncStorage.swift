@@ -96,6 +96,10 @@ public struct LocalItem: Hashable, Sendable {
 /// A history version the server acknowledged as exactly this device's: the op that made it and
 /// the revision and `ServerVersion` the server gave it.
 public struct AcknowledgedVersion: Hashable, Sendable {
+    /// The item the op changed: its history is where the version is found (by the item, whose
+    /// versions are indexed, not by the op id, which is not: a search by op id read the whole
+    /// history once per acknowledged op, and a first push of 10k items took 5 s).
+    public var itemID: String
     public var opID: String
     public var rev: Int
     public var version: ServerVersion
@@ -103,7 +107,10 @@ public struct AcknowledgedVersion: Hashable, Sendable {
     public var updatedAt: Date?
     public var doneAt: Date?
 
-    public init(opID: String, rev: Int, version: ServerVersion, updatedAt: Date? = nil, doneAt: Date? = nil) {
+    public init(
+        itemID: String, opID: String, rev: Int, version: ServerVersion, updatedAt: Date? = nil, doneAt: Date? = nil
+    ) {
+        self.itemID = itemID
         self.opID = opID
         self.rev = rev
         self.version = version

@@ -12,6 +12,10 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     /// Everything below is guarded by `lock`.
     private let lock = NSRecursiveLock()
     private var state: State
+    /// Whether a transaction whose body throws is rolled back. Rolling back keeps a snapshot of
+    /// every table, and the first change after it copies them: fine for tests, quadratic for a
+    /// benchmark that pushes a million items to seed a server, which turns it off.
+    private let rollsBack: Bool
 
     struct State {
         var position: SyncMeta
@@ -23,6 +27,10 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         var order: [Int64] = []
         var firstLive = 0
         var conflicts: [String: ConflictRecord] = [:]
+        /// The seqs of in-flight ops, and the index in `history` of each op's newest entry: a
+        /// scan of every op or every entry per round made seeding a million items quadratic.
+        var inFlight: Set<Int64> = []
+        var newestEntryByOp: [String: Int] = [:]
         var history: [HistoryEntry] = []
         var events: [SyncEvent] = []
         var nextSeq: Int64 = 1
@@ -39,15 +47,25 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             stored.seq = nextSeq
             nextSeq += 1
             opsBySeq[stored.seq] = stored
+            if stored.state == .inFlight { inFlight.insert(stored.seq) }
             seqsByItem[stored.op.item, default: []].append(stored.seq)
             order.append(stored.seq)
         }
 
+        mutating func record(_ entry: HistoryEntry) {
+            if let opID = entry.opID { newestEntryByOp[opID] = history.count }
+            history.append(entry)
+        }
+
         mutating func replaceOps(of item: String, with ops: [OutboxOp]) {
-            for seq in seqsByItem[item] ?? [] { opsBySeq[seq] = nil }
+            for seq in seqsByItem[item] ?? [] {
+                opsBySeq[seq] = nil
+                inFlight.remove(seq)
+            }
             seqsByItem[item] = nil
             for op in ops where op.seq != 0 {
                 opsBySeq[op.seq] = op
+                if op.state == .inFlight { inFlight.insert(op.seq) }
                 seqsByItem[item, default: []].append(op.seq)
             }
             for op in ops where op.seq == 0 { append(op) }
@@ -59,12 +77,14 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         }
     }
 
-    public init(deviceID: String) {
+    public init(deviceID: String, rollsBack: Bool = true) {
         state = State(position: SyncMeta(deviceID: deviceID))
+        self.rollsBack = rollsBack
     }
 
     public func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
         try lock.withLock {
+            guard rollsBack else { return try body(Transaction(storage: self)) }
             let saved = state
             do {
                 return try body(Transaction(storage: self))
@@ -101,7 +121,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             appendOp(
                 Op(id: opID, item: item.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item)),
                 now: now)
-            state.history.append(HistoryEntry(item: Self.unacknowledged(item), origin: .local, opID: opID))
+            state.record(HistoryEntry(item: Self.unacknowledged(item), origin: .local, opID: opID))
         }
     }
 
@@ -135,7 +155,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             }
             after.syncState = badge(of: after)
             state.items[id] = after
-            state.history.append(HistoryEntry(item: Self.unacknowledged(after), origin: .local, opID: carrier))
+            state.record(HistoryEntry(item: Self.unacknowledged(after), origin: .local, opID: carrier))
         }
     }
 
@@ -149,7 +169,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
                 Op(id: opID, item: id, kind: .delete, baseRev: item.rev, baseVersion: item.serverVersion), now: now)
             item.syncState = badge(of: item)
             state.items[id] = item
-            state.history.append(HistoryEntry(item: Self.unacknowledged(item), origin: .local, opID: opID))
+            state.record(HistoryEntry(item: Self.unacknowledged(item), origin: .local, opID: opID))
         }
     }
 
@@ -210,7 +230,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         }
 
         func inFlightOps() throws -> [OutboxOp] {
-            storage.state.opsBySeq.values.filter { $0.state == .inFlight }.sorted { $0.seq < $1.seq }
+            storage.state.inFlight.sorted().compactMap { storage.state.opsBySeq[$0] }
         }
 
         func save(_ new: LocalItem, over old: LocalItem) throws {
@@ -221,23 +241,17 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
 
         func appendHistory(_ entries: [HistoryEntry], at time: Date) throws {
             // As the store keeps it: only a pulled version is known as a server version.
-            storage.state.history += entries.map { entry in
-                var entry = entry
+            for var entry in entries {
                 if entry.origin != .remote { entry.item.serverVersion = nil }
-                return entry
+                storage.state.record(entry)
             }
         }
 
         func markAcknowledged(_ versions: [AcknowledgedVersion]) throws {
-            // One pass finds each op's newest version: a search per version made a first push
-            // of 100k items quadratic (most of the sync benchmark's time went here).
-            let wanted = Set(versions.map(\.opID))
-            var newest: [String: Int] = [:]
-            for (index, entry) in storage.state.history.enumerated() {
-                if let opID = entry.opID, wanted.contains(opID) { newest[opID] = index }
-            }
+            // Each op's newest version is indexed as it is recorded: a search per version, or a
+            // pass over the whole history per batch, made a large first push quadratic.
             for version in versions {
-                guard let index = newest[version.opID] else { continue }
+                guard let index = storage.state.newestEntryByOp[version.opID] else { continue }
                 storage.state.history[index].item.rev = version.rev
                 storage.state.history[index].item.serverVersion = version.version
                 if let updatedAt = version.updatedAt { storage.state.history[index].item.updatedAt = updatedAt }

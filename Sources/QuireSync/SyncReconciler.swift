@@ -63,7 +63,7 @@ public struct SyncReconciler {
                     item.serverVersion = version
                     acknowledged.append(
                         AcknowledgedVersion(
-                            opID: sent.id, rev: rev, version: version, updatedAt: result.updatedAt,
+                            itemID: local.id, opID: sent.id, rev: rev, version: version, updatedAt: result.updatedAt,
                             doneAt: result.doneAt))
                 }
                 if local.activeOps.isEmpty {

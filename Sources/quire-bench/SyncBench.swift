@@ -219,7 +219,7 @@ struct SyncBench: AsyncParsableCommand {
     func seededServer(items: Int) async throws -> (BenchServer, InMemorySyncStorage, SyncEngine) {
         let live = StoreEnvironment.live
         let server = try BenchServer(binary: self.server)
-        let seeder = InMemorySyncStorage(deviceID: live.newID(Date()))
+        let seeder = InMemorySyncStorage(deviceID: live.newID(Date()), rollsBack: false)
         let seedNow = Date()
         for index in 0..<items {
             let id = live.newID(seedNow)

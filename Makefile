@@ -8,7 +8,8 @@
 #   make test      build and run every test (starts a throwaway PostgreSQL on loopback, then stops it)
 #   make sim       the seeded simulation alone: SEEDS=N seeds (default 10,000), SEED=N replays one
 #   make bench     release build, run the benchmarks, write BENCHMARKS.md; SIZES=1000,...,1000000
-#                  sets the import sizes (the default stops at 100k to keep the run short); also
+#                  sets the store sizes of the CLI, import, TUI and first-pull curves (the default
+#                  stops at 100k to keep the run short; with 1M it takes about 45 minutes); also
 #                  installs Taskwarrior (Debian's taskwarrior) to time Quire beside it at 10k items
 #   make install   install quire and quire-server into $(PREFIX)/bin (PREFIX=/usr/local), their
 #                  man pages into $(PREFIX)/share/man/man1 and bash, zsh and fish completions

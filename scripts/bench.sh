@@ -27,7 +27,8 @@ done
 {
   echo "# Benchmarks"
   echo
-  echo "Measured by \`make bench\` (release build) on a 2-core Linux machine, $(date -u +%Y-%m-%d)."
+  echo "Measured by \`make bench\` (release build) on a 2-core Linux machine, $(date -u +%Y-%m-%d), at"
+  echo "${SIZES:-1000,10000,100000} items where a section measures several sizes."
   echo "Each section says what it measures and the target it must meet."
   for script in bench/*.sh; do
     name=$(basename "$script" .sh)

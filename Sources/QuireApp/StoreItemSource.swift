@@ -12,9 +12,9 @@ public struct StoreItemSource: ItemSource {
     public let store: AppDatabase
     /// Counting a long list costs more than reading a page of it, and paging asks for the same
     /// count again and again: it is kept until the store's data version moves.
-    private let totals = TotalCache()
+    private let totals = LastAnswer<Int>()
     /// The matches of the last search, for paging and for finding an item among them.
-    private let matches = SearchCache()
+    private let matches = LastAnswer<[Item]>()
     /// A live search shows at most this many matches, best first (ranked over all of them).
     public static let searchLimit = 500
     /// How far around its old place `index(of:)` looks for a moved item before giving up.
@@ -54,15 +54,14 @@ public struct StoreItemSource: ItemSource {
         let filter = Self.filter(query)
         let version = try store.dataVersion()
         if let text = Self.searchText(query) {
-            let matches = try bestMatches(text, filter: filter, query: query, version: version)
+            let best = try bestMatches(text, filter: filter, query: query, version: version)
             // Only the best `searchLimit` are listed, and counting every match of a one-letter
             // prefix costs more than a frame: the status bar says there are more than that.
-            let capped = matches.count >= Self.searchLimit
+            let capped = best.count >= Self.searchLimit
             return ItemWindow(
-                items: Array(matches.dropFirst(offset).prefix(limit)), total: matches.count,
-                moreMatch: capped)
+                items: Array(best.dropFirst(offset).prefix(limit)), total: best.count, moreMatch: capped)
         }
-        if let total = totals.total(for: query, version: totalMayBeStale ? nil : version) {
+        if let total = totals.value(for: query, version: totalMayBeStale ? nil : version) {
             return ItemWindow(
                 items: try store.items(matching: filter, limit: limit, offset: max(0, offset)), total: total)
         }
@@ -89,7 +88,7 @@ public struct StoreItemSource: ItemSource {
 
     /// The best `searchLimit` matches of a search, read once per data version of the store.
     private func bestMatches(_ text: String, filter: ItemFilter, query: ListQuery, version: Int) throws -> [Item] {
-        if let known = matches.items(for: query, version: version) { return known }
+        if let known = matches.value(for: query, version: version) { return known }
         let found = try store.search(text, matching: filter, limit: Self.searchLimit)
         // The version read before the search: a write in between only makes the next call search again.
         matches.remember(found, for: query, version: version)
@@ -160,37 +159,21 @@ public struct StoreItemSource: ItemSource {
     }
 }
 
-/// The last count of a list, valid for one data version of the store.
-private final class TotalCache: @unchecked Sendable {
+/// The last answer for one list query, valid for one data version of the store: a list's count
+/// (`totals`) or a search's best matches (`matches`).
+private final class LastAnswer<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var entry: (query: ListQuery, version: Int, total: Int)?
+    private var entry: (query: ListQuery, version: Int, value: Value)?
 
-    /// The total for `query` at `version`, or at any version when `version` is nil.
-    func total(for query: ListQuery, version: Int?) -> Int? {
+    /// The answer for `query` at `version`, or at any version when `version` is nil.
+    func value(for query: ListQuery, version: Int?) -> Value? {
         lock.withLock {
             guard let entry, entry.query == query, version == nil || entry.version == version else { return nil }
-            return entry.total
+            return entry.value
         }
     }
 
-    func remember(_ total: Int, for query: ListQuery, version: Int) {
-        lock.withLock { entry = (query, version, total) }
-    }
-}
-
-/// The matches of the last search, valid for one data version of the store.
-private final class SearchCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entry: (query: ListQuery, version: Int, items: [Item])?
-
-    func items(for query: ListQuery, version: Int) -> [Item]? {
-        lock.withLock {
-            guard let entry, entry.query == query, entry.version == version else { return nil }
-            return entry.items
-        }
-    }
-
-    func remember(_ items: [Item], for query: ListQuery, version: Int) {
-        lock.withLock { entry = (query, version, items) }
+    func remember(_ value: Value, for query: ListQuery, version: Int) {
+        lock.withLock { entry = (query, version, value) }
     }
 }

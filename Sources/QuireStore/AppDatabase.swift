@@ -65,8 +65,12 @@ public final class AppDatabase: Sendable {
     /// The parent directory must exist. A file that is not an SQLite database, a corrupt one,
     /// one made by a newer Quire, or one that cannot be written throws `StoreError.unusable` and
     /// is left byte for byte as it was.
+    /// `beforeUpgrade` is called when an existing store needs this version's migrations, just
+    /// before they run: rebuilding an index of a million items takes seconds, and a person should
+    /// know why the command has not answered yet.
     public static func open(
-        path: String, environment: StoreEnvironment = .live, connections: Connections = .pool
+        path: String, environment: StoreEnvironment = .live, connections: Connections = .pool,
+        beforeUpgrade: (() -> Void)? = nil
     ) throws(StoreError) -> AppDatabase {
         try checkHeader(path: path)
         var configuration = Configuration()
@@ -131,6 +135,8 @@ public final class AppDatabase: Sendable {
         if migrationsDue {
             try database.withStoreErrors {
                 guard try writer.read({ try !migrator.hasCompletedMigrations($0) }) else { return }
+                let isUpgrade = try writer.read { try !migrator.appliedIdentifiers($0).isEmpty }
+                if isUpgrade { beforeUpgrade?() }
                 try migrator.migrate(writer)
                 // A migration may rewrite much of a large store (an index over a million items
                 // is tens of megabytes): fold it into the file now, rather than leave every read

@@ -11,7 +11,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/quire.db"
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        let store = try AppDatabase.open(path: path, environment: .deterministic())
+        var upgrades = 0
+        let store = try AppDatabase.open(path: path, environment: .deterministic()) { upgrades += 1 }
+        #expect(upgrades == 0, "a new store is no upgrade")
         let tables = try store.writer.read { db in
             try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name")
@@ -144,7 +146,9 @@ import Testing
             }
             try queue.close()
         }
-        let store = try AppDatabase.open(path: path, environment: .deterministic())
+        var upgrades = 0
+        let store = try AppDatabase.open(path: path, environment: .deterministic()) { upgrades += 1 }
+        #expect(upgrades == 1, "the caller is told before an upgrade runs")
         #expect(try store.search("gard").map(\.id) == [title.id, tagged.id, body.id])
         try StoreFixture.execute(
             store, "INSERT INTO itemHeadSearch(itemHeadSearch, rank) VALUES ('integrity-check', 1)")

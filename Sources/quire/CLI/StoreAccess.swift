@@ -33,7 +33,9 @@ enum StoreAccess {
             throw CLIFailure(.unusable, "the data directory \(directory) is not writable")
         }
         do {
-            let store = try AppDatabase.open(path: paths.database, connections: .single)
+            let store = try AppDatabase.open(path: paths.database, connections: .single) {
+                FileHandle.standardError.write(Data("quire: upgrading the store for this version of Quire…\n".utf8))
+            }
             retained = store
             return store
         } catch {

@@ -87,7 +87,7 @@ enum CLIBenchData {
 enum CLIBenchReport {
     /// A store size as the tables name it: `10k items`.
     static func label(_ size: Int) -> String {
-        size >= 1_000_000 ? "\(size / 1_000_000)M items" : size >= 1000 ? "\(size / 1000)k items" : "\(size) items"
+        BenchSizes.label(size) + " items"
     }
 
     /// Milliseconds as the tables show them: a tenth below 100, whole above.

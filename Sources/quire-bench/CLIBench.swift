@@ -28,7 +28,7 @@ struct CLIBench: AsyncParsableCommand {
     var runs: Int = 15
 
     func run() async throws {
-        let sizeList = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let sizeList = BenchSizes.parse(sizes)
         var table: [CLIBenchMeasurement: [Int: CLIBenchStats]] = [:]
         for size in sizeList {
             let results = try CLIBenchRun(quire: quire, size: size, runs: runs).measure()

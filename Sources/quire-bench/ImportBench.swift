@@ -22,7 +22,7 @@ struct ImportBench: ParsableCommand {
     var sizes: String = "1000,10000,100000"
 
     func run() throws {
-        let sizeList = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let sizeList = BenchSizes.parse(sizes)
         var rows: [String] = []
         var results: [ImportBenchFormat: [Int: ImportBenchResult]] = [:]
         for format in ImportBenchFormat.allCases {
@@ -37,7 +37,7 @@ struct ImportBench: ParsableCommand {
             for size in sizeList {
                 guard let result = results[format]?[size] else { continue }
                 rows.append(
-                    "| \(format.rawValue) | \(ImportBenchReport.label(size)) | \(String(format: "%.2f", result.seconds)) s"
+                    "| \(format.rawValue) | \(BenchSizes.label(size)) | \(String(format: "%.2f", result.seconds)) s"
                         + " | \(Int((Double(size) / result.seconds).rounded())) | \(result.peakBytes / 1_000_000) MB |")
             }
         }
@@ -150,10 +150,6 @@ enum ImportBenchData {
 }
 
 enum ImportBenchReport {
-    static func label(_ size: Int) -> String {
-        size >= 1_000_000 ? "\(size / 1_000_000)M" : size >= 1000 ? "\(size / 1000)k" : "\(size)"
-    }
-
     static func markdown(rows: [String], results: [ImportBenchFormat: [Int: ImportBenchResult]], sizes: [Int])
         -> String
     {

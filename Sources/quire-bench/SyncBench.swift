@@ -58,7 +58,7 @@ struct SyncBench: AsyncParsableCommand {
 
         if runs(.push) { lines += try await pushParts() }
         if runs(.pull) || runs(.typing) { lines += try await pullParts() }
-        let curveSizes = pullSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let curveSizes = BenchSizes.parse(pullSizes)
         if !curveSizes.isEmpty { lines += try await pullCurve(sizes: curveSizes) }
         lines.append("")
         print(lines.joined(separator: "\n"))

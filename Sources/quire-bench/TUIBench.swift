@@ -31,7 +31,7 @@ struct TUIBench: AsyncParsableCommand {
     var home: String?
 
     func run() async throws {
-        let sizeList = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let sizeList = BenchSizes.parse(sizes)
         guard !sizeList.isEmpty else { throw ValidationError("--sizes names no store size") }
         var runs: [TUIBenchRun] = []
         for size in sizeList { runs.append(try measure(items: size)) }
@@ -113,7 +113,7 @@ enum TUIBenchReport {
         var lines = [
             "## TUI",
             "",
-            "Release build, stores of \(runs.map { label($0.items) }.joined(separator: ", ")) items (a 120x40 screen); the",
+            "Release build, stores of \(runs.map { BenchSizes.label($0.items) }.joined(separator: ", ")) items (a 120x40 screen); the",
             "first table is the largest, the second the cost curve. *First frame*: the release",
             "`quire` started on a pseudo-terminal until its first full frame (the status bar with the item",
             "count) has been written, \(firstFrames.sorted.count) launches. *Keystroke to frame*: a key sent to the app",
@@ -126,7 +126,7 @@ enum TUIBenchReport {
             "`quire` process's peak resident size (VmHWM) after the first frame, going to the bottom,",
             "paging and searching.",
             "",
-            "### \(label(items)) items",
+            "### \(BenchSizes.label(items)) items",
             "",
             "| measure | p50 | p99 | max | target | met |",
             "| --- | ---: | ---: | ---: | ---: | :---: |",
@@ -161,7 +161,7 @@ enum TUIBenchReport {
         let million = sorted.firstIndex { $0.items == 1_000_000 }
         var lines = [
             "", "### Cost curve", "",
-            "| measure | " + sorted.map { label($0.items) }.joined(separator: " | ") + " | 1M ÷ 100k |",
+            "| measure | " + sorted.map { BenchSizes.label($0.items) }.joined(separator: " | ") + " | 1M ÷ 100k |",
             "| --- | " + sorted.map { _ in "---:" }.joined(separator: " | ") + " | ---: |",
         ]
         func row(_ name: String, _ values: [Double]) {
@@ -175,12 +175,6 @@ enum TUIBenchReport {
         }
         row("peak memory (MB)", sorted.map(\.peakMegabytes))
         return lines
-    }
-
-    /// 1000 as "1k", 1000000 as "1M".
-    static func label(_ items: Int) -> String {
-        items >= 1_000_000 && items % 1_000_000 == 0
-            ? "\(items / 1_000_000)M" : items >= 1000 && items % 1000 == 0 ? "\(items / 1000)k" : "\(items)"
     }
 }
 

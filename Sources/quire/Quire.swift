@@ -18,11 +18,11 @@ struct Quire: AsyncParsableCommand {
         commandName: "quire",
         abstract: "Offline-first notes and tasks for the terminal.",
         discussion: """
-            With no subcommand, opens the full-screen app. Every subcommand works offline on
+            With no subcommand, opens the full-screen app. Every subcommand works offline on \
             the local store; ids can be shortened to any unique prefix of 4 or more characters.
 
             Data lives in $QUIRE_HOME, else $XDG_DATA_HOME/quire, else ~/.local/share/quire.
-            Exit codes: 0 success, 1 bad input (nothing changed), 2 not found, 3 server
+            Exit codes: 0 success, 1 bad input (nothing changed), 2 not found, 3 server \
             unreachable, 4 authentication refused, 5 items need review, 6 database unusable.
             """,
         version: QuireVersion.current,

@@ -28,6 +28,31 @@ import Testing
         #expect(help.stdout.hasPrefix("OVERVIEW: "))
     }
 
+    /// Help is read in a pipe or a terminal of any width, and ArgumentParser wraps each line we
+    /// write at that width. A sentence we broke by hand as well then reads "…works offline" /
+    /// "on" / "the local store…": a short line whose next word would have fitted on it.
+    @Test(arguments: [
+        "", "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export",
+        "import", "sync", "status", "conflicts", "resolve", "remote",
+    ])
+    func helpSentencesAreNotBrokenTwice(_ command: String) throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let help = try cli.run(command.isEmpty ? ["--help"] : [command, "--help"])
+        #expect(help.status == 0)
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (line, next) in zip(lines, lines.dropFirst()) {
+            // Examples and option rows are indented; sentences and entries end with "." or ":".
+            guard !line.isEmpty, !next.isEmpty, !line.hasPrefix(" "), !next.hasPrefix(" "), !line.hasSuffix("."),
+                !line.hasSuffix(":"),
+                let word = next.split(separator: " ").first
+            else { continue }
+            #expect(
+                line.count + 1 + word.count > 76, "quire \(command) --help breaks a sentence: \"\(line)\" / \"\(next)\""
+            )
+        }
+    }
+
     @Test func versionIsPrintedWithoutTouchingTheStore() throws {
         let cli = try QuireCLI()
         defer { cli.remove() }

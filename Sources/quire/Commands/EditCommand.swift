@@ -9,8 +9,8 @@ struct EditCommand: StoreCommand {
         abstract: "Change an item's fields, or open it in your editor.",
         discussion: """
             With field options, sets just those fields:
-              quire edit 0193a9d2 --title "Buy oat milk" --tag +errands --tag -home --due none
-            With none, opens the item in $VISUAL (or $EDITOR, or vi) as a Markdown file with a
+              quire edit 0193 --title "Buy oat milk" --tag +errands --tag -home --due none
+            With none, opens the item in $VISUAL (or $EDITOR, or vi) as a Markdown file with a \
             header of fields; save and quit to apply, or quit without saving to change nothing.
             """)
 

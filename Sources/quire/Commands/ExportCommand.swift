@@ -9,7 +9,7 @@ struct ExportCommand: StoreCommand {
         abstract: "Export every item (deleted ones excluded) as JSON or Markdown.",
         discussion: """
             json: one JSON array of items, to standard output or to the --output file.
-            markdown: one file per item in the --output folder, each with a header of fields
+            markdown: one file per item in the --output folder, each with a header of fields \
             (id, kind, title, tags, done, due, priority, pinned, times) and the body below it.
             'quire import' reads both back.
             """)

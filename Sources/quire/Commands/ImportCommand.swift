@@ -9,13 +9,13 @@ struct ImportCommand: StoreCommand {
         abstract: "Import items from JSON, a folder of Markdown files, or Taskwarrior.",
         discussion: """
             json: an array of items as 'quire export' writes them (only "title" is required).
-            markdown: a folder of .md files with a header of fields, as 'quire export
-            --format markdown' writes them; a file without a header becomes a note titled by
+            markdown: a folder of .md files with a header of fields, as 'quire export \
+            --format markdown' writes them; a file without a header becomes a note titled by \
             its first '# ' heading or its file name.
             taskwarrior: the output of 'task export'.
-            Without --format: a folder is markdown; a file is json, or taskwarrior when its
+            Without --format: a folder is markdown; a file is json, or taskwarrior when its \
             entries have a "description" and no "title".
-            Items whose id is already here are updated, so importing an export again changes
+            Items whose id is already here are updated, so importing an export again changes \
             nothing. The whole file is checked first: one bad entry and nothing is imported.
             """)
 

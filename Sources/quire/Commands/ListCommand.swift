@@ -7,10 +7,10 @@ struct ListCommand: StoreCommand {
         commandName: "list",
         abstract: "List items, pinned first, then newest first.",
         discussion: """
-            By default: notes and open tasks. --done shows done tasks, --all shows everything,
+            By default: notes and open tasks. --done shows done tasks, --all shows everything, \
             done tasks and deleted items included. Filters combine:
               quire list --tasks --open --tag errands
-            Each line: short id, sync badge (● pending, ↻ syncing, ! needs review, ✗ error),
+            Each line: short id, sync badge (● pending, ↻ syncing, ! needs review, ✗ error), \
             ↑ when pinned, [ ]/[x] for tasks, title, due date, priority, tags.
             """)
 

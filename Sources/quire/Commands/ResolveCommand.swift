@@ -10,9 +10,9 @@ struct ResolveCommand: ParsableCommand {
         commandName: "resolve",
         abstract: "Settle an item that needs review (the result syncs as a new change).",
         discussion: """
-            --keep local keeps this device's values of the conflicting fields, --keep remote the
-            server's, --keep both keeps both sides of each conflicting part of the body (and this
-            device's value of other fields). --merged-file PATH takes the body from a file you
+            --keep local keeps this device's values of the conflicting fields, --keep remote the \
+            server's, --keep both keeps both sides of each conflicting part of the body (and this \
+            device's value of other fields). --merged-file PATH takes the body from a file you \
             merged yourself. Whatever changed on one side only is kept in every case.
             """)
 

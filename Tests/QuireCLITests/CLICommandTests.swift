@@ -41,6 +41,28 @@ import Testing
         #expect(text.stdout.contains("tags      work"))
     }
 
+    /// Columns line up by what a terminal shows, not by bytes or characters: wide characters
+    /// take two columns, and plain ASCII titles (counted a byte a column) agree with them.
+    @Test(arguments: ["list", "search"])
+    func listingColumnsAlignAcrossWideAndASCIITitles(_ command: String) throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        for title in ["Plan trip", "日本語のメモ plan", "Café ☕ plan", "Plan"] {
+            _ = try cli.add(title, "--tag", "t")
+        }
+        let listing = try cli.run(command == "list" ? ["list"] : ["search", "plan"])
+        #expect(listing.status == 0)
+        func columns(_ text: Substring) -> Int {
+            text.unicodeScalars.reduce(0) { total, scalar in
+                total + ((0x3040...0x9FFF).contains(scalar.value) || scalar.value == 0x2615 ? 2 : 1)
+            }
+        }
+        let lines = listing.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        let tagColumns = lines.map { line in line.range(of: " #t").map { columns(line[..<$0.lowerBound]) } }
+        #expect(tagColumns.allSatisfy { $0 != nil && $0 == tagColumns[0] }, "\(listing.stdout)")
+    }
+
     @Test func listFiltersAndDefaults() throws {
         let cli = try QuireCLI()
         defer { cli.remove() }

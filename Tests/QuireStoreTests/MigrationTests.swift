@@ -154,4 +154,52 @@ import Testing
             store, "INSERT INTO itemHeadSearch(itemHeadSearch, rank) VALUES ('integrity-check', 1)")
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM grdb_migrations") == migrator.migrations.count)
     }
+
+    /// A store made before short ids were keyed by row (v12): every item keeps the short id it
+    /// had, under its own row number, and the codes of new items are chosen as before.
+    @Test func shortIDsKeepTheirCodesWhenKeyedByRow() throws {
+        let directory = try StoreFixture.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/quire.db"
+        let migrator = AppDatabase.migrator(environment: .deterministic())
+        // Ids sharing their last four hex digits, so that the second takes its 5-digit code.
+        let ids = [
+            "0193a9d2-0000-7000-8000-00000000abcd", "0193a9d2-0000-7000-8000-00000001abcd",
+            "0193a9d2-0000-7000-8000-000000000001",
+        ]
+        var before: [String: String] = [:]
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try migrator.migrate(queue, upTo: "v11 short ids in one insert")
+            try queue.write { db in
+                for (index, id) in ids.enumerated() {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO item (rowNumber, id, kind, title, createdAt, updatedAt)
+                            VALUES (?, ?, 'note', 'Old item', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')
+                            """, arguments: [10 * (index + 1), id])
+                }
+                for row in try Row.fetchAll(db, sql: "SELECT itemId, code FROM itemCode") {
+                    before[row[0]] = row[1]
+                }
+            }
+            try queue.close()
+        }
+        #expect(before == [ids[0]: "abcd", ids[1]: "1abcd", ids[2]: "0001"])
+        var upgrades = 0
+        let store = try AppDatabase.open(path: path, environment: .deterministic()) { upgrades += 1 }
+        #expect(upgrades == 1)
+        #expect(try store.shortIDs(for: ids) == before)
+        #expect(
+            try StoreFixture.count(
+                store, "SELECT count(*) FROM itemCode JOIN item USING (rowNumber) WHERE item.id = itemCode.itemId") == 3
+        )
+        let new = try store.create(NewItem(title: "New item"))
+        #expect(try store.shortIDs(for: [new.id])[new.id] == String(new.id.suffix(4)).lowercased())
+        let found = try store.searchWithShortIDs("item")
+        #expect(found.items.count == 4)
+        #expect(found.shortIDs == (try store.shortIDs(for: found.items.map(\.id))))
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM pragma_foreign_key_check") == 0)
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM grdb_migrations") == migrator.migrations.count)
+    }
 }

@@ -46,15 +46,23 @@ import Testing
         for filter in [ItemFilter.live, .open, ItemFilter(kind: .task), ItemFilter(onlyDeleted: true)] {
             let (condition, arguments) = filter.whereClause()
             for tier in try #require(SearchQuery.tiers("budget wee")) {
-                var all: StatementArguments = [tier.match]
-                all += arguments
-                all += [10]
-                let sql = "EXPLAIN QUERY PLAN " + AppDatabase.searchTierSQL(in: tier.index, where: condition)
-                let plan = try store.writer.read { db in
-                    try Row.fetchAll(db, sql: sql, arguments: all).map { row -> String in row["detail"] }
-                }.joined(separator: " | ")
-                #expect(plan.hasPrefix("SCAN \(tier.index.rawValue) VIRTUAL TABLE"), "\(plan)")
-                #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+                for withShortIDs in [false, true] {
+                    var all: StatementArguments = [tier.match]
+                    all += arguments
+                    all += [10]
+                    let sql =
+                        "EXPLAIN QUERY PLAN "
+                        + AppDatabase.searchTierSQL(in: tier.index, where: condition, withShortIDs: withShortIDs)
+                    let plan = try store.writer.read { db in
+                        try Row.fetchAll(db, sql: sql, arguments: all).map { row -> String in row["detail"] }
+                    }.joined(separator: " | ")
+                    #expect(plan.hasPrefix("SCAN \(tier.index.rawValue) VIRTUAL TABLE"), "\(plan)")
+                    #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+                    if withShortIDs {
+                        // One lookup by the item's row, not the id index and then the row.
+                        #expect(plan.contains("SEARCH itemCode USING INTEGER PRIMARY KEY (rowid=?)"), "\(plan)")
+                    }
+                }
             }
         }
     }

@@ -21,7 +21,9 @@ struct ItemListing {
         let dueWidth = items.contains { $0.due != nil } ? 10 : 0
         let priorityWidth = items.map { $0.priority == .none ? 0 : $0.priority.rawValue.count }.max() ?? 0
         let tagTexts = items.map { $0.tags.map { "#" + $0 }.joined(separator: " ") }
-        var titleWidth = min(items.map { Terminal.width(title(of: $0)) }.max() ?? 0, 60)
+        let titles = items.map { title(of: $0) }
+        let titleWidths = titles.map(Terminal.width)
+        var titleWidth = min(titleWidths.max() ?? 0, 60)
         if let columns = Terminal.columns() {
             let fixed =
                 idWidth + 1 + 2 + 2 + (hasTasks ? 4 : 0) + (dueWidth > 0 ? dueWidth + 2 : 0)
@@ -36,9 +38,13 @@ struct ItemListing {
                 terminal.paint(SyncBadge.isLocalOnly(item) ? SyncBadge.localOnlyMark : badge(item.syncState), .badge))
             parts.append(item.pinned ? "↑" : " ")
             if hasTasks { parts.append(item.kind == .task ? (item.done ? "[x]" : "[ ]") : "   ") }
-            var text = title(of: item)
-            if Terminal.width(text) > titleWidth { text = Terminal.truncate(text, to: titleWidth) }
-            let padded = Terminal.pad(text, to: titleWidth)
+            var text = titles[index]
+            var textWidth = titleWidths[index]
+            if textWidth > titleWidth {
+                text = Terminal.truncate(text, to: titleWidth)
+                textWidth = Terminal.width(text)
+            }
+            let padded = text + String(repeating: " ", count: max(0, titleWidth - textWidth))
             parts.append(item.deleted ? terminal.paint(padded, .dim) : padded)
             if dueWidth > 0 { parts.append(Terminal.pad(item.due?.description ?? "", to: dueWidth)) }
             if priorityWidth > 0 {

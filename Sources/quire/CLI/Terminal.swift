@@ -33,6 +33,13 @@ struct Terminal {
     /// Columns `text` takes on a terminal: two for East Asian wide characters and emoji, none
     /// for combining marks and joiners, one for the rest.
     static func width(_ text: String) -> Int {
+        // Printable ASCII, most titles and every tag in practice, is one column a byte.
+        let utf8 = text.utf8
+        if let ascii = utf8.withContiguousStorageIfAvailable({ bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? bytes.count : nil
+        }), let ascii {
+            return ascii
+        }
         var total = 0
         for scalar in text.unicodeScalars {
             total += width(of: scalar)

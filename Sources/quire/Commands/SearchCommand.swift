@@ -3,13 +3,15 @@ import QuireCore
 import QuireStore
 
 struct SearchCommand: StoreCommand {
+    static let readsWhatItPrints = true
+
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Full-text search over titles, bodies and tags; best matches first.",
         discussion: """
-            Every word must match the start of a word in the item, so 'quire search mil buy'
+            Every word must match the start of a word in the item, so 'quire search mil buy' \
             finds "Buy milk". Case and accents do not matter. Deleted items are not searched.
-            Best first: items whose title holds every word, then those whose title and tags
+            Best first: items whose title holds every word, then those whose title and tags \
             hold them between them, then the rest; the most recently added first within each.
             """)
 
@@ -30,15 +32,17 @@ struct SearchCommand: StoreCommand {
     }
 
     func run(store: AppDatabase, out: inout Output) throws {
-        let items = try store.search(words.joined(separator: " "), limit: limit)
+        let query = words.joined(separator: " ")
         if json {
+            let items = try store.search(query, limit: limit)
             JSONOutput.items(&out) { emit in items.forEach(emit) }
             return
         }
+        let (items, shortIDs) = try store.searchWithShortIDs(query, limit: limit)
         if items.isEmpty {
             if Terminal.columns() != nil { out.line("No matches.") }
             return
         }
-        ItemListing(terminal: Terminal()).write(items, shortIDs: try store.shortIDs(for: items), to: &out)
+        ItemListing(terminal: Terminal()).write(items, shortIDs: shortIDs, to: &out)
     }
 }

@@ -34,7 +34,9 @@ let package = Package(
         .target(name: "QuireUI", dependencies: ["QuireCore", "TerminalUI"]),
 
         // MARK: - Shells
-        .target(name: "QuireStore", dependencies: ["QuireCore", grdb]),
+        .target(
+            name: "QuireStore",
+            dependencies: ["QuireCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "QuireSync",
             dependencies: [

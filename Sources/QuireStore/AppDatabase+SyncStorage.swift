@@ -127,8 +127,8 @@ private struct SyncTables: SyncTransaction {
     /// Items whose content changed (a pulled edit) go the same way, as one upsert per batch.
     func save(_ changes: [LocalChange]) throws {
         let fresh = changes.compactMap { $0.old.item == nil ? $0.new.item : nil }
-        try insertRows(table: "item", columns: ItemRow.columns, count: fresh.count) { index, arguments in
-            arguments += ItemRow.arguments(fresh[index])
+        try insertRows(table: "item", columns: ItemRow.columns, count: fresh.count) { index, values in
+            ItemRow.append(fresh[index], to: &values)
         }
         let rewritten = changes.compactMap { change -> Item? in
             guard let old = change.old.item, let new = change.new.item, new != old,
@@ -139,8 +139,8 @@ private struct SyncTables: SyncTransaction {
         let rewrittenIDs = Set(rewritten.map(\.id))
         try insertRows(
             table: "item", columns: ItemRow.columns, count: rewritten.count, then: ItemRow.upsertClause
-        ) { index, arguments in
-            arguments += ItemRow.arguments(rewritten[index])
+        ) { index, values in
+            ItemRow.append(rewritten[index], to: &values)
         }
         for change in changes {
             // The row is written already; what is left is its ops and conflict record.
@@ -152,9 +152,9 @@ private struct SyncTables: SyncTransaction {
 
     func appendHistory(_ entries: [HistoryEntry], at time: Date) throws {
         let recorded = StoreTime.string(from: time)
-        try insertRows(table: "itemVersion", columns: History.columns, count: entries.count) { index, arguments in
+        try insertRows(table: "itemVersion", columns: History.columns, count: entries.count) { index, values in
             let entry = entries[index]
-            arguments += History.values(entry.item, origin: entry.origin, opID: entry.opID, recorded: recorded)
+            History.append(entry.item, origin: entry.origin, opID: entry.opID, recorded: recorded, to: &values)
         }
     }
 
@@ -218,9 +218,10 @@ private struct SyncTables: SyncTransaction {
     /// `index`'s values, one per column.
     private func insertRows(
         table: String, columns: [String], count: Int, then clause: String = "",
-        values: (Int, inout [(any DatabaseValueConvertible)?]) -> Void
+        values: (Int, inout RowValues) -> Void
     ) throws {
         let perStatement = max(1, min(Self.rowsPerInsert, db.maximumStatementArgumentCount / columns.count))
+        var rows = RowValues()
         var start = 0
         while start < count {
             let end = min(count, start + perStatement)
@@ -228,13 +229,12 @@ private struct SyncTables: SyncTransaction {
             let sql =
                 "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: row, count: end - start).joined(separator: ", ") + clause
-            var arguments: [(any DatabaseValueConvertible)?] = []
-            arguments.reserveCapacity((end - start) * columns.count)
-            for index in start..<end { values(index, &arguments) }
+            rows.removeAll()
+            for index in start..<end { values(index, &rows) }
             // Only full-size statements are kept prepared: the other sizes come once per call.
             let statement =
                 end - start == perStatement ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-            try statement.execute(arguments: StatementArguments(arguments))
+            try rows.execute(statement)
             start = end
         }
     }

@@ -323,14 +323,19 @@ enum History {
     static let insertSQL =
         "INSERT INTO itemVersion (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
 
-    /// The values of `columns` for one version; `recorded` is the time as the store writes it.
-    static func values(_ item: Item, origin: ChangeOrigin, opID: String?, recorded: String) -> [(
-        any DatabaseValueConvertible
-    )?] {
+    /// Appends the values of `columns` for one version; `recorded` is the time as the store
+    /// writes it.
+    static func append(
+        _ item: Item, origin: ChangeOrigin, opID: String?, recorded: String, to values: inout RowValues
+    ) {
+        values.append(item.id)
+        values.append(recorded)
+        values.append(origin.rawValue)
+        values.append(opID)
+        ItemRow.appendContent(item, to: &values)
         // Only a version pulled from the server is a server version; another (a local edit, a
         // merge) rests on one but is not it, until the server acknowledges it as exactly that.
-        [item.id, recorded, origin.rawValue, opID] + ItemRow.arguments(item)[1..<14]
-            + [origin == .remote ? item.serverVersion?.description : nil]
+        values.append(origin == .remote ? item.serverVersion?.description : nil)
     }
 
     static let undoingInsertSQL =
@@ -340,12 +345,13 @@ enum History {
     static func insert(
         _ item: Item, origin: ChangeOrigin, opID: String?, at time: Date, undoing: Int64? = nil, in db: Database
     ) throws {
-        var arguments = values(item, origin: origin, opID: opID, recorded: StoreTime.string(from: time))
+        var values = RowValues()
+        append(item, origin: origin, opID: opID, recorded: StoreTime.string(from: time), to: &values)
         if let undoing {
-            arguments.append(undoing)
-            try db.cachedStatement(sql: undoingInsertSQL).execute(arguments: StatementArguments(arguments))
+            values.append(undoing)
+            try values.execute(db.cachedStatement(sql: undoingInsertSQL))
         } else {
-            try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(arguments))
+            try values.execute(db.cachedStatement(sql: insertSQL))
         }
     }
 }

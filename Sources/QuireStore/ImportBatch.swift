@@ -9,12 +9,12 @@ import QuireCore
 /// a new segment at each one. Row by row, ten thousand items make ten thousand tiny segments
 /// and endless merging; one multi-row `INSERT` per batch makes one segment. History versions
 /// and create ops go in the same way, which also saves thousands of statement executions.
-/// The values are bound as parameters, never packed into JSON text for SQLite to take apart
-/// again: that cost more than the insert itself.
+/// The values are bound as parameters (`RowValues`), never packed into JSON text for SQLite to
+/// take apart again: that cost more than the insert itself.
 struct ImportBatch {
-    private var items: [DatabaseValue] = []
-    private var versions: [DatabaseValue] = []
-    private var ops: [DatabaseValue] = []
+    private var items = RowValues()
+    private var versions = RowValues()
+    private var ops = RowValues()
     private var count = 0
     private var opCount = 0
     private var textBytes = 0
@@ -32,34 +32,17 @@ struct ImportBatch {
     func contains(_ id: String) -> Bool { ids.contains(id) }
 
     mutating func append(_ item: Item, opID: String?, createFields: [Field: FieldChange], at time: Date) {
-        let recorded = StoreTime.string(from: time).databaseValue
-        let id = item.id.databaseValue
-        // The columns from `kind` to `rev`, shared by `item` and `itemVersion`.
-        let fields: [DatabaseValue] = [
-            item.kind.rawValue.databaseValue, item.title.databaseValue, item.body.databaseValue,
-            JSONText.strings(item.tags).databaseValue, item.done.databaseValue,
-            item.doneAt.map(StoreTime.string(from:)).databaseValue, item.due?.description.databaseValue ?? .null,
-            item.priority.rawValue.databaseValue, item.pinned.databaseValue,
-            StoreTime.string(from: item.createdAt).databaseValue, StoreTime.string(from: item.updatedAt).databaseValue,
-            item.deleted.databaseValue, item.rev.databaseValue,
-        ]
-        // item: `ItemRow.columns` order
-        items.append(id)
-        items.append(contentsOf: fields)
-        items.append(item.syncState.rawValue.databaseValue)
-        items.append(item.serverVersion?.description.databaseValue ?? .null)
-        // itemVersion: `History.columns` order
-        versions.append(id)
-        versions.append(recorded)
-        versions.append(ChangeOrigin.import.rawValue.databaseValue)
-        versions.append(opID?.databaseValue ?? .null)
-        versions.append(contentsOf: fields)
-        versions.append(.null)  // an imported version is never a server version
+        let recorded = StoreTime.string(from: time)
+        ItemRow.append(item, to: &items)
+        // An imported version is never a server version (`History.append` leaves it out).
+        History.append(item, origin: .import, opID: opID, recorded: recorded, to: &versions)
         if let opID {
-            ops.append(contentsOf: [
-                opID.databaseValue, id, OpKind.create.rawValue.databaseValue, item.rev.databaseValue,
-                JSONText.fieldChanges(createFields).databaseValue, recorded,
-            ])
+            ops.append(opID)
+            ops.append(item.id)
+            ops.append(OpKind.create.rawValue)
+            ops.append(item.rev)
+            ops.append(JSONText.fieldChanges(createFields))
+            ops.append(recorded)
             opCount += 1
         }
         count += 1
@@ -79,13 +62,12 @@ struct ImportBatch {
     /// Writes the items, their create ops and their history versions; empties the batch.
     mutating func flush(in db: Database) throws {
         guard count > 0 else { return }
-        func insert(_ table: String, _ columns: [String], _ values: [DatabaseValue], rows: Int) throws {
+        func insert(_ table: String, _ columns: [String], _ values: RowValues, rows: Int) throws {
             // A full batch reuses its prepared statement. Any other size is prepared for the
-            // once: a cached statement keeps its last arguments, and a cache of every size a
-            // run of long notes makes would keep megabytes of text alive.
+            // once: a cache of every size a run of long notes makes would grow without end.
             let sql = Self.insertSQL(table, columns, rows: rows)
             let statement = try rows == Self.maximumCount ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
-            try statement.execute(arguments: StatementArguments(values))
+            try values.execute(statement)
         }
         try insert("item", ItemRow.columns, items, rows: count)
         if opCount > 0 { try insert("outbox", Self.opColumns, ops, rows: opCount) }
@@ -94,9 +76,9 @@ struct ImportBatch {
         // import, each lookup reads a cold page back from a WAL of gigabytes (90 s of a
         // million-item import, against under 5 s here).
         try AppDatabase.assignShortIDs(in: db)
-        items.removeAll(keepingCapacity: true)
-        versions.removeAll(keepingCapacity: true)
-        ops.removeAll(keepingCapacity: true)
+        items.removeAll()
+        versions.removeAll()
+        ops.removeAll()
         count = 0
         opCount = 0
         textBytes = 0

@@ -44,15 +44,29 @@ enum ItemRow {
         return item
     }
 
-    /// The values of `columns` for an item, in order.
-    static func arguments(_ item: Item) -> [(any DatabaseValueConvertible)?] {
-        [
-            item.id, item.kind.rawValue, item.title, item.body, JSONText.strings(item.tags),
-            item.done, item.doneAt.map(StoreTime.string(from:)), item.due?.description,
-            item.priority.rawValue, item.pinned, StoreTime.string(from: item.createdAt),
-            StoreTime.string(from: item.updatedAt), item.deleted, item.rev, item.syncState.rawValue,
-            item.serverVersion?.description,
-        ]
+    /// Appends the values of `columns` for an item, in order: all of them, or from `kind` on.
+    static func append(_ item: Item, to values: inout RowValues, includingID: Bool = true) {
+        if includingID { values.append(item.id) }
+        appendContent(item, to: &values)
+        values.append(item.syncState.rawValue)
+        values.append(item.serverVersion?.description)
+    }
+
+    /// Appends the columns from `kind` to `rev`, which an item row and a history version share.
+    static func appendContent(_ item: Item, to values: inout RowValues) {
+        values.append(item.kind.rawValue)
+        values.append(item.title)
+        values.append(item.body)
+        values.append(JSONText.strings(item.tags))
+        values.append(item.done)
+        values.append(item.doneAt.map(StoreTime.string(from:)))
+        values.append(item.due?.description)
+        values.append(item.priority.rawValue)
+        values.append(item.pinned)
+        values.append(StoreTime.string(from: item.createdAt))
+        values.append(StoreTime.string(from: item.updatedAt))
+        values.append(item.deleted)
+        values.append(item.rev)
     }
 
     static let insertSQL =
@@ -69,14 +83,16 @@ enum ItemRow {
         + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     static func insert(_ item: Item, in db: Database) throws {
-        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(arguments(item)))
+        var values = RowValues()
+        append(item, to: &values)
+        try values.execute(db.cachedStatement(sql: insertSQL))
     }
 
     static func update(_ item: Item, in db: Database) throws {
-        var values = arguments(item)
-        values.removeFirst()
+        var values = RowValues()
+        append(item, to: &values, includingID: false)
         values.append(item.id)
-        try db.cachedStatement(sql: updateSQL).execute(arguments: StatementArguments(values))
+        try values.execute(db.cachedStatement(sql: updateSQL))
     }
 
     static func fetch(id: String, in db: Database) throws -> Item? {

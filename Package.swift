@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "quire-loadgen",
             dependencies: [
-                "QuireCore", "QuireProtocol", argumentParser,
+                "QuireCore", "QuireProtocol", "QuireSync", argumentParser,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

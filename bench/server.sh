@@ -81,7 +81,9 @@ pull_rate() { awk -F'|' -v s="$1" '$2 ~ s { gsub(/ /,"",$5); print $5 }' "$work/
   echo "\`quire-loadgen\` drives a release \`quire-server\` on loopback, on the same 2-core machine"
   echo "(so the load generator's own JSON work competes with the server for the CPU). Each simulated"
   echo "device pushes a batch of 100 ops (half creates, half edits of its own items) and pulls a page"
-  echo "of changes in the same round; two devices share each user. ${seconds} s per row."
+  echo "of changes in the same round; two devices share each user. Requests and answers take the"
+  echo "form Quire's own devices use (compact JSON, requests of 1 KiB or more gzip-compressed), so"
+  echo "the server does the work real devices ask of it. ${seconds} s per row."
   echo
   echo "Targets: at least 5,000 applied ops/s with batches of 100; p99 round trip under 50 ms at 32"
   echo "devices; a new device's first pull of 100,000 items at 20,000 items/s or more."

@@ -63,6 +63,25 @@ public struct HTTPSyncTransport: SyncTransport {
         return try await exchange(method: .GET, path: SyncProtocol.snapshotPath + query, body: nil)
     }
 
+    /// A request body as Quire sends it: gzip-compressed when it is at least
+    /// `SyncProtocol.compressionThreshold` bytes and the server said it takes gzip (a
+    /// compression that fails sends the body as it is). Public for the load generator, whose
+    /// devices must cost the server what real ones do.
+    public static func requestBody(_ body: Data, serverTakesGzip: Bool) -> (buffer: ByteBuffer, compressed: Bool) {
+        var buffer = ByteBuffer(bytes: body)
+        if body.count >= SyncProtocol.compressionThreshold, serverTakesGzip,
+            let packed = try? buffer.compress(with: .gzip())
+        {
+            return (packed, true)
+        }
+        return (buffer, false)
+    }
+
+    /// Whether an answer's headers say its server takes gzip-compressed requests.
+    public static func takesGzip(_ headers: HTTPHeaders) -> Bool {
+        headers[canonicalForm: "Accept-Encoding"].contains { $0.lowercased() == SyncProtocol.requestCoding }
+    }
+
     /// `fast` reads the answer in the shape a Quire server writes it; anything else (or nil
     /// from it) goes through `JSONDecoder`.
     private func exchange<Answer: Decodable & Sendable>(
@@ -76,15 +95,10 @@ public struct HTTPSyncTransport: SyncTransport {
         var compressed = false
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
-            var buffer = ByteBuffer(bytes: body)
-            if body.count >= SyncProtocol.compressionThreshold,
-                Self.serversTakingGzip.withLock({ $0.contains(baseURL) }),
-                let packed = try? buffer.compress(with: .gzip())
-            {
-                request.headers.add(name: "Content-Encoding", value: SyncProtocol.requestCoding)
-                buffer = packed
-                compressed = true
-            }
+            let buffer: ByteBuffer
+            (buffer, compressed) = Self.requestBody(
+                body, serverTakesGzip: Self.serversTakingGzip.withLock({ $0.contains(baseURL) }))
+            if compressed { request.headers.add(name: "Content-Encoding", value: SyncProtocol.requestCoding) }
             sentBytes = buffer.readableBytes
             request.body = .bytes(buffer)
         }
@@ -95,9 +109,7 @@ public struct HTTPSyncTransport: SyncTransport {
             let response = try await Self.client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
             status = Int(response.status.code)
             retryAfterHeader = response.headers.first(name: "Retry-After")
-            let takesGzip = response.headers[canonicalForm: "Accept-Encoding"].contains {
-                $0.lowercased() == SyncProtocol.requestCoding
-            }
+            let takesGzip = Self.takesGzip(response.headers)
             Self.serversTakingGzip.withLock { servers in
                 if takesGzip { servers.insert(baseURL) } else { servers.remove(baseURL) }
             }

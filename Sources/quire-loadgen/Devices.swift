@@ -196,6 +196,7 @@ struct SimulatedDevice {
     ) async -> DeviceOutcome {
         var outcome = DeviceOutcome()
         var rounds = 0
+        var exchange = DeviceExchange(client: client, url: url, token: token)
         let intervalMs = Int64(
             interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         var next =
@@ -210,20 +211,13 @@ struct SimulatedDevice {
             let ops = makeOps()
             let started = ContinuousClock.now
             do {
-                var request = HTTPClientRequest(url: url)
-                request.method = .POST
-                request.headers.add(name: "Authorization", value: "Bearer \(token)")
-                request.headers.add(name: "Content-Type", value: "application/json")
-                let body = try JSONEncoder().encode(SyncRequest(device: id, cursor: cursor, limit: 500, ops: ops))
-                request.body = .bytes(ByteBuffer(bytes: body))
-                let response = try await client.execute(request, timeout: .seconds(60))
-                let bytes = try await response.body.collect(upTo: 64 << 20)
+                let (status, received, _) = try await exchange.sync(
+                    SyncRequest(device: id, cursor: cursor, limit: 500, ops: ops), timeout: .seconds(60))
                 outcome.latencies.append(ContinuousClock.now - started)
-                guard response.status == .ok else {
+                guard status == .ok, let answer = received else {
                     outcome.errors += 1
                     continue
                 }
-                let answer = try JSONDecoder().decode(SyncResponse.self, from: Data(bytes.readableBytesView))
                 cursor = answer.cursor
                 var revisions: [String: Int] = [:]
                 for (op, result) in zip(ops, answer.results) where result.status == .applied {

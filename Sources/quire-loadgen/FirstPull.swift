@@ -95,16 +95,11 @@ struct FirstPull: AsyncParsableCommand {
     static func round(_ client: HTTPClient, url: String, token: String, _ body: SyncRequest) async throws
         -> SyncResponse
     {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
-        let response = try await client.execute(request, timeout: .seconds(120))
-        let bytes = try await response.body.collect(upTo: 256 << 20)
-        guard response.status == .ok else {
-            throw ValidationError("the server answered \(response.status.code): \(String(buffer: bytes))")
+        var exchange = DeviceExchange(client: client, url: url, token: token)
+        let (status, answer, bytes) = try await exchange.sync(body, timeout: .seconds(120))
+        guard let answer else {
+            throw ValidationError("the server answered \(status.code): \(String(buffer: bytes))")
         }
-        return try JSONDecoder().decode(SyncResponse.self, from: Data(bytes.readableBytesView))
+        return answer
     }
 }

@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// SQLite has a single writer, so pushes are serialized and sequence order is commit order
 /// without further locking; reads run in parallel on snapshot transactions.
 final class SQLiteStore: SyncStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool
     let path: String
     /// Held while the store is open, so `restore` can tell the database is in use.
     private let lock: DatabaseLock
@@ -24,10 +24,11 @@ final class SQLiteStore: SyncStore {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.maximumReaderCount = 8
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // Every commit is synced: a push answered "applied" survives a power cut. Set on the
+        // writer once the pool is open: GRDB's WAL set-up runs after `prepareDatabase` and sets
+        // the writer to NORMAL, which may roll back the last commits on a power cut.
+        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
     }
 
     func prepare() async throws {

@@ -18,8 +18,8 @@ extension AppDatabase {
 public struct StoreSyncStorage: SyncStorage {
     let database: AppDatabase
 
-    public func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
-        try database.write { db in try body(SyncTables(db: db)) }
+    public func write<T>(_ durability: CommitDurability, _ body: (any SyncTransaction) throws -> T) throws -> T {
+        try database.write(durability) { db in try body(SyncTables(db: db)) }
     }
 
     public func read<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {

@@ -109,7 +109,13 @@ public final class AppDatabase: Sendable {
         do {
             switch connections {
             case .pool:
-                writer = try DatabasePool(path: path, configuration: configuration)
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                // As on a single connection below, every commit is synced (FULL): what a person
+                // saved in the app survives a power cut. GRDB's WAL set-up leaves a pool's writer
+                // at NORMAL (after `prepareDatabase`, so it is set here), which may roll back the
+                // last commits on a power cut or an OS crash.
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                writer = pool
             case .single:
                 let queue = probe!
                 if migrationsDue {
@@ -250,12 +256,28 @@ public final class AppDatabase: Sendable {
     /// Checkpointing at every write instead would cost four fsyncs per command. With
     /// `synchronous = FULL` each commit is on the disk when the command says it is done (one
     /// fsync of the WAL), so a power cut right after `quire add` still keeps the item.
-    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    /// A `.replayable` write commits without its own fsync (see `CommitDurability`); the
+    /// connection is back to FULL before anything else writes on it.
+    func write<T>(_ durability: CommitDurability = .synced, _ body: (Database) throws -> T) throws(StoreError) -> T {
         try withStoreErrors {
-            let result = try writer.write { db in
-                let result = try body(db)
-                try Self.assignShortIDs(in: db)
-                return result
+            let result = try writer.writeWithoutTransaction { db in
+                let relaxed = durability == .replayable
+                if relaxed { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                var result: T?
+                do {
+                    try db.inTransaction {
+                        result = try body(db)
+                        try Self.assignShortIDs(in: db)
+                        return .commit
+                    }
+                } catch {
+                    // The transaction's own error is the one to report; setting a pragma that
+                    // worked a moment ago does not fail short of a closed connection.
+                    if relaxed { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+                    throw error
+                }
+                if relaxed { try db.execute(sql: "PRAGMA synchronous = FULL") }
+                return result!
             }
             if isSingleConnection, Self.fileSize(path + "-wal") > Self.walCheckpointBytes {
                 // The change is committed whatever happens here: a checkpoint that cannot finish

@@ -62,10 +62,31 @@ extension SyncTransaction {
 
 /// A local store sync can run transactions on.
 public protocol SyncStorage: Sendable {
-    /// Runs `body` in one write transaction: all of its writes happen, or none.
-    func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T
+    /// Runs `body` in one write transaction: all of its writes happen, or none. `durability`
+    /// says whether the commit must be on the disk before this returns.
+    func write<T>(_ durability: CommitDurability, _ body: (any SyncTransaction) throws -> T) throws -> T
     /// Runs `body` on a consistent read-only view.
     func read<T>(_ body: (any SyncTransaction) throws -> T) throws -> T
+}
+
+extension SyncStorage {
+    /// A write transaction whose commit is on the disk before this returns.
+    public func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
+        try write(.synced, body)
+    }
+}
+
+/// Whether a write transaction's commit must reach the disk before the write returns.
+public enum CommitDurability: Sendable {
+    /// Synced at commit (`synchronous = FULL`): what a person did, and what answers them.
+    case synced
+    /// Synced by the next synced commit or checkpoint (`synchronous = NORMAL`). Only for what
+    /// comes back by itself if a power cut or an OS crash takes it away: a pulled page (its
+    /// cursor commits with it, so it is pulled again), a push's acknowledgements (the ops go
+    /// again under their own ids and the server answers with what it did), the sync log. A
+    /// first pull of 100k items commits 400 times; syncing each would add a disk flush per
+    /// commit to work that a crash loses nothing of. A process crash loses nothing either way.
+    case replayable
 }
 
 /// Everything local about one item that sync reads and rewrites together, in one

@@ -82,7 +82,8 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         self.rollsBack = rollsBack
     }
 
-    public func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
+    /// `durability` does not apply: memory has no disk to reach.
+    public func write<T>(_ durability: CommitDurability, _ body: (any SyncTransaction) throws -> T) throws -> T {
         try lock.withLock {
             guard rollsBack else { return try body(Transaction(storage: self)) }
             let saved = state

@@ -66,7 +66,7 @@ public struct SyncLedger: Sendable {
     /// An op that was ever sent (`attempts > 0`) may already be applied on the server, which
     /// answers its id with that result forever: local edits must never fold into it.
     public func takeBatch(limit: Int) throws -> [Op] {
-        try storage.write { tx in
+        try storage.write(.replayable) { tx in
             let ops = try tx.sendableOps(limit: limit)
             let sending = Set(ops.map(\.op.id))
             try update(Set(ops.map(\.op.item)), in: tx) { items, reconciler in
@@ -86,7 +86,7 @@ public struct SyncLedger: Sendable {
     /// as the ops' last error: an op sent many times that keeps meeting one shows the error
     /// badge, while being offline never does.
     public func returnInFlight(serverFault: Bool, reason: String?) throws {
-        try storage.write { tx in
+        try storage.write(.replayable) { tx in
             let ops = try tx.inFlightOps()
             guard !ops.isEmpty else { return }
             let returning = Set(ops.map(\.op.id))
@@ -105,7 +105,7 @@ public struct SyncLedger: Sendable {
     /// Applies the results of a push in one transaction.
     public func applyResults(_ results: [OpResult], sent: [Op]) throws -> ReconcileSummary {
         guard !results.isEmpty else { return ReconcileSummary() }
-        return try storage.write { tx in
+        return try storage.write(.replayable) { tx in
             let itemOfOp = Dictionary(sent.map { ($0.id, $0.item) }, uniquingKeysWith: { first, _ in first })
             return try update(Set(sent.map(\.item)), in: tx) { items, reconciler in
                 for result in results {
@@ -118,7 +118,7 @@ public struct SyncLedger: Sendable {
 
     /// Applies a page of changes and moves the cursor past it, in one transaction.
     public func applyPage(_ response: SyncResponse) throws -> ReconcileSummary {
-        try storage.write { tx in
+        try storage.write(.replayable) { tx in
             let ids = Set(response.changes.map(\.id))
             let summary = try update(ids, in: tx, creating: true) { items, reconciler in
                 for change in response.changes {
@@ -137,7 +137,7 @@ public struct SyncLedger: Sendable {
     /// Reconciles one snapshot page: its items, and the local items in the id range it
     /// covers that the server does not have (`after` is the page's request parameter).
     public func applySnapshotPage(_ page: SnapshotPage, after: String?) throws -> ReconcileSummary {
-        try storage.write { tx in
+        try storage.write(.replayable) { tx in
             let through = page.next == nil ? nil : page.items.last?.id
             let localInRange = try tx.items(idAfter: after, through: through)
             let remoteByID = Dictionary(page.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -161,7 +161,7 @@ public struct SyncLedger: Sendable {
 
     /// Ends a resync: the feed continues from the snapshot's first cursor, in the new epoch.
     public func finishResync(cursor: String, epoch: String) throws {
-        try storage.write { tx in
+        try storage.write(.replayable) { tx in
             var position = try tx.position()
             position.cursor = cursor
             position.epoch = epoch
@@ -171,7 +171,7 @@ public struct SyncLedger: Sendable {
 
     /// Sets one op aside as a dead letter (the server refused it as too large, say).
     public func deadLetter(opID: String, item: String, reason: String) throws {
-        try storage.write { tx in
+        try storage.write(.replayable) { tx in
             try update([item], in: tx) { items, reconciler in
                 guard let index = items[item]?.ops.firstIndex(where: { $0.op.id == opID }) else { return }
                 items[item]!.ops[index].state = .rejected
@@ -185,7 +185,7 @@ public struct SyncLedger: Sendable {
     }
 
     public func recordSuccess() throws {
-        try storage.write { tx in
+        try storage.write(.replayable) { tx in
             var position = try tx.position()
             position.lastSuccessAt = now()
             try tx.setPosition(position)
@@ -200,7 +200,7 @@ public struct SyncLedger: Sendable {
     /// found nothing to do), that line is moved to now and counts such rounds instead: a quiet
     /// app polling every minute must not push real events out of the log one line at a time.
     public func logRoundStart(_ message: String) throws {
-        try storage.write { tx in
+        try storage.write(.replayable) { tx in
             guard let last = try tx.newestEvent(), last.kind == .syncStart else {
                 try append([SyncEvent(at: now(), kind: .syncStart, message: message)], in: tx)
                 return
@@ -220,7 +220,7 @@ public struct SyncLedger: Sendable {
 
     /// Appends an event with its facts (bytes, duration, failure...) as it is, time included.
     public func record(_ event: SyncEvent) throws {
-        try storage.write { tx in try append([event], in: tx) }
+        try storage.write(.replayable) { tx in try append([event], in: tx) }
     }
 
     /// Appends to the bounded log: each message one line of at most `eventMessageLimit`.

@@ -86,6 +86,9 @@ public enum CommitDurability: Sendable {
     /// again under their own ids and the server answers with what it did), the sync log. A
     /// first pull of 100k items commits 400 times; syncing each would add a disk flush per
     /// commit to work that a crash loses nothing of. A process crash loses nothing either way.
+    /// Never for a commit that something outside the store then relies on before the next
+    /// synced one (ops marked sent, then sent): the WAL keeps commits in order, so a later
+    /// synced commit makes every earlier one durable, but nothing makes them durable sooner.
     case replayable
 }
 

@@ -64,9 +64,12 @@ public struct SyncLedger: Sendable {
     /// the order they were made), counts the attempt, and returns them as they go on the wire.
     ///
     /// An op that was ever sent (`attempts > 0`) may already be applied on the server, which
-    /// answers its id with that result forever: local edits must never fold into it.
+    /// answers its id with that result forever: local edits must never fold into it. So this
+    /// commit is synced before the ops go out: were it lost in a power cut after the server
+    /// applied them, a later edit could fold into an op the server already answered, and be
+    /// acknowledged without ever being applied.
     public func takeBatch(limit: Int) throws -> [Op] {
-        try storage.write(.replayable) { tx in
+        try storage.write(.synced) { tx in
             let ops = try tx.sendableOps(limit: limit)
             let sending = Set(ops.map(\.op.id))
             try update(Set(ops.map(\.op.item)), in: tx) { items, reconciler in

@@ -36,7 +36,18 @@ import Testing
             let rows = Array(repeating: "(?, ?, ?, ?, ?)", count: texts.count + 1).joined(separator: ", ")
             try values.execute(db.makeStatement(sql: "INSERT INTO t (n, a, b, c, d) VALUES \(rows)"))
         }
-        let rows = try queue.read { try Row.fetchAll($0, sql: "SELECT * FROM t ORDER BY n") }
+        // Empty text when it is the only text held: there are no bytes for it to point into.
+        try queue.write { db in
+            var values = RowValues()
+            values.append(10)
+            values.append("")
+            values.appendNull()
+            values.append(7 as Int64?)
+            values.append(false)
+            try values.execute(db.makeStatement(sql: "INSERT INTO t (n, a, b, c, d) VALUES (?, ?, ?, ?, ?)"))
+        }
+        #expect(try queue.read { try String.fetchOne($0, sql: "SELECT typeof(a) FROM t WHERE n = 10") } == "text")
+        let rows = try queue.read { try Row.fetchAll($0, sql: "SELECT * FROM t WHERE n < 10 ORDER BY n") }
         #expect(rows.count == 4)
         for (index, text) in texts.enumerated() {
             #expect(rows[index]["a"] as String? == text)
@@ -46,7 +57,7 @@ import Testing
         }
         #expect(rows[3]["n"] as Int? == 9)
         #expect(rows[3]["a"] as String? == nil)
-        // Empty text with no other text held at all is still text, not NULL.
+        // Empty text among other text is text, not NULL.
         #expect(try queue.read { try String.fetchOne($0, sql: "SELECT typeof(b) FROM t WHERE n = 9") } == "text")
         #expect(rows[3]["c"] as Int64? == Int64.max)
         #expect(rows[3]["d"] as Int64? == 0)

@@ -114,7 +114,7 @@ public final class AppDatabase: Sendable {
                 // saved in the app survives a power cut. GRDB's WAL set-up leaves a pool's writer
                 // at NORMAL (after `prepareDatabase`, so it is set here), which may roll back the
                 // last commits on a power cut or an OS crash.
-                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                try pool.writeWithoutTransaction { try $0.execute(sql: CommitDurability.synced.pragma) }
                 writer = pool
             case .single:
                 let queue = probe!
@@ -133,7 +133,7 @@ public final class AppDatabase: Sendable {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(
                         sql: """
-                            PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -24576
+                            \(CommitDurability.synced.pragma); PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -24576
                             """)
                     // SQLite caps the size at its build's limit (2 GB for Debian's).
                     if mapsFile { try db.execute(sql: "PRAGMA mmap_size = \(1 << 40)") }
@@ -261,8 +261,8 @@ public final class AppDatabase: Sendable {
     func write<T>(_ durability: CommitDurability = .synced, _ body: (Database) throws -> T) throws(StoreError) -> T {
         try withStoreErrors {
             let result = try writer.writeWithoutTransaction { db in
-                let relaxed = durability == .replayable
-                if relaxed { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                let relaxed = durability != .synced
+                if relaxed { try db.execute(sql: durability.pragma) }
                 var result: T?
                 do {
                     try db.inTransaction {
@@ -273,10 +273,10 @@ public final class AppDatabase: Sendable {
                 } catch {
                     // The transaction's own error is the one to report; setting a pragma that
                     // worked a moment ago does not fail short of a closed connection.
-                    if relaxed { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+                    if relaxed { try? db.execute(sql: CommitDurability.synced.pragma) }
                     throw error
                 }
-                if relaxed { try db.execute(sql: "PRAGMA synchronous = FULL") }
+                if relaxed { try db.execute(sql: CommitDurability.synced.pragma) }
                 return result!
             }
             if isSingleConnection, Self.fileSize(path + "-wal") > Self.walCheckpointBytes {

@@ -21,11 +21,6 @@ struct RowValues {
     /// Every text value's UTF-8 bytes, one after another.
     private var bytes: [UInt8] = []
 
-    /// How many values are held (the statement's parameter count when full).
-    var count: Int { values.count }
-    /// The bytes of text held: what a batch keeps in memory.
-    var textBytes: Int { bytes.count }
-
     mutating func append(_ text: String) {
         let start = bytes.count
         bytes.append(contentsOf: text.utf8)

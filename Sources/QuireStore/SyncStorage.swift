@@ -90,6 +90,14 @@ public enum CommitDurability: Sendable {
     /// synced one (ops marked sent, then sent): the WAL keeps commits in order, so a later
     /// synced commit makes every earlier one durable, but nothing makes them durable sooner.
     case replayable
+
+    /// The statement that sets a connection to this durability.
+    var pragma: String {
+        switch self {
+        case .synced: "PRAGMA synchronous = FULL"
+        case .replayable: "PRAGMA synchronous = NORMAL"
+        }
+    }
 }
 
 /// Everything local about one item that sync reads and rewrites together, in one

@@ -14,7 +14,7 @@ enum StoreAccess {
     /// Leaving the WAL in place at exit is as safe as any crash, which SQLite is built for.
     nonisolated(unsafe) private static var retained: AppDatabase?
 
-    static func open(paths: QuirePaths = QuirePaths(), mapsFile: Bool = false) throws(CLIFailure) -> AppDatabase {
+    static func open(paths: QuirePaths = QuirePaths()) throws(CLIFailure) -> AppDatabase {
         let directory = paths.dataDirectory
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -33,7 +33,7 @@ enum StoreAccess {
             throw CLIFailure(.unusable, "the data directory \(directory) is not writable")
         }
         do {
-            let store = try AppDatabase.open(path: paths.database, connections: .single, mapsFile: mapsFile) {
+            let store = try AppDatabase.open(path: paths.database, connections: .single) {
                 FileHandle.standardError.write(Data("quire: upgrading the store for this version of Quire…\n".utf8))
             }
             retained = store

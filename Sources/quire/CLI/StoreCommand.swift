@@ -6,18 +6,12 @@ import QuireStore
 /// A subcommand that works on the local store: it gets the opened store and a buffered
 /// stdout, and throws `CLIFailure`, `StoreError` or `ImportError` for `Quire.main()` to report.
 protocol StoreCommand: ParsableCommand {
-    /// True for a command that only reads, and only about as much as it prints: its store is
-    /// read through memory mapping (see `AppDatabase.open`).
-    static var readsWhatItPrints: Bool { get }
-
     func run(store: AppDatabase, out: inout Output) throws
 }
 
 extension StoreCommand {
-    static var readsWhatItPrints: Bool { false }
-
     func run() throws {
-        let store = try StoreAccess.open(mapsFile: Self.readsWhatItPrints)
+        let store = try StoreAccess.open()
         var out = Output()
         defer { out.flush() }
         try run(store: store, out: &out)

@@ -3,8 +3,6 @@ import QuireCore
 import QuireStore
 
 struct SearchCommand: StoreCommand {
-    static let readsWhatItPrints = true
-
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Full-text search over titles, bodies and tags; best matches first.",

@@ -3,8 +3,6 @@ import QuireCore
 import QuireStore
 
 struct ShowCommand: StoreCommand {
-    static let readsWhatItPrints = true
-
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one item: its fields, then its body.")

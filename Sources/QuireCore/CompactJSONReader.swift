@@ -94,7 +94,8 @@ public struct CompactJSONReader {
                 // Only the control characters the writer escapes (U+0000 to U+001F).
                 guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "0"),
                     bytes[index + 1] == UInt8(ascii: "0"),
-                    let high = Self.hexDigit(bytes[index + 2]), let low = Self.hexDigit(bytes[index + 3]), high < 2
+                    let high = JSONBytes.hexDigit(bytes[index + 2]), let low = JSONBytes.hexDigit(bytes[index + 3]),
+                    high < 2
                 else { return nil }
                 unescaped.append(high << 4 | low)
                 index += 4
@@ -157,15 +158,6 @@ public struct CompactJSONReader {
         return true
     }
 
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
     public mutating func take(_ byte: UInt8) -> Bool {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
@@ -173,12 +165,8 @@ public struct CompactJSONReader {
     }
 
     public mutating func literal(_ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return false }
-        let matches = word.withUTF8Buffer { expected in
-            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
-        }
-        if matches { index += count }
-        return matches
+        guard JSONBytes.matches(word, in: bytes, at: index) else { return false }
+        index += word.utf8CodeUnitCount
+        return true
     }
 }

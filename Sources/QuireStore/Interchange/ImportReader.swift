@@ -30,14 +30,14 @@ public struct ImportReader {
         while let element = try elements.next() {
             let shape = elements.shape ?? .array
             if format == .json, shape != .array { throw Self.notAnArray }
-            let value = try JSONElements.object(element)
+            let value = try JSONElements.value(element)
             do throws(ImportError) {
                 switch format {
                 case .json:
-                    guard let object = value as? [String: Any] else { throw ImportError("", "expected an object") }
+                    guard case .object(let object) = value else { throw ImportError("", "expected an object") }
                     return try JSONImport.entry(object)
                 case .taskwarrior:
-                    guard let object = value as? [String: Any] else { throw ImportError("", "expected a task object") }
+                    guard case .object(let object) = value else { throw ImportError("", "expected a task object") }
                     if let entry = try TaskwarriorImport.entry(object, timeZone: timeZone) { return entry }
                 }
             } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 
 /// The top-level values of a JSON array, or of one JSON value per line (older `task export`),
 /// read from a source a chunk at a time and handed out one by one.
@@ -102,10 +103,15 @@ public struct JSONElements {
     }
 
     /// Decodes one element; a syntax error is placed in the file, not in the element.
-    public static func object(_ element: Element) throws(ImportError) -> Any {
+    ///
+    /// `JSONValueReader` reads nearly every element; what it leaves (a syntax error above all)
+    /// goes to `JSONSerialization`, which decodes it the same way or says where it breaks.
+    static func value(_ element: Element) throws(ImportError) -> JSONValue {
+        if let value = element.bytes.withUnsafeBufferPointer(JSONValueReader.value(of:)) { return value }
         let data = Data(element.bytes)
+        let object: Any
         do {
-            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             var place = "line \(element.line), column \(element.column)"
             if case let inner = JSONErrors.location(of: error, in: data), !inner.isEmpty,
@@ -118,6 +124,10 @@ public struct JSONElements {
             }
             throw ImportError(place, "not valid JSON")
         }
+        guard let value = JSONValue(foundation: object) else {
+            throw ImportError("line \(element.line), column \(element.column)", "not valid JSON")
+        }
+        return value
     }
 
     // MARK: - Scanning

@@ -12,7 +12,7 @@ public enum JSONImport {
         return try reader.all()
     }
 
-    static func entry(_ object: [String: Any]) throws(ImportError) -> ImportEntry {
+    static func entry(_ object: [String: JSONValue]) throws(ImportError) -> ImportEntry {
         let fields = JSONFields(object)
         let kind = try fields.string("kind").map(FieldParsing.kind) ?? .note
         guard let titleText = try fields.string("title") else { throw ImportError("", "'title' is missing") }
@@ -41,37 +41,51 @@ public enum JSONImport {
 
 /// Typed access to a decoded JSON object, with errors that name the field.
 struct JSONFields {
-    let object: [String: Any]
+    let object: [String: JSONValue]
 
-    init(_ object: [String: Any]) { self.object = object }
+    init(_ object: [String: JSONValue]) { self.object = object }
 
-    private func present(_ key: String) -> Any? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
+    private func present(_ key: String) -> JSONValue? {
+        guard let value = object[key], value != .null else { return nil }
         return value
     }
 
     func string(_ key: String) throws(ImportError) -> String? {
         guard let value = present(key) else { return nil }
-        guard let text = value as? String else { throw ImportError("", "'\(key)' must be a string") }
+        guard case .string(let text) = value else { throw ImportError("", "'\(key)' must be a string") }
         return text
     }
 
+    /// Only `true` and `false`: 1 and 0 are refused like any other number.
     func bool(_ key: String) throws(ImportError) -> Bool? {
         guard let value = present(key) else { return nil }
-        // JSONSerialization gives NSNumber for numbers and booleans alike; only true and false
-        // (type code "c") count, so that 1 and 0 are refused like any other number.
-        if let number = value as? NSNumber, String(cString: number.objCType) == "c" {
-            return number.boolValue
-        }
-        throw ImportError("", "'\(key)' must be true or false")
+        guard case .bool(let flag) = value else { throw ImportError("", "'\(key)' must be true or false") }
+        return flag
     }
 
     func strings(_ key: String) throws(ImportError) -> [String]? {
         guard let value = present(key) else { return nil }
-        guard let list = value as? [Any], let strings = list as? [String] else {
-            throw ImportError("", "'\(key)' must be a list of strings")
+        guard case .array(let list) = value else { throw ImportError("", "'\(key)' must be a list of strings") }
+        var strings: [String] = []
+        strings.reserveCapacity(list.count)
+        for element in list {
+            guard case .string(let text) = element else {
+                throw ImportError("", "'\(key)' must be a list of strings")
+            }
+            strings.append(text)
         }
         return strings
+    }
+
+    /// The objects of a list; nil when the field is missing or is not a list of objects only.
+    func objects(_ key: String) -> [[String: JSONValue]]? {
+        guard case .array(let list)? = object[key] else { return nil }
+        var objects: [[String: JSONValue]] = []
+        for element in list {
+            guard case .object(let fields) = element else { return nil }
+            objects.append(fields)
+        }
+        return objects
     }
 }
 

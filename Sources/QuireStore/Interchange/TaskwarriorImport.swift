@@ -19,7 +19,7 @@ public enum TaskwarriorImport {
         return try reader.all()
     }
 
-    static func entry(_ object: [String: Any], timeZone: TimeZone) throws(ImportError) -> ImportEntry? {
+    static func entry(_ object: [String: JSONValue], timeZone: TimeZone) throws(ImportError) -> ImportEntry? {
         let fields = JSONFields(object)
         let status = try fields.string("status") ?? "pending"
         if status == "recurring" { return nil }
@@ -35,8 +35,8 @@ public enum TaskwarriorImport {
         var tags = try fields.strings("tags") ?? []
         if let project = try fields.string("project"), !project.isEmpty { tags.append("project:\(project)") }
         var annotations: [String] = []
-        if let list = object["annotations"] as? [[String: Any]] {
-            annotations = list.compactMap { $0["description"] as? String }
+        for annotation in fields.objects("annotations") ?? [] {
+            if case .string(let text)? = annotation["description"] { annotations.append(text) }
         }
         let priority: Priority
         switch try fields.string("priority")?.uppercased() {

@@ -1,32 +1,8 @@
 import Foundation
+import QuireCore
 
-/// Any JSON value, decoded strictly (a number is never mistaken for a boolean), so that the
-/// OpenAPI checks see exactly what the server wrote.
-indirect enum JSONValue: Sendable, Hashable, Decodable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
+/// Reading the server's answers in tests: the OpenAPI checks see exactly what it wrote.
+extension JSONValue {
     static func parse(_ bytes: some Sequence<UInt8>) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }

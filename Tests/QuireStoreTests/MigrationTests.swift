@@ -155,8 +155,40 @@ import Testing
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM grdb_migrations") == migrator.migrations.count)
     }
 
-    /// A store made before short ids were keyed by row (v12): every item keeps the short id it
-    /// had, under its own row number, and the codes of new items are chosen as before.
+    /// A store made before short ids existed (v2) gets one for every item on upgrade: the v3
+    /// migration gives them on its own table, and the later ones carry them to the row.
+    @Test func aStoreFromBeforeShortIDsGetsOneForEveryItem() throws {
+        let directory = try StoreFixture.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/quire.db"
+        let migrator = AppDatabase.migrator(environment: .deterministic())
+        let ids = [
+            "0193a9d2-0000-7000-8000-00000000abcd", "0193a9d2-0000-7000-8000-00000001abcd",
+            "0193a9d2-0000-7000-8000-000000000001",
+        ]
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try migrator.migrate(queue, upTo: "v2 sync events carry their facts in columns")
+            try queue.write { db in
+                for id in ids {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO item (id, kind, title, createdAt, updatedAt)
+                            VALUES (?, 'note', 'Old item', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')
+                            """, arguments: [id])
+                }
+            }
+            try queue.close()
+        }
+        let store = try AppDatabase.open(path: path, environment: .deterministic())
+        #expect(try store.shortIDs(for: ids) == [ids[0]: "abcd", ids[1]: "1abcd", ids[2]: "0001"])
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM itemCode WHERE code IS NULL") == 0)
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM pragma_foreign_key_check") == 0)
+    }
+
+    /// A store made before short ids were keyed by row (v12, then v13 without the item's id):
+    /// every item keeps the short id it had, under its own row number, and the codes of new items
+    /// are chosen as before.
     @Test func shortIDsKeepTheirCodesWhenKeyedByRow() throws {
         let directory = try StoreFixture.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -190,10 +222,12 @@ import Testing
         let store = try AppDatabase.open(path: path, environment: .deterministic()) { upgrades += 1 }
         #expect(upgrades == 1)
         #expect(try store.shortIDs(for: ids) == before)
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM itemCode JOIN item USING (rowNumber)") == 3)
+        // v13: a short id is kept by its row alone, with no copy of the item's id to index.
         #expect(
             try StoreFixture.count(
-                store, "SELECT count(*) FROM itemCode JOIN item USING (rowNumber) WHERE item.id = itemCode.itemId") == 3
-        )
+                store, "SELECT count(*) FROM pragma_table_info('itemCode') WHERE name NOT IN ('rowNumber', 'code')")
+                == 0)
         let new = try store.create(NewItem(title: "New item"))
         #expect(try store.shortIDs(for: [new.id])[new.id] == String(new.id.suffix(4)).lowercased())
         let found = try store.searchWithShortIDs("item")

@@ -155,33 +155,43 @@ import Testing
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM grdb_migrations") == migrator.migrations.count)
     }
 
+    /// Ids sharing their last four hex digits, so that the second takes its 5-digit code, and
+    /// the codes they get.
+    static let collidingIDs = [
+        "0193a9d2-0000-7000-8000-00000000abcd", "0193a9d2-0000-7000-8000-00000001abcd",
+        "0193a9d2-0000-7000-8000-000000000001",
+    ]
+    static let collidingCodes = [collidingIDs[0]: "abcd", collidingIDs[1]: "1abcd", collidingIDs[2]: "0001"]
+
+    /// Makes a store at `path` as Quire left it after `migration`, holding a note for each of
+    /// `collidingIDs` at rows 10, 20 and 30; `inspect` reads it before it is closed.
+    static func makeOldStore(
+        at path: String, upTo migration: String, inspect: (Database) throws -> Void = { _ in }
+    ) throws {
+        let queue = try DatabaseQueue(path: path)
+        try AppDatabase.migrator(environment: .deterministic()).migrate(queue, upTo: migration)
+        try queue.write { db in
+            for (index, id) in collidingIDs.enumerated() {
+                try db.execute(
+                    sql: """
+                        INSERT INTO item (rowNumber, id, kind, title, createdAt, updatedAt)
+                        VALUES (?, ?, 'note', 'Old item', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')
+                        """, arguments: [10 * (index + 1), id])
+            }
+            try inspect(db)
+        }
+        try queue.close()
+    }
+
     /// A store made before short ids existed (v2) gets one for every item on upgrade: the v3
     /// migration gives them on its own table, and the later ones carry them to the row.
     @Test func aStoreFromBeforeShortIDsGetsOneForEveryItem() throws {
         let directory = try StoreFixture.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/quire.db"
-        let migrator = AppDatabase.migrator(environment: .deterministic())
-        let ids = [
-            "0193a9d2-0000-7000-8000-00000000abcd", "0193a9d2-0000-7000-8000-00000001abcd",
-            "0193a9d2-0000-7000-8000-000000000001",
-        ]
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try migrator.migrate(queue, upTo: "v2 sync events carry their facts in columns")
-            try queue.write { db in
-                for id in ids {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO item (id, kind, title, createdAt, updatedAt)
-                            VALUES (?, 'note', 'Old item', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')
-                            """, arguments: [id])
-                }
-            }
-            try queue.close()
-        }
+        try Self.makeOldStore(at: path, upTo: "v2 sync events carry their facts in columns")
         let store = try AppDatabase.open(path: path, environment: .deterministic())
-        #expect(try store.shortIDs(for: ids) == [ids[0]: "abcd", ids[1]: "1abcd", ids[2]: "0001"])
+        #expect(try store.shortIDs(for: Self.collidingIDs) == Self.collidingCodes)
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM itemCode WHERE code IS NULL") == 0)
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM pragma_foreign_key_check") == 0)
     }
@@ -194,34 +204,17 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/quire.db"
         let migrator = AppDatabase.migrator(environment: .deterministic())
-        // Ids sharing their last four hex digits, so that the second takes its 5-digit code.
-        let ids = [
-            "0193a9d2-0000-7000-8000-00000000abcd", "0193a9d2-0000-7000-8000-00000001abcd",
-            "0193a9d2-0000-7000-8000-000000000001",
-        ]
         var before: [String: String] = [:]
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try migrator.migrate(queue, upTo: "v11 short ids in one insert")
-            try queue.write { db in
-                for (index, id) in ids.enumerated() {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO item (rowNumber, id, kind, title, createdAt, updatedAt)
-                            VALUES (?, ?, 'note', 'Old item', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')
-                            """, arguments: [10 * (index + 1), id])
-                }
-                for row in try Row.fetchAll(db, sql: "SELECT itemId, code FROM itemCode") {
-                    before[row[0]] = row[1]
-                }
+        try Self.makeOldStore(at: path, upTo: "v11 short ids in one insert") { db in
+            for row in try Row.fetchAll(db, sql: "SELECT itemId, code FROM itemCode") {
+                before[row[0]] = row[1]
             }
-            try queue.close()
         }
-        #expect(before == [ids[0]: "abcd", ids[1]: "1abcd", ids[2]: "0001"])
+        #expect(before == Self.collidingCodes)
         var upgrades = 0
         let store = try AppDatabase.open(path: path, environment: .deterministic()) { upgrades += 1 }
         #expect(upgrades == 1)
-        #expect(try store.shortIDs(for: ids) == before)
+        #expect(try store.shortIDs(for: Self.collidingIDs) == before)
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM itemCode JOIN item USING (rowNumber)") == 3)
         // v13: a short id is kept by its row alone, with no copy of the item's id to index.
         #expect(

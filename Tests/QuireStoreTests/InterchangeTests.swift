@@ -152,6 +152,18 @@ import Testing
         #expect(entries[2].deleted)
     }
 
+    /// Importing the same export again must update its items in any later version of Quire: the
+    /// ids made from Taskwarrior's uuids never change. Computed by hand from the mapping: the
+    /// entry time in milliseconds, version 7, then the uuid's bits from its 14th hex digit on,
+    /// the 17th masked to RFC 4122's variant.
+    @Test(arguments: [
+        ("5f3c8a1e-2b4d-4e6f-9a8b-7c6d5e4f3a2b", 1_793_523_600.0, "01a19656-4a80-7e6f-9a8b-7c6d5e4f3a2b"),
+        ("11111111-2222-4333-C444-555555555555", 1_735_689_600.0, "01941f29-7c00-7333-8444-555555555555"),
+    ])
+    func idsMadeFromUUIDsNeverChange(_ uuid: String, _ entry: Double, _ id: String) {
+        #expect(TaskwarriorImport.derivedID(uuid: uuid, entry: Date(timeIntervalSince1970: entry)) == id)
+    }
+
     @Test func readsOneTaskPerLineAndNamesTheBadLine() throws {
         let lines = Data(
             """

@@ -84,17 +84,32 @@ public enum TaskwarriorImport {
     }
 
     /// A UUIDv7 whose time is `entry` and whose other bits come from the Taskwarrior uuid.
+    ///
+    /// The same export must give the same ids in every version of Quire, so that importing it
+    /// again updates its items (`TaskwarriorImportTests` pins examples). Built from bytes: as
+    /// strings of characters it was a twentieth of an import's time.
     static func derivedID(uuid: String, entry: Date) -> String {
-        let source = Array(uuid.lowercased().filter { $0 != "-" })
+        // The uuid's 32 hex digits, lowercased (`isValid` has checked them).
+        var source: [UInt8] = []
+        source.reserveCapacity(32)
+        for byte in uuid.utf8 where byte != UInt8(ascii: "-") {
+            source.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte + 32 : byte)
+        }
+        guard source.count == 32 else { preconditionFailure("not a uuid: \(uuid)") }
+        let digits = Array("0123456789abcdef".utf8)
         let milliseconds = UInt64(max(0, (entry.timeIntervalSince1970 * 1000).rounded()))
-        var time = String(milliseconds, radix: 16)
-        time = String(repeating: "0", count: max(0, 12 - time.count)) + time
-        let variantNibble = (Int(String(source[16]), radix: 16) ?? 0) & 0x3 | 0x8
-        let hex =
-            Array(time.suffix(12)) + ["7"] + source[13..<16] + Array(String(variantNibble, radix: 16))
-            + source[17..<32]
-        let text = String(hex)
-        func part(_ range: Range<Int>) -> Substring { text.dropFirst(range.lowerBound).prefix(range.count) }
-        return [part(0..<8), part(8..<12), part(12..<16), part(16..<20), part(20..<32)].joined(separator: "-")
+        var hex: [UInt8] = []
+        hex.reserveCapacity(36)
+        // The time's low 48 bits, then version 7, then the uuid's bits with RFC 4122's variant.
+        for shift in stride(from: 44, through: 0, by: -4) {
+            hex.append(digits[Int(milliseconds >> UInt64(shift) & 0xF)])
+        }
+        hex.append(UInt8(ascii: "7"))
+        hex.append(contentsOf: source[13..<16])
+        let variant = Int(source[16] <= UInt8(ascii: "9") ? source[16] - UInt8(ascii: "0") : source[16] - 87)
+        hex.append(digits[variant & 0x3 | 0x8])
+        hex.append(contentsOf: source[17..<32])
+        for position in [8, 13, 18, 23] { hex.insert(UInt8(ascii: "-"), at: position) }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

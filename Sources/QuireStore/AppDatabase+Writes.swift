@@ -175,34 +175,66 @@ extension AppDatabase {
                 var summary = ImportSummary()
                 var batch = ImportBatch()
                 let now = self.now()
-                while true {
-                    let entry: ImportEntry?
+                var group: [ImportEntry] = []
+                var ended = false
+                while !ended {
+                    // Entries are read a group at a time, so that one statement tells which of
+                    // their ids are here already: a lookup per entry was a twentieth of an import.
+                    // A group is bounded in text as a batch is, so that memory stays flat with
+                    // long notes. An unreadable entry ends the group; those before it are written
+                    // first, as they would have been one by one.
+                    group.removeAll(keepingCapacity: true)
+                    var groupBytes = 0
+                    var readError: ImportError?
                     do throws(ImportError) {
-                        entry = try next()
-                    } catch {
-                        unreadable = error
-                        throw error
-                    }
-                    guard let entry else { break }
-                    if let id = entry.id?.lowercased() {
-                        // A second entry for an id of this batch updates what the first created.
-                        if batch.contains(id) { try batch.flush(in: db) }
-                        if let existing = try ItemRow.fetch(id: id, in: db) {
-                            if existing.deleted {
-                                summary.skippedDeleted += 1
-                                continue
+                        while group.count < Self.importGroupSize, groupBytes < ImportBatch.maximumBytes {
+                            guard let entry = try next() else {
+                                ended = true
+                                break
                             }
-                            let after = try recordUpdate(existing, fields: entry.fieldValues, origin: .import, in: db)
-                            if after == existing { summary.unchanged += 1 } else { summary.updated += 1 }
-                            continue
+                            group.append(entry)
+                            groupBytes += entry.title.utf8.count + entry.body.utf8.count
                         }
+                    } catch {
+                        readError = error
+                        ended = true
                     }
-                    let item = try importedItem(entry, now: now)
-                    batch.append(
-                        item, opID: item.deleted ? nil : environment.newID(now), createFields: createFields(item),
-                        at: now)
-                    summary.created += 1
-                    if batch.isFull { try batch.flush(in: db) }
+                    // What may be here: ids in the store or in the batch as the group starts
+                    // (`known`), and ids of the group's own earlier entries (`seen`). Any other
+                    // id is new, and needs no lookup.
+                    let ids = group.compactMap { $0.id?.lowercased() }
+                    var known = try ItemRow.existingIDs(ids, in: db)
+                    known.formUnion(ids.filter(batch.contains))
+                    var seen = Set<String>()
+                    for entry in group {
+                        if let id = entry.id?.lowercased() {
+                            defer { seen.insert(id) }
+                            if known.contains(id) || seen.contains(id) {
+                                // A second entry for an id of this batch updates what the first created.
+                                if batch.contains(id) { try batch.flush(in: db) }
+                                if let existing = try ItemRow.fetch(id: id, in: db) {
+                                    if existing.deleted {
+                                        summary.skippedDeleted += 1
+                                        continue
+                                    }
+                                    let after = try recordUpdate(
+                                        existing, fields: entry.fieldValues, origin: .import, in: db)
+                                    if after == existing { summary.unchanged += 1 } else { summary.updated += 1 }
+                                    continue
+                                }
+                            }
+                        }
+                        let item = try importedItem(entry, now: now)
+                        batch.append(
+                            item, opID: item.deleted ? nil : environment.newID(now), createFields: createFields(item),
+                            at: now)
+                        summary.created += 1
+                        if batch.isFull { try batch.flush(in: db) }
+                    }
+                    if let readError {
+                        unreadable = readError
+                        throw readError
+                    }
                 }
                 try batch.flush(in: db)
                 return summary
@@ -212,6 +244,9 @@ extension AppDatabase {
             throw error
         }
     }
+
+    /// How many entries an import reads before it looks up their ids (see `importItems`).
+    static let importGroupSize = 1000
 
     // MARK: - Building blocks (inside a write transaction)
 

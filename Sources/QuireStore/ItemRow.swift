@@ -95,6 +95,17 @@ enum ItemRow {
         try values.execute(db.cachedStatement(sql: updateSQL))
     }
 
+    /// Which of `ids` the store holds, in one statement.
+    static func existingIDs(_ ids: [String], in db: Database) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let sql =
+            "SELECT id FROM item WHERE id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")"
+        // A full group reuses its prepared statement; any other size is prepared for the once.
+        let statement =
+            try ids.count == AppDatabase.importGroupSize ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+        return try String.fetchSet(statement, arguments: StatementArguments(ids))
+    }
+
     static func fetch(id: String, in db: Database) throws -> Item? {
         let statement = try db.cachedStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM item WHERE id = ?")
         return try Row.fetchOne(statement, arguments: [id]).map { try decode($0) }

@@ -103,6 +103,59 @@ import Testing
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM itemSearch WHERE itemSearch MATCH 'item'") == 0)
     }
 
+    /// An id seen again: in the same group of entries, or in a later group while the item it
+    /// created still waits in a batch that then fills up and is written mid-group. Each is one
+    /// item, created once and then updated, never a second row.
+    @Test func anIDSeenAgainUpdatesWhatItsFirstEntryCreated() throws {
+        let store = try StoreFixture.make()
+        let existing = try store.create(NewItem(title: "already here"))
+        func id(_ number: Int) -> String { String(format: "0193a9d2-0000-7000-8000-%012x", number) }
+        let group = AppDatabase.importGroupSize
+        var entries: [ImportEntry] = [
+            // The first group updates one item and creates the rest, so its last creates are
+            // still in the batch when the next group starts.
+            ImportEntry(id: existing.id, title: "changed by the import")
+        ]
+        for number in 1..<group { entries.append(ImportEntry(id: id(number), title: "first \(number)")) }
+        // The next group fills the batch, which is written; then it names an id of the first
+        // group that was in the batch when this group started, and one of its own.
+        entries.append(ImportEntry(id: id(group), title: "fills the batch"))
+        entries.append(ImportEntry(id: id(group - 1), title: "second of the first group's last"))
+        entries.append(ImportEntry(id: id(group), title: "second of this group's first"))
+        #expect(ImportBatch.maximumCount == group, "the case needs a batch that fills as the group does")
+        var remaining = entries.makeIterator()
+        let summary = try store.importItems { () throws(ImportError) in remaining.next() }
+        #expect(summary.created == group)
+        #expect(summary.updated == 3)
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM item") == group + 1)
+        #expect(try store.item(id(group - 1))?.title == "second of the first group's last")
+        #expect(try store.item(id(group))?.title == "second of this group's first")
+        #expect(try store.item(existing.id)?.title == "changed by the import")
+    }
+
+    /// Entries are read ahead a group at a time, but errors are still told in file order: an
+    /// entry the store refuses is reported, not an unreadable one after it.
+    @Test func theFirstBadEntryIsTheOneReported() throws {
+        let store = try StoreFixture.make()
+        var handedOut = 0
+        do {
+            _ = try store.importItems { () throws(ImportError) -> ImportEntry? in
+                handedOut += 1
+                switch handedOut {
+                case 1: return ImportEntry(title: "fine")
+                case 2: return ImportEntry(id: "not-a-uuid", title: "refused by the store")
+                default: throw ImportError("entry \(handedOut)", "unreadable")
+                }
+            }
+            Issue.record("the import went through")
+        } catch let error as StoreError {
+            #expect(error == .invalidPrefix("not-a-uuid"))
+        } catch {
+            Issue.record("reported \(error), not the refused entry")
+        }
+        #expect(try StoreFixture.count(store, "SELECT count(*) FROM item") == 0)
+    }
+
     @Test func aFileReadInPiecesImportsEveryEntryOnce() throws {
         let store = try StoreFixture.make()
         var text = "["

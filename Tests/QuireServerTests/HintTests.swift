@@ -91,13 +91,15 @@ final class HintReader: Sendable {
         let phone = HintReader(server.baseURL, token: ann)
         let other = HintReader(server.baseURL, token: bob)
         defer { for reader in [laptop, phone, other] { reader.cancel() } }
-        try #require(await suspendUntil(timeout: 10) { [laptop, phone, other].allSatisfy { $0.feeds == [0] } })
+        try #require(
+            await suspendUntil(timeout: asyncWorkDeadline) { [laptop, phone, other].allSatisfy { $0.feeds == [0] } })
         #expect(laptop.status == 200)
 
         _ = try await Self.push(server.baseURL, token: ann)
-        try #require(await suspendUntil(timeout: 5) { laptop.feeds == [0, 1] && phone.feeds == [0, 1] })
+        try #require(
+            await suspendUntil(timeout: asyncWorkDeadline) { laptop.feeds == [0, 1] && phone.feeds == [0, 1] })
         _ = try await Self.push(server.baseURL, token: ann, creates: 3)
-        try #require(await suspendUntil(timeout: 5) { laptop.feeds.last == 4 && phone.feeds.last == 4 })
+        try #require(await suspendUntil(timeout: asyncWorkDeadline) { laptop.feeds.last == 4 && phone.feeds.last == 4 })
         #expect(other.feeds == [0], "bob hears nothing of ann's writes")
 
         let (status, metrics) = try await LiveClient.plain.send(server.baseURL + SyncProtocol.metricsPath)
@@ -116,7 +118,7 @@ final class HintReader: Sendable {
         defer { Task { await server.stop() } }
         let reader = HintReader(server.baseURL, token: ann)
         defer { reader.cancel() }
-        try #require(await suspendUntil(timeout: 10) { reader.feeds == [0] })
+        try #require(await suspendUntil(timeout: asyncWorkDeadline) { reader.feeds == [0] })
 
         // 2,000 items from eight writers at once, in pushes of ten.
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -125,7 +127,7 @@ final class HintReader: Sendable {
             }
             try await group.waitForAll()
         }
-        try #require(await suspendUntil(timeout: 10) { reader.feeds.last == 2_000 })
+        try #require(await suspendUntil(timeout: asyncWorkDeadline) { reader.feeds.last == 2_000 })
         #expect(reader.feeds == reader.feeds.sorted(), "hints only move forward")
         #expect(reader.feeds.count <= 201, "at most one hint per push")
         #expect(!reader.sawGarbage)
@@ -141,7 +143,7 @@ final class HintReader: Sendable {
 
         var readers = (0..<16).map { _ in HintReader(server.baseURL, token: ann) }
         defer { for reader in readers { reader.cancel() } }
-        try #require(await suspendUntil(timeout: 10) { readers.allSatisfy { $0.feeds == [0] } })
+        try #require(await suspendUntil(timeout: asyncWorkDeadline) { readers.allSatisfy { $0.feeds == [0] } })
         // One stream per device is the use; a seventeenth for one user is refused.
         let (status, body) = try await LiveClient.plain.send(
             server.baseURL + SyncProtocol.hintsPath, token: ann, timeout: .seconds(10))
@@ -152,7 +154,7 @@ final class HintReader: Sendable {
         let revoked = try ServerProcess.command(["token", "revoke", "ann", "--db", db])
         #expect(revoked.status == 0, "\(revoked.err)")
         let start = ContinuousClock.now
-        try #require(await suspendUntil(timeout: 5) { readers.allSatisfy(\.ended) })
+        try #require(await suspendUntil(timeout: asyncWorkDeadline) { readers.allSatisfy(\.ended) })
         #expect(ContinuousClock.now - start < .seconds(3), "closed within a second or two of the revoke")
         readers.removeAll()
     }
@@ -168,9 +170,9 @@ final class HintReader: Sendable {
 
             let onSecond = HintReader(second.baseURL, token: token)
             defer { onSecond.cancel() }
-            try #require(await suspendUntil(timeout: 10) { onSecond.feeds == [0] })
+            try #require(await suspendUntil(timeout: asyncWorkDeadline) { onSecond.feeds == [0] })
             _ = try await Self.push(first.baseURL, token: token)
-            try #require(await suspendUntil(timeout: 5) { onSecond.feeds == [0, 1] })
+            try #require(await suspendUntil(timeout: asyncWorkDeadline) { onSecond.feeds == [0, 1] })
 
             onSecond.cancel()
             await first.stop()

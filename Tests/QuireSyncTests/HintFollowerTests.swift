@@ -64,7 +64,7 @@ import Testing
             follower.start()
             defer { follower.stop() }
             #expect(
-                await suspendUntil(timeout: 5) {
+                await suspendUntil(timeout: asyncWorkDeadline) {
                     !follower.current.isLive && follower.current != .polling(reason: "not started")
                 })
             #expect(follower.current == .polling(reason: "the server has no live hints (an older quire-server)"))
@@ -83,7 +83,7 @@ import Testing
             let (follower, record) = follower(url)
             follower.start()
             defer { follower.stop() }
-            #expect(await suspendUntil(timeout: 10) { connections.count >= 2 }, "it connects again")
+            #expect(await suspendUntil(timeout: asyncWorkDeadline) { connections.count >= 2 }, "it connects again")
             #expect(record.moves.load(ordering: .relaxed) == 0, "garbage never starts a pull")
             if case .polling(let reason) = follower.current {
                 #expect(reason.contains("hint"), "\(reason)")
@@ -98,13 +98,13 @@ import Testing
         let (follower, record) = follower(server.baseURL, token: token) { cursor.count }
         follower.start()
         defer { follower.stop() }
-        #expect(await suspendUntil(timeout: 10) { follower.current.isLive })
+        #expect(await suspendUntil(timeout: asyncWorkDeadline) { follower.current.isLive })
         #expect(record.moves.load(ordering: .relaxed) == 0, "nothing moved yet")
 
         let writer = Device("writer", server: server, token: token)
         writer.create("One")
         #expect(await writer.sync() == .caughtUp)
-        #expect(await suspendUntil(timeout: 5) { record.moves.load(ordering: .relaxed) == 1 })
+        #expect(await suspendUntil(timeout: asyncWorkDeadline) { record.moves.load(ordering: .relaxed) == 1 })
         cursor.add()
 
         // A burst: two hundred pushes as fast as the server takes them.

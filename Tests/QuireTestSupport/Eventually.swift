@@ -8,6 +8,12 @@ import Foundation
 // checked every few milliseconds until it holds or the deadline passes, never a fixed sleep
 // that is too short on a busy machine and too long on an idle one.
 
+/// How long to wait for work on Swift's concurrency pool or a loopback connection that must
+/// happen. The whole suite runs at once on as few as two cores, and the pool's threads can all be
+/// busy for seconds (a hint follower's first request once waited over 5 s); a wait ends as soon
+/// as its condition holds, so a long deadline costs nothing when things work.
+public let asyncWorkDeadline: TimeInterval = 30
+
 /// Whether `condition` held within `timeout` seconds (it is checked once more at the deadline).
 /// Blocks the calling thread between checks: for synchronous tests.
 @discardableResult

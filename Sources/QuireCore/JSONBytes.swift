@@ -1,7 +1,8 @@
-/// What the two byte-level JSON readers (`CompactJSONReader`, `JSONValueReader`) share.
-enum JSONBytes {
+/// What the two byte-level JSON readers (`CompactJSONReader`, `JSONValueReader`) share; the hex
+/// digit is read by the Taskwarrior import too.
+public enum JSONBytes {
     /// The value of one hex digit, either case; nil for any other byte.
-    static func hexDigit(_ byte: UInt8) -> UInt8? {
+    public static func hexDigit(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10

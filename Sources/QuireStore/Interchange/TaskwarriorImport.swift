@@ -106,7 +106,7 @@ public enum TaskwarriorImport {
         }
         hex.append(UInt8(ascii: "7"))
         hex.append(contentsOf: source[13..<16])
-        let variant = Int(source[16] <= UInt8(ascii: "9") ? source[16] - UInt8(ascii: "0") : source[16] - 87)
+        let variant = Int(JSONBytes.hexDigit(source[16]) ?? 0)
         hex.append(digits[variant & 0x3 | 0x8])
         hex.append(contentsOf: source[17..<32])
         for position in [8, 13, 18, 23] { hex.insert(UInt8(ascii: "-"), at: position) }

@@ -24,6 +24,8 @@ extension AppRuntime {
             return []
         case .loadHistory(let id):
             return [ItemEffects(items: environment.items).history(of: id)]
+        case .readEditedItem(let id):
+            return [.editedItemRead(id: id, try? environment.items.item(id))]
         case .undo:
             let answer = ItemEffects(items: environment.items).undo()
             guard case .undone(.success(let undone?)) = answer, undone.plan.wroteAChange else { return [answer] }

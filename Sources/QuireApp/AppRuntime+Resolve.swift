@@ -19,15 +19,10 @@ public protocol ReviewSource: Sendable {
 extension StoreItemSource: ReviewSource {
     public func reviewVersions(of id: String) throws -> ReviewVersions? {
         guard let record = try store.conflicts().first(where: { $0.itemID == id }) else { return nil }
-        // The row is what the person sees now; it can have been edited since the merge, and
-        // the ledger resolves against it, so the screen shows the same.
-        let current = try store.item(id)
-        let local =
-            current.map { current in
-                var local = record.local
-                for field in record.fields { local.set(field, from: current) }
-                return local
-            } ?? record.local
+        // The ledger resolves what `merge(showing:)` gives: for a sync record, the row (what
+        // the person sees now, perhaps edited since the merge) is the local side; for an edit
+        // record, the version that was saved. The screen shows the same.
+        let local = try store.item(id).map { record.shownLocal(row: $0) } ?? record.local
         return ReviewVersions(itemID: id, base: record.base, local: local, remote: record.remote)
     }
 
@@ -35,20 +30,17 @@ extension StoreItemSource: ReviewSource {
         // The store's own clock and ids: a resolution's op sorts after every write before it.
         let clock = store.environment
         let ledger = SyncLedger(storage: store.syncStorage(), now: clock.now, newID: clock.newID)
-        // One side (or the merged body), then the fields chosen one by one: one transaction.
+        // One side (or the merged body), then the fields chosen one by one: one transaction,
+        // from the versions the screen showed (what moved since merges in).
+        let screen = plan.seen.map {
+            SyncReconciler.ResolutionScreen(local: $0.local, remote: $0.remote, made: plan.expected)
+        }
         switch plan.step {
         case .keep(let resolution):
-            return try ledger.resolve(plan.itemID, keeping: resolution, setting: plan.fields)
+            return try ledger.resolve(plan.itemID, keeping: resolution, setting: plan.fields, screen: screen)
         case .body(let body):
-            return try ledger.resolve(plan.itemID, keeping: .local, body: body, setting: plan.fields)
+            return try ledger.resolve(plan.itemID, keeping: .local, body: body, setting: plan.fields, screen: screen)
         }
-    }
-}
-
-extension Item {
-    /// Copies the value of one editable field from another version.
-    fileprivate mutating func set(_ field: Field, from other: Item) {
-        try? set(field, to: other.value(of: field), now: other.doneAt ?? other.updatedAt)
     }
 }
 

@@ -24,6 +24,8 @@ final class ExternalEditSession: @unchecked Sendable {
     private var lastSaved: Item
     /// Why the latest save could not be written (nil when it was, or when there was none).
     private var lastProblem: String?
+    /// How the saves met the item: the most telling outcome so far (review over merged).
+    private var met = SavedWrite.Outcome.saved
     private var timer: (any DispatchSourceTimer)?
 
     init(item: Item, items: any ItemSource, directory: String) {
@@ -89,7 +91,12 @@ final class ExternalEditSession: @unchecked Sendable {
             return
         }
         do {
-            _ = try items.update(original.id, fields: changes.mapValues(\.to))
+            // Each save starts from the one before it (the file holds nothing newer): what
+            // another writer changed since merges in, and the file's next save builds on that.
+            let saved = try items.save(original.id, from: changes.mapValues(\.from), to: changes.mapValues(\.to))
+            if saved.outcome == .needsReview || (saved.outcome == .merged && met != .needsReview) {
+                met = saved.outcome
+            }
             lastSaved = edited
             lastProblem = nil
         } catch {
@@ -113,7 +120,7 @@ final class ExternalEditSession: @unchecked Sendable {
             error = "the editor exited with status \(status); nothing changed"
         }
         if lastProblem == nil { try? FileManager.default.removeItem(atPath: path) }
-        return ExternalEditOutcome(id: original.id, before: before, title: lastSaved.title, error: error)
+        return ExternalEditOutcome(id: original.id, before: before, title: lastSaved.title, error: error, met: met)
     }
 }
 

@@ -87,6 +87,29 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         return try change(id) { item in item = try item.applying(fields, now: now) }
     }
 
+    /// As `AppDatabase.save`, without a conflict record: a save that conflicts leaves both
+    /// sides in the item, which then needs review.
+    public func save(_ id: String, from before: [Field: FieldValue], to after: [Field: FieldValue]) throws
+        -> SavedWrite
+    {
+        let now = StoreTime.truncated(environment.now())
+        var outcome = SavedWrite.Outcome.saved
+        let item = try change(id) { item in
+            switch try WriteMerge.settle(after, startedFrom: before, current: item, now: now) {
+            case .write(let values):
+                item = try item.applying(values, now: now)
+            case .merged(let values):
+                outcome = .merged
+                item = try item.applying(values, now: now)
+            case .conflict(let merge):
+                outcome = .needsReview
+                item = merge.resolved(.both)
+                item.syncState = .needsReview
+            }
+        }
+        return SavedWrite(item: item, outcome: outcome)
+    }
+
     public func delete(_ id: String) throws {
         _ = try change(id) { $0.deleted = true }
     }
@@ -174,7 +197,8 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
             var item = stored[index]
             try body(&item)
             guard item != stored[index] else { return item }
-            item.syncState = .pending
+            // An item in review stays in review until it is resolved, as in the store.
+            if stored[index].syncState != .needsReview && item.syncState != .needsReview { item.syncState = .pending }
             if !versions.contains(where: { $0.item.id == id }) {
                 versions.append(RecordedVersion(item: stored[index], isAction: false))
             }

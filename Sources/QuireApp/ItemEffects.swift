@@ -69,8 +69,9 @@ public struct ItemEffects: Sendable {
             switch intent {
             case .create(let kind, let title, let body, let details):
                 id = try items.create(kind: kind, title: title, body: body, details: details).id
-            case .edit(let itemID, _, let after):
-                id = try items.update(itemID, fields: after).id
+            case .edit(let itemID, let before, let after):
+                let saved = try items.save(itemID, from: before, to: after)
+                return .written(intent, .success(WriteDone(id: saved.item.id, outcome: saved.outcome)))
             case .setDone(let itemID, _, let done):
                 id = try items.update(itemID, fields: [.done: .bool(done)]).id
             case .setPinned(let itemID, _, let pinned):
@@ -81,10 +82,11 @@ public struct ItemEffects: Sendable {
             case .restore(let itemID, _):
                 try items.restore(itemID)
                 id = itemID
-            case .restoreVersion(let itemID, _, let fields, _):
-                id = try items.update(itemID, fields: fields).id
+            case .restoreVersion(let itemID, _, let before, let fields, _):
+                let saved = try items.save(itemID, from: before, to: fields)
+                return .written(intent, .success(WriteDone(id: saved.item.id, outcome: saved.outcome)))
             }
-            return .written(intent, .success(id))
+            return .written(intent, .success(WriteDone(id: id)))
         } catch {
             return .written(intent, .failure(WriteFailure(String(describing: error))))
         }

@@ -18,7 +18,10 @@ public protocol ItemSource: Sendable {
     func item(_ id: String) throws -> Item?
     /// A new item; `details` are its tags, due date and priority (the editor's details line).
     func create(kind: ItemKind, title: String, body: String, details: DetailsLine.Values) throws -> Item
+    /// Sets fields as they are (a blind write: `x`, `p`).
     func update(_ id: String, fields: [Field: FieldValue]) throws -> Item
+    /// Sets `after`, made from `before`, merged with what changed since (`AppDatabase.save`).
+    func save(_ id: String, from before: [Field: FieldValue], to after: [Field: FieldValue]) throws -> SavedWrite
     func delete(_ id: String) throws
     func restore(_ id: String) throws
     /// Every version of an item this device has seen or made, newest first.

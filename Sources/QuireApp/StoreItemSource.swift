@@ -109,6 +109,12 @@ public struct StoreItemSource: ItemSource {
         try store.update(id, fields: fields)
     }
 
+    public func save(_ id: String, from before: [Field: FieldValue], to after: [Field: FieldValue]) throws
+        -> SavedWrite
+    {
+        try store.save(id, from: before, to: after)
+    }
+
     public func delete(_ id: String) throws {
         try store.delete([id])
     }

@@ -53,16 +53,23 @@ public struct UndoneAction: Hashable, Sendable {
     /// The item's title once the undo is written.
     public var title: String
     public var plan: UndoPlan
+    /// How taking a change back met what changed since (`.saved` when nothing had).
+    public var met: SavedWrite.Outcome
 
-    public init(itemID: String, title: String, plan: UndoPlan) {
+    public init(itemID: String, title: String, plan: UndoPlan, met: SavedWrite.Outcome = .saved) {
         self.itemID = itemID
         self.title = title
         self.plan = plan
+        self.met = met
     }
 
     /// What the status bar says.
     public var text: String {
         switch plan {
+        case .revert where met == .merged:
+            "Undone: change to “\(title)”, merged with what changed since"
+        case .revert where met == .needsReview:
+            "Undoing the change to “\(title)” met a change made since in the same place: both kept, it needs review"
         case .revert: "Undone: change to “\(title)”"
         case .undelete: "Undone: delete of “\(title)”"
         case .remove: "Undone: creation of “\(title)” (it is in the trash)"

@@ -367,6 +367,29 @@ extension AppDatabase {
                     END;
                     """)
         }
+        migrator.registerMigration("v14 conflicts say where the versions met") { db in
+            try db.execute(
+                sql: """
+                    -- 'sync': this device's version met the server's (every record before v14).
+                    -- 'edit': a save that started from an older version met the item as another
+                    -- writer on this device left it; the row holds both, queued like any change.
+                    -- The table is built anew (it holds a few rows at most), so the step can run
+                    -- again over a store that has it.
+                    CREATE TABLE conflictWithOrigin (
+                      itemId TEXT PRIMARY KEY NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                      base TEXT,
+                      local TEXT NOT NULL,
+                      remote TEXT NOT NULL,
+                      fields TEXT NOT NULL CHECK (json_valid(fields)),
+                      detectedAt TEXT NOT NULL,
+                      origin TEXT NOT NULL DEFAULT 'sync' CHECK (origin IN ('sync', 'edit'))
+                    );
+                    INSERT INTO conflictWithOrigin (itemId, base, local, remote, fields, detectedAt)
+                      SELECT itemId, base, local, remote, fields, detectedAt FROM conflict;
+                    DROP TABLE conflict;
+                    ALTER TABLE conflictWithOrigin RENAME TO conflict;
+                    """)
+        }
         return migrator
     }
 

@@ -30,9 +30,16 @@ extension AppDatabase {
             let before = try Self.version(before: seq, of: itemID, in: db)
             let plan = UndoPlan.taking(back: action, before: before, current: current)
             let after: Item
+            var met = SavedWrite.Outcome.saved
             switch plan {
             case .revert(let fields):
-                after = try recordUpdate(current, fields: fields, origin: .local, undoing: seq, in: db)
+                // Undo starts from the version the action wrote: what changed since merges in.
+                let wrote = fields.keys.map { ($0, action.value(of: $0)) }
+                let saved = try recordSave(
+                    fields, startedFrom: Dictionary(uniqueKeysWithValues: wrote), current: current, undoing: seq, in: db
+                )
+                after = saved.item
+                met = saved.outcome
             case .undelete:
                 after = try recordRestore(current, undoing: seq, in: db)
             case .remove:
@@ -40,7 +47,7 @@ extension AppDatabase {
             case .cannot:
                 after = current
             }
-            return UndoneAction(itemID: itemID, title: after.title, plan: plan)
+            return UndoneAction(itemID: itemID, title: after.title, plan: plan, met: met)
         }
     }
 

@@ -28,22 +28,56 @@ public struct SyncMeta: Sendable, Hashable {
 }
 
 /// An item that needs review: the last version both sides agreed on, this device's version,
-/// the server's version and the fields both changed differently.
+/// the other version and the fields both changed differently.
 public struct ConflictRecord: Sendable, Hashable {
+    /// Where the two versions met.
+    public enum Origin: String, Sendable, Hashable {
+        /// This device's version met the server's (`remote`). The row shows the merge with the
+        /// local values where they conflict, and no op carries it: the resolution is a change
+        /// against `remote`.
+        case sync
+        /// A save that started from `base` (`local`, what the person saved) met the item as
+        /// another writer on this device had left it (`remote`). The row holds both (the clean
+        /// merge, both sides of each conflicting body hunk) as an ordinary queued change, so
+        /// nothing typed waits on the record alone; the resolution is a change of the row.
+        case edit
+    }
+
     public var itemID: String
     public var base: Item?
     public var local: Item
     public var remote: Item
     public var fields: [Field]
     public var detectedAt: Date
+    public var origin: Origin
 
-    public init(itemID: String, base: Item?, local: Item, remote: Item, fields: [Field], detectedAt: Date) {
+    public init(
+        itemID: String, base: Item?, local: Item, remote: Item, fields: [Field], detectedAt: Date,
+        origin: Origin = .sync
+    ) {
         self.itemID = itemID
         self.base = base
         self.local = local
         self.remote = remote
         self.fields = fields
         self.detectedAt = detectedAt
+        self.origin = origin
+    }
+
+    /// The two versions a person chooses between, merged against the base. For a sync record
+    /// the row is this device's side: the person may have edited it since the merge. For an
+    /// edit record the row holds both sides already, so the saved version is the local one.
+    public func merge(showing row: Item) -> ItemMerge {
+        ItemMerge(base: base, local: origin == .edit ? local : row, remote: remote)
+    }
+
+    /// This device's version as the resolve screen shows it: the recorded one, with the fields
+    /// in conflict as the merge's local side has them now.
+    public func shownLocal(row: Item) -> Item {
+        var shown = local
+        let side = merge(showing: row).local
+        for field in fields { try? shown.set(field, to: side.value(of: field), now: side.doneAt ?? side.updatedAt) }
+        return shown
     }
 }
 
@@ -110,7 +144,7 @@ enum SyncMetaRow {
 
 /// The `conflict` table's one mapping; the three versions are stored as SPEC JSON items.
 enum ConflictRow {
-    static let columns = "itemId, base, local, remote, fields, detectedAt"
+    static let columns = "itemId, base, local, remote, fields, detectedAt, origin"
 
     static func decode(_ row: Row) throws -> ConflictRecord {
         let decoder = JSONDecoder()
@@ -118,23 +152,32 @@ enum ConflictRow {
         let base: String? = row[1]
         let fields: String = row[4]
         let detected: String = row[5]
+        let origin: String = row[6]
         guard let names = JSONText.parseStrings(fields) else { throw DecodeFailure("bad conflict fields \(fields)") }
         return ConflictRecord(
             itemID: row[0], base: try base.map(item), local: try item(row[2]), remote: try item(row[3]),
             fields: names.compactMap(Field.init(rawValue:)),
-            detectedAt: StoreTime.date(from: detected) ?? Date(timeIntervalSince1970: 0))
+            detectedAt: StoreTime.date(from: detected) ?? Date(timeIntervalSince1970: 0),
+            origin: ConflictRecord.Origin(rawValue: origin) ?? .sync)
     }
 
     /// Writes the item's record, replacing the one it had.
     static func save(_ record: ConflictRecord, in db: Database) throws {
         let encoder = JSONEncoder()
         func json(_ item: Item) throws -> String { String(decoding: try encoder.encode(item), as: UTF8.self) }
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO conflict (\(columns)) VALUES (?, ?, ?, ?, ?, ?)")
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO conflict (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .execute(arguments: [
                 record.itemID, try record.base.map(json), try json(record.local), try json(record.remote),
                 JSONText.strings(record.fields.map(\.rawValue)), StoreTime.string(from: record.detectedAt),
+                record.origin.rawValue,
             ])
     }
+}
+
+extension SyncEvent {
+    /// How many events the log keeps, whoever appends them (the sync ledger, a save that met
+    /// another change).
+    public static let logLimit = 1_000
 }
 
 /// The `syncEvent` table's one mapping.

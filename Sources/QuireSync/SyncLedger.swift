@@ -12,7 +12,7 @@ import QuireStore
 /// keeps its id, and the server answers a replayed id as it did the first time.
 public struct SyncLedger: Sendable {
     /// How many events the log keeps.
-    public static let eventLogLimit = 1_000
+    public static let eventLogLimit = SyncEvent.logLimit
     /// The longest message an event keeps, in characters: with `eventLogLimit` this bounds
     /// the log's size, whatever a misbehaving server or proxy puts in an error body.
     public static let eventMessageLimit = 500
@@ -253,12 +253,14 @@ public struct SyncLedger: Sendable {
     /// Settles an item that needs review with one side (or a body the person wrote) and the
     /// fields chosen one by one, in one transaction: a crash can never keep half the choices.
     public func resolve(
-        _ itemID: String, keeping choice: ItemMerge.Resolution, body: String? = nil, setting fields: [Field: FieldValue]
+        _ itemID: String, keeping choice: ItemMerge.Resolution, body: String? = nil,
+        setting fields: [Field: FieldValue],
+        screen: SyncReconciler.ResolutionScreen? = nil
     ) throws -> Item? {
         var refusal: (any Error)?
         let settled = try settle(itemID) { reconciler, local in
             do {
-                return try reconciler.resolve(&local, keeping: choice, body: body, setting: fields)
+                return try reconciler.resolve(&local, keeping: choice, body: body, setting: fields, screen: screen)
             } catch {
                 refusal = error
                 return false

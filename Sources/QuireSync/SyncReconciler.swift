@@ -412,15 +412,50 @@ public struct SyncReconciler {
 
     /// Settles an item with one side (or a body the person wrote), then the fields the person
     /// chose one by one: the whole resolution as one change, one op and one history version.
+    ///
+    /// `screen` is what the person built it from: the versions shown and the item they made of
+    /// them. If either version moved since (a sync, another process), what moved is carried
+    /// onto that item (`WriteMerge.carry`), as for any write that starts from a version; where
+    /// it clashes, nothing is written and the person is asked to look again.
     public mutating func resolve(
         _ local: inout LocalItem, keeping choice: ItemMerge.Resolution, body: String? = nil,
-        setting fields: [Field: FieldValue]
-    ) throws(ValidationError) -> Bool {
+        setting fields: [Field: FieldValue], screen: ResolutionScreen? = nil
+    ) throws -> Bool {
         // Validate first: a refused value must leave the conflict as it was.
         guard let conflict = local.conflict, let current = local.item else { return false }
-        let merge = ItemMerge(base: conflict.base, local: current, remote: conflict.remote)
-        let chosen = try (body.map { merge.resolved(body: $0) } ?? merge.resolved(choice)).applying(fields, now: now)
+        let merge = conflict.merge(showing: current)
+        var chosen = try (body.map { merge.resolved(body: $0) } ?? merge.resolved(choice)).applying(fields, now: now)
+        let shownLocal = conflict.shownLocal(row: current)
+        if let screen,
+            !screen.remote.hasSameContent(as: conflict.remote) || !screen.local.hasSameContent(as: shownLocal)
+        {
+            guard
+                let carried = WriteMerge.carry(screen.made, madeFrom: screen.remote, onto: conflict.remote)
+                    .flatMap({ WriteMerge.carry($0, madeFrom: screen.local, onto: shownLocal) })
+            else { throw ResolutionScreen.ChangedMeanwhile() }
+            chosen = carried
+        }
         return resolve(&local) { _ in chosen }
+    }
+
+    /// What a resolution was built from on the resolve screen, and what the person made of it.
+    public struct ResolutionScreen: Sendable {
+        public var local: Item
+        public var remote: Item
+        public var made: Item
+
+        public init(local: Item, remote: Item, made: Item) {
+            self.local = local
+            self.remote = remote
+            self.made = made
+        }
+
+        /// The item moved since the screen showed it, in the very places the person chose.
+        public struct ChangedMeanwhile: Error, CustomStringConvertible {
+            public var description: String {
+                "it changed meanwhile where you chose: look again (your choices are still on the screen)"
+            }
+        }
     }
 
     /// Settles an item that needs review with a body the person wrote.
@@ -432,16 +467,21 @@ public struct SyncReconciler {
     private mutating func resolve(_ local: inout LocalItem, _ choose: (ItemMerge) -> Item) -> Bool {
         guard let conflict = local.conflict, let current = local.item else { return false }
         // Merge again with the item as it is now: the person may have edited it meanwhile.
-        let merge = ItemMerge(base: conflict.base, local: current, remote: conflict.remote)
-        var resolved = choose(merge)
-        resolved.rev = conflict.remote.rev
+        var resolved = choose(conflict.merge(showing: current))
+        // What the resolution is a change of. A sync record's row rests on the server's version
+        // with no op carrying it (ops made since are in the row, so they go); an edit record's
+        // row is queued like any change (it holds both sides), so the choice comes after the ops
+        // that carry it and none of theirs is dropped.
+        let against = conflict.origin == .edit ? current : conflict.remote
+        if conflict.origin == .sync { local.ops.removeAll { $0.isActive } }
+        resolved.rev = against.rev
+        resolved.serverVersion = against.serverVersion
         resolved.updatedAt = max(now, current.updatedAt)
-        local.ops.removeAll { $0.isActive }
         local.conflict = nil
-        let op = makeOp(from: conflict.remote, to: resolved)
+        let op = makeOp(from: against, to: resolved)
         if let op {
             local.ops.append(op)
-        } else if conflict.remote.serverVersion != nil {
+        } else if conflict.origin == .sync, conflict.remote.serverVersion != nil {
             // The choice is what the server has: nothing to send, and the item is the server's
             // copy byte for byte (its times too), as on every other device.
             resolved = SyncReconciler.serverCopy(conflict.remote, for: resolved)

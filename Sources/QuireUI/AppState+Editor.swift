@@ -3,6 +3,12 @@ import TerminalUI
 
 /// The built-in editor: typing, moving the cursor, saving and cancelling.
 extension AppState {
+    /// A store change may have moved the item under an open editor (another terminal, a sync).
+    func refreshEditor() -> [Effect] {
+        guard let id = editor?.itemID else { return [] }
+        return [.readEditedItem(id: id)]
+    }
+
     mutating func editorKey(_ key: Key, _ command: Command?) -> [Effect] {
         guard var editor = editor, !editor.saving else { return [] }
         let layout = editorLayout

@@ -22,6 +22,7 @@ extension AppState {
         case .storeChanged:
             listRereadSince = now ?? .distantPast
             return [reload(isRefresh: true)] + syncStatusStoreChanged() + refreshReview() + refreshHistory()
+                + refreshEditor()
         case .listLoaded(let page):
             return apply(page)
         case .restoreDraft(let editor):
@@ -55,6 +56,12 @@ extension AppState {
             return finishUndo(result)
         case .matchesCounted(let query, let count):
             if query == list.query { list.matchCount = MatchCount(query: query, count: count) }
+            return []
+        case .editedItemRead(let id, let item):
+            if var editor, editor.itemID == id, !editor.saving {
+                editor.compare(withStored: item)
+                screen = .editor(editor)
+            }
             return []
         case .historyLoaded(let id, let result):
             return showHistory(id, result)
@@ -196,6 +203,7 @@ extension AppState {
                 screen = .history(history)
             }
             notice = Notice(text: undone.text, isError: !undone.plan.wroteAChange)
+            if undone.met == .needsReview { return openReview(undone.itemID) }
             switch undone.plan {
             case .remove: return [reload(anchorID: .some(nil))] + refreshHistory()
             case .cannot: return []

@@ -3,7 +3,7 @@ import TerminalUI
 
 /// What happens once the store has answered a write: undo, notices, closing the editor.
 extension AppState {
-    mutating func finish(_ intent: WriteIntent, _ result: Result<String, WriteFailure>) -> [Effect] {
+    mutating func finish(_ intent: WriteIntent, _ result: Result<WriteDone, WriteFailure>) -> [Effect] {
         switch result {
         case .failure(let failure):
             if var editor, editor.saving {
@@ -16,7 +16,8 @@ extension AppState {
             }
             notice = Notice(text: "Could not save: \(failure.message)", isError: true)
             return []
-        case .success(let id):
+        case .success(let done):
+            let id = done.id
             var anchor = id
             switch intent {
             case .create(let kind, let title, _, _):
@@ -25,7 +26,8 @@ extension AppState {
             case .edit(_, _, let after):
                 let title = after[.title].flatMap(\.text) ?? list.item(withID: id)?.title ?? ""
                 closeEditor()
-                notice = Notice(text: "Saved “\(title)”", isError: false)
+                notice = Notice(text: Self.saved("Saved “\(title)”", met: done.outcome), isError: false)
+                if done.outcome == .needsReview { return openReview(id) }
             case .setDone(_, let title, let done):
                 notice = Notice(text: (done ? "Done: “" : "Reopened: “") + title + "”", isError: false)
             case .setPinned(_, let title, let pinned):
@@ -36,9 +38,12 @@ extension AppState {
             case .restore(_, let title):
                 notice = Notice(text: "Restored “\(title)” · u to undo", isError: false)
                 anchor = ""
-            case .restoreVersion(_, let title, _, let recordedAt):
+            case .restoreVersion(_, let title, _, _, let recordedAt):
                 let when = SyncSummary.clockTime(recordedAt, now: now ?? recordedAt, timeZone: timeZone)
-                notice = Notice(text: "Restored the version of \(when), “\(title)” · u to undo", isError: false)
+                notice = Notice(
+                    text: Self.saved("Restored the version of \(when), “\(title)” · u to undo", met: done.outcome),
+                    isError: false)
+                if done.outcome == .needsReview { return openReview(id) }
                 return [reload(anchorID: .some(id))] + finishRestoreVersion(id)
             }
             return [reload(anchorID: .some(anchor.isEmpty ? nil : anchor))]
@@ -49,11 +54,24 @@ extension AppState {
         if let error = outcome.error {
             notice = Notice(text: "Editor: \(error)", isError: true)
         } else if outcome.before != nil {
-            notice = Notice(text: "Saved “\(outcome.title)” from the editor · u to undo", isError: false)
+            notice = Notice(
+                text: Self.saved("Saved “\(outcome.title)” from the editor · u to undo", met: outcome.met),
+                isError: false)
+            if outcome.met == .needsReview { return openReview(outcome.id) }
         } else {
             notice = Notice(text: "No changes", isError: false)
         }
         return [reload(anchorID: .some(outcome.id))]
+    }
+
+    /// What the status bar says of a save, and first of all how it met a change made since it
+    /// began (the bar cuts long text at its end).
+    static func saved(_ text: String, met outcome: SavedWrite.Outcome) -> String {
+        switch outcome {
+        case .merged: "Merged with a change made meanwhile · " + text
+        case .needsReview: "Changed meanwhile in the same place: both kept, choose below"
+        case .saved, .unchanged: text
+        }
     }
 
     private mutating func closeEditor() {

@@ -23,6 +23,9 @@ public struct EditorState: Hashable, Sendable {
     public var originalDetails: String
     /// A save is on its way to the store; keys wait until it answers.
     public var saving: Bool
+    /// The item changed in the store since the editor opened it (another terminal, a sync):
+    /// saving will merge with that change, and the editor says so.
+    public var changedElsewhere = false
 
     /// An editor for a new item, with the cursor in the title.
     public init(newItemOf kind: ItemKind) {
@@ -81,4 +84,13 @@ public struct EditorState: Hashable, Sendable {
 
     /// The editor's heading: `New note`, `Edit task`.
     public var heading: String { (isNew ? "New " : "Edit ") + kind.rawValue }
+
+    /// Compares the item as the store holds it now with what the editor opened: any field the
+    /// editor shows that moved (or the item deleted) is a change made elsewhere meanwhile.
+    public mutating func compare(withStored item: Item?) {
+        guard let item, item.id == itemID else { return }
+        changedElsewhere =
+            item.deleted || item.title != originalTitle || item.body != originalBody
+            || DetailsLine.text(DetailsLine.Values(of: item)) != originalDetails
+    }
 }

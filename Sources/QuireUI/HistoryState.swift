@@ -52,7 +52,8 @@ public struct HistoryState: Hashable, Sendable {
     }
 
     /// The write that makes the selected version the item's content again, or why there is none.
-    /// The fields that differ from the newest version are set; nothing else moves.
+    /// The fields that differ from the newest version are set; nothing else moves. The newest
+    /// version is what the person saw: if the item moved since, the store merges (`WriteMerge`).
     public func restorePlan() -> Result<WriteIntent, WriteFailure> {
         guard let version = selectedVersion, let current = versions?.first?.item else {
             return .failure(WriteFailure("The history is still being read"))
@@ -69,6 +70,9 @@ public struct HistoryState: Hashable, Sendable {
         }
         if fields.isEmpty { return .failure(WriteFailure("That version holds what the item holds now")) }
         return .success(
-            .restoreVersion(id: itemID, title: version.item.title, fields: fields, recordedAt: version.recordedAt))
+            .restoreVersion(
+                id: itemID, title: version.item.title,
+                before: Dictionary(uniqueKeysWithValues: fields.keys.map { ($0, current.value(of: $0)) }),
+                fields: fields, recordedAt: version.recordedAt))
     }
 }

@@ -9,8 +9,8 @@ public enum Message: Hashable, Sendable {
     /// The store changed (our own write, the sync worker, or another process): reload.
     case storeChanged
     case listLoaded(ListPage)
-    /// A write finished; on success `id` is the item written (the new id for a create).
-    case written(WriteIntent, Result<String, WriteFailure>)
+    /// A write finished; on success, the item written and how it met the item.
+    case written(WriteIntent, Result<WriteDone, WriteFailure>)
     case externalEditFinished(ExternalEditOutcome)
     /// Sync's state changed.
     case syncChanged(SyncSummary)
@@ -35,6 +35,8 @@ public enum Message: Hashable, Sendable {
     case tagsFound(prefix: String, [String])
     /// How many items a search matches in all.
     case matchesCounted(ListQuery, Int)
+    /// The item an open editor edits, as the store holds it now (nil: gone or unreadable).
+    case editedItemRead(id: String, Item?)
     /// The versions of an item, newest first, or why they could not be read.
     case historyLoaded(id: String, Result<[HistoryVersion], WriteFailure>)
     /// What `u` took back: nil when there was nothing left to undo.
@@ -90,11 +92,18 @@ public struct ExternalEditOutcome: Hashable, Sendable {
     public var title: String
     /// The editor could not start or its file could not be saved.
     public var error: String?
+    /// How the saves met the item: `.merged` when one merged with a change made meanwhile,
+    /// `.needsReview` when one met a change in the same place (both kept).
+    public var met: SavedWrite.Outcome
 
-    public init(id: String, before: [Field: FieldValue]?, title: String, error: String? = nil) {
+    public init(
+        id: String, before: [Field: FieldValue]?, title: String, error: String? = nil,
+        met: SavedWrite.Outcome = .saved
+    ) {
         self.id = id
         self.before = before
         self.title = title
         self.error = error
+        self.met = met
     }
 }

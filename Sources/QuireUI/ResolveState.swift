@@ -315,14 +315,16 @@ public struct ResolveState: Hashable, Sendable {
             (.body(target.body), merge.resolved(body: target.body)),
         ]
         for (step, item) in candidates where item.deleted == target.deleted {
-            if target.deleted { return ResolvePlan(itemID: itemID, step: step, fields: [:], expected: target) }
+            if target.deleted {
+                return ResolvePlan(itemID: itemID, step: step, fields: [:], expected: target, seen: versions)
+            }
             var fields: [Field: FieldValue] = [:]
             for field in Field.allCases where item.value(of: field) != target.value(of: field) {
                 fields[field] = target.value(of: field)
             }
             // A body the ledger can write itself is better than an extra edit of it.
             if fields[.body] != nil { continue }
-            return ResolvePlan(itemID: itemID, step: step, fields: fields, expected: target)
+            return ResolvePlan(itemID: itemID, step: step, fields: fields, expected: target, seen: versions)
         }
         // Unreachable: the last candidate always keeps the item and writes the target body.
         return nil
@@ -369,11 +371,17 @@ public struct ResolvePlan: Hashable, Sendable {
     public var fields: [Field: FieldValue]
     /// The item the write leaves in the store.
     public var expected: Item
+    /// The versions the screen showed when the person chose: if the item moves before the
+    /// write, the store carries what moved onto `expected` (or asks the person to look again).
+    public var seen: ReviewVersions?
 
-    public init(itemID: String, step: Step, fields: [Field: FieldValue], expected: Item) {
+    public init(
+        itemID: String, step: Step, fields: [Field: FieldValue], expected: Item, seen: ReviewVersions? = nil
+    ) {
         self.itemID = itemID
         self.step = step
         self.fields = fields
         self.expected = expected
+        self.seen = seen
     }
 }

@@ -19,8 +19,10 @@ import Testing
     @Test func theEditorsSaveComesBackAsAChange() throws {
         let directory = try makeTemporaryDirectory("quire-editor")
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        // One save (written aside, then moved in place): the watcher cannot see half of it.
         let editor = try Self.script(
-            #"sed -i 's/^title: .*/title: Edited outside/' "$f"; printf 'New body\n' >> "$f""#, in: directory)
+            #"{ sed 's/^title: .*/title: Edited outside/' "$f"; printf 'New body\n'; } > "$f.new" && mv "$f.new" "$f""#,
+            in: directory)
         let app = try AppHarness(items: [ImportEntry(title: "Original", body: "")], editor: editor)
         let id = try app.store.items()[0].id
         app.press(.character("E"))

@@ -166,6 +166,9 @@ struct FailingWrites: ItemSource {
         throw DiskFull()
     }
     func update(_ id: String, fields: [Field: FieldValue]) throws -> Item { throw DiskFull() }
+    func save(_ id: String, from before: [Field: FieldValue], to after: [Field: FieldValue]) throws -> SavedWrite {
+        throw DiskFull()
+    }
     func delete(_ id: String) throws { throw DiskFull() }
     func restore(_ id: String) throws { throw DiskFull() }
     func undoLastAction() throws -> UndoneAction? { throw DiskFull() }

@@ -9,6 +9,7 @@ import Testing
         #expect(help.status == 0 && help.stderr.isEmpty)
         for command in [
             "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
+            "undo",
         ] {
             #expect(help.stdout.contains("  \(command) "), "missing \(command)")
         }
@@ -18,6 +19,7 @@ import Testing
 
     @Test(arguments: [
         "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
+        "undo",
     ])
     func everySubcommandHasHelp(_ command: String) throws {
         let cli = try QuireCLI()
@@ -33,7 +35,7 @@ import Testing
     /// "on" / "the local store…": a short line whose next word would have fitted on it.
     @Test(arguments: [
         "", "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export",
-        "import", "sync", "status", "conflicts", "resolve", "remote",
+        "import", "undo", "sync", "status", "conflicts", "resolve", "remote",
     ])
     func helpSentencesAreNotBrokenTwice(_ command: String) throws {
         let cli = try QuireCLI()

@@ -9,6 +9,9 @@ enum EditorScreen {
         var heading = Line([Span(" " + editor.heading, style: Style(.accent))])
         if editor.hasChanges { heading.append(Span(" · changed", .muted)) }
         if editor.saving { heading.append(Span(" · saving…", .muted)) }
+        if editor.changedElsewhere {
+            heading.append(Span(" · changed elsewhere since you opened it · saving merges", .badgeReview))
+        }
         buffer.put(heading, x: layout.heading.x, y: layout.heading.y, maxWidth: layout.heading.width)
 
         let titleFocused = editor.focus == .title

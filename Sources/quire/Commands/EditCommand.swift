@@ -12,6 +12,9 @@ struct EditCommand: StoreCommand {
               quire edit 0193 --title "Buy oat milk" --tag +errands --tag -home --due none
             With none, opens the item in $VISUAL (or $EDITOR, or vi) as a Markdown file with a \
             header of fields; save and quit to apply, or quit without saving to change nothing.
+            If the item changed while the editor was open (another terminal, a sync), your save \
+            merges with that change; where both changed the same lines, both are kept, the item \
+            needs review (see quire conflicts) and the exit status is 5.
             """)
 
     @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
@@ -56,6 +59,7 @@ struct EditCommand: StoreCommand {
         if current.deleted { throw StoreError.deleted(id: current.id, title: current.title) }
         let before = current
         let after: Item
+        var met = SavedWrite.Outcome.saved
         if hasFieldOptions {
             var fields: [Field: FieldValue] = [:]
             if let title { fields[.title] = .string(try FieldInput.title(title)) }
@@ -70,21 +74,33 @@ struct EditCommand: StoreCommand {
                 return values
             }
         } else {
-            after = try editInEditor(current, store: store)
+            (after, met) = try editInEditor(current, store: store)
         }
         let shortID = try store.shortIDs(for: [after])[after.id] ?? after.id
-        out.line(after == before ? "no changes: \(shortID)  \(after.title)" : "edited: \(shortID)  \(after.title)")
+        switch met {
+        case .needsReview:
+            out.flush()
+            throw CLIFailure(
+                .needsReview,
+                "\(shortID) changed while the editor was open, in the same place: both versions are kept and it needs review (quire conflicts, quire resolve \(shortID))"
+            )
+        case .merged:
+            out.line("edited: \(shortID)  \(after.title) (merged with a change made while the editor was open)")
+        case .saved, .unchanged:
+            out.line(after == before ? "no changes: \(shortID)  \(after.title)" : "edited: \(shortID)  \(after.title)")
+        }
     }
 
-    /// The editor round trip: only the fields the person changed are written, so a concurrent
-    /// change to another field (a sync, another terminal) is not undone.
-    private func editInEditor(_ item: Item, store: AppDatabase) throws -> Item {
+    /// The editor round trip: only the fields the person changed are written, from the values
+    /// the editor opened with, so a concurrent change (a sync, another terminal) merges in
+    /// rather than being undone (`AppDatabase.save`).
+    private func editInEditor(_ item: Item, store: AppDatabase) throws -> (Item, SavedWrite.Outcome) {
         let original = MarkdownItem.renderForEditing(item)
         let draft = try EditorSession().edit(original, name: String(item.id.prefix(8)))
         let text = try draft.read()
         if text == original {
             draft.remove()
-            return item
+            return (item, .unchanged)
         }
         let edited: Item
         do {
@@ -95,16 +111,16 @@ struct EditCommand: StoreCommand {
             )
         }
         let changes = edited.changes(since: item)
-        let result: Item
+        let result: SavedWrite
         do {
-            result = try store.update(item.id, fields: changes.mapValues(\.to))
+            result = try store.save(item.id, from: changes.mapValues(\.from), to: changes.mapValues(\.to))
         } catch {
             let failure = CLIFailure(error) ?? CLIFailure.badInput(error.description)
             if failure.code == .unusable { throw failure }
             throw CLIFailure.badInput("\(error.description); nothing changed, your text is kept at \(draft.path)")
         }
         draft.remove()
-        return result
+        return (result.item, result.outcome)
     }
 }
 

@@ -35,8 +35,6 @@ extension AppRuntime {
         case .editExternally(let item):
             return [editExternally(item)]
         case .syncNow:
-            // The round this asks for is the next to start, even when one is running now.
-            syncNowTarget = environment.sync.roundCounts().map { $0.started + 1 }
             return [.notice(syncNowNotice(environment.sync.syncNow()))]
         case .completeTag(let prefix):
             do {

@@ -22,12 +22,6 @@ public final class AppRuntime: @unchecked Sendable {
     /// The store's data version when we last read it; a different one means someone wrote.
     var lastVersion: Int?
     private var pollTimer: (any DispatchSourceTimer)?
-    /// The worker's connection state at the last poll (see `SyncControl.workerConnection`).
-    private var lastWorkerConnection: SyncConnection?
-    /// The notice on screen and when a poll first saw it (`expiredNotice`).
-    private var noticeSeen: (notice: AppState.Notice, at: Date)?
-    /// After `s`: the worker's finished-round count that means the asked-for round is over.
-    var syncNowTarget: Int?
     private var started = false
     private var stopped = false
     private var exitStatus: Int32 = 0
@@ -79,6 +73,8 @@ public final class AppRuntime: @unchecked Sendable {
             process(messages)
             loadDraftsToOffer()
             startPolling()
+            // The worker tells the app of every change of its state; nothing here asks it.
+            environment.sync.follow { [weak self] worker in self?.send(.syncWorkerChanged(worker)) }
         }
     }
 
@@ -179,15 +175,16 @@ public final class AppRuntime: @unchecked Sendable {
     // MARK: - The loop
 
     /// Updates with each message (and the messages its effects produce), then draws once.
+    /// The clock goes first, so that what the messages show (a notice, a countdown) starts
+    /// from now.
     func process(_ messages: [Message]) {
-        var pending = messages
+        var pending = [Message.tick(environment.now())] + messages
         var index = 0
         while index < pending.count {
             let effects = state.update(pending[index])
             for effect in effects { pending += perform(effect) }
             index += 1
         }
-        noteNoticeShown()
         draw()
         keepDraftSoon()
         if state.quitting { finish(status: 0) }
@@ -221,66 +218,23 @@ public final class AppRuntime: @unchecked Sendable {
         pollTimer = timer
     }
 
-    /// Reloads when someone committed since we last looked; keeps the sync line's clock
-    /// ("retrying in 8s") current.
+    /// Reloads when someone committed since we last looked (this process or another: the
+    /// store's data version sees them all); otherwise ticks the clock when that changes what
+    /// is on screen (a countdown, a notice's time being up). The sync worker's own state is
+    /// never read here: it arrives as `syncWorkerChanged` messages.
     func checkForChanges() {
         guard !stopped else { return }
-        if let target = syncNowTarget, let counts = environment.sync.roundCounts(), counts.finished >= target {
-            syncNowTarget = nil
-            activity.begin()
-            defer { activity.end() }
-            process([.syncRoundEnded, currentSync()])
-        }
         if let version = try? environment.items.dataVersion(), version != lastVersion {
             activity.begin()
             defer { activity.end() }
             lastVersion = version
             tellSyncTheStoreChanged()
             process([.storeChanged, currentSync()])
-        } else if let connection = environment.sync.workerConnection(), connection != lastWorkerConnection {
-            // A round started or ended without a commit we saw (a failed round, or its last
-            // commit came before the worker settled): the status bar must not keep saying "syncing".
-            lastWorkerConnection = connection
+        } else if state.tickChangesScreen(at: environment.now()) {
             activity.begin()
             defer { activity.end() }
-            process([currentSync()])
-        } else {
-            tick()
+            process([])
         }
-    }
-
-    /// Sends the clock to the update when the status bar would word it differently ("retrying
-    /// in 7s", a new minute): a frame only when something on screen changes.
-    private func tick() {
-        let now = environment.now()
-        if let expired = expiredNotice(at: now) {
-            activity.begin()
-            defer { activity.end() }
-            process([.tick(now), .noticeExpired(expired)])
-            return
-        }
-        guard state.sync.statusLine(now: now, timeZone: state.timeZone) != state.syncLine else { return }
-        activity.begin()
-        defer { activity.end() }
-        process([.tick(now)])
-    }
-
-    /// Times the notice from the frame that first shows it.
-    private func noteNoticeShown() {
-        guard let shown = state.notice, shown.kind != .syncRound else {
-            noticeSeen = nil
-            return
-        }
-        if noticeSeen?.notice != shown { noticeSeen = (shown, environment.now()) }
-    }
-
-    /// The notice on screen once it has been there `AppState.noticeLifetime`.
-    private func expiredNotice(at now: Date) -> AppState.Notice? {
-        guard let seen = noticeSeen, seen.notice == state.notice,
-            now.timeIntervalSince(seen.at) >= AppState.noticeLifetime
-        else { return nil }
-        noticeSeen = nil
-        return seen.notice
     }
 
     /// The sync summary from the store's counts, as a message.

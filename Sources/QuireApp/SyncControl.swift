@@ -19,11 +19,9 @@ public protocol SyncControl: Sendable {
     func storeChanged(counts: StoreCounts)
     /// Starts a sync round now, when it can.
     func syncNow() -> SyncNowAnswer
-    /// The running worker's connection state, read cheaply and often: a round that ends
-    /// without writing to the store must still show on the status bar. Nil without a worker.
-    func workerConnection() -> SyncConnection?
-    /// How many rounds the running worker has started and finished; nil without a worker.
-    func roundCounts() -> (started: Int, finished: Int)?
+    /// Hands every change of the running worker's state to `listener` (from any thread),
+    /// starting with the state now: the app draws sync from these and never asks the worker.
+    func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void)
     /// Everything the sync status screen shows. Called off the UI queue: it reads the store.
     func statusDetail(store: AppDatabase) throws -> SyncStatusDetail
     /// Queues a dead letter again under a new op id; false when it is no longer a dead letter.
@@ -53,8 +51,7 @@ public enum SyncNowAnswer: Hashable, Sendable {
 
 extension SyncControl {
     public func storeChanged(counts: StoreCounts) {}
-    public func workerConnection() -> SyncConnection? { nil }
-    public func roundCounts() -> (started: Int, finished: Int)? { nil }
+    public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {}
 
     /// Without a remote: the store's own facts, as a device that has never synced sees them.
     public func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {
@@ -82,39 +79,50 @@ public struct LocalOnlySync: SyncControl {
     public func syncNow() -> SyncNowAnswer { .notConfigured }
 }
 
-/// Sync as `quire status` sees it: the remote from the settings, the state from the running
-/// worker when there is one (else from the event log), and the engine's own round figures.
+/// Sync as `quire status` sees it: the remote from the settings, the store's facts and the
+/// engine's own round figures; what the running worker says comes through `news`.
 public struct LiveSyncControl: SyncControl {
     public let settings: SyncSettings
     public let worker: SyncWorker?
     public let engine: SyncEngine?
-    /// The hint stream that makes sync live, when the app keeps one.
-    public let hints: HintFollower?
+    /// The worker's and the hint stream's news, when the app runs a worker.
+    public let news: SyncNews?
+    /// When a sync of this store last succeeded, by any process (`SyncMeta.lastSuccessAt`).
+    let storeLastSuccess: @Sendable () -> Date?
 
     public init(
-        settings: SyncSettings, worker: SyncWorker? = nil, engine: SyncEngine? = nil, hints: HintFollower? = nil
+        settings: SyncSettings, worker: SyncWorker? = nil, engine: SyncEngine? = nil, news: SyncNews? = nil,
+        storeLastSuccess: @escaping @Sendable () -> Date? = { nil }
     ) {
         self.settings = settings
         self.worker = worker
         self.engine = engine
-        self.hints = hints
+        self.news = news
+        self.storeLastSuccess = storeLastSuccess
     }
 
+    /// The store's counts; the connection the settings imply until the worker says more.
     public func summary(counts: StoreCounts) -> SyncSummary {
-        let status = worker?.status
-        let connection: SyncConnection = settings.remoteURL() != nil ? (status?.connection ?? .idle) : .noRemote
-        return SyncSummary(
-            connection: connection, pending: counts.pending + counts.inFlight, needsReview: counts.needsReview,
-            deadLetters: counts.rejected, lastSuccess: status?.lastSuccess, nextRetry: status?.nextRetry,
-            live: connection == .noRemote ? nil : hints?.current.isLive)
+        SyncSummary(
+            connection: settings.remoteURL() != nil ? .idle : .noRemote, pending: counts.pending + counts.inFlight,
+            needsReview: counts.needsReview, deadLetters: counts.rejected)
     }
 
     /// Ops waiting to be sent nudge the worker, and it syncs after a quiet moment; a remote
-    /// set while the app runs wakes it from "no remote".
+    /// set while the app runs wakes it from "no remote"; another process that reached the
+    /// server (`quire sync` in another terminal) ends a wait for a retry.
     public func storeChanged(counts: StoreCounts) {
         guard let worker, settings.remoteURL() != nil else { return }
-        if worker.status.connection == .noRemote { worker.credentialsChanged() }
+        let heard = news?.current
+        if heard?.connection == .noRemote { worker.credentialsChanged() }
+        if let elsewhere = storeLastSuccess(), elsewhere > (heard?.lastSuccess ?? .distantPast) {
+            worker.serverReached()
+        }
         if counts.pending > 0 { worker.nudge() }
+    }
+
+    public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {
+        news?.listen(listener)
     }
 
     public func syncNow() -> SyncNowAnswer {
@@ -124,26 +132,14 @@ public struct LiveSyncControl: SyncControl {
         return .started
     }
 
-    public func workerConnection() -> SyncConnection? {
-        worker?.status.connection
-    }
-
-    public func roundCounts() -> (started: Int, finished: Int)? {
-        worker?.roundCounts
-    }
-
+    /// The store's facts; the screen draws the connection, times and problem from the worker's
+    /// own news (`SyncWorkerState`), as the status bar does.
     public func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {
-        let status = worker?.status
         let report = try SyncStatusReport.read(
-            database: store, settings: settings, worker: status, events: 1, now: store.environment.now())
+            database: store, settings: settings, worker: nil, events: 1, now: store.environment.now())
         var detail = try SyncStatusReading.detail(
-            store: store, remote: report.remote, connection: report.state, problem: status?.problem,
-            lastSuccess: report.lastSuccess, nextRetry: report.nextRetry)
-        switch hints?.current {
-        case .live?: detail.updates = "live"
-        case .polling(let reason)?: detail.updates = "polling every minute (\(reason))"
-        case nil: break
-        }
+            store: store, remote: report.remote, connection: report.state, lastSuccess: report.lastSuccess,
+            nextRetry: report.nextRetry)
         if let rounds = engine?.recentRounds, !rounds.isEmpty {
             detail.rounds = rounds.map {
                 SyncStatusDetail.Round(duration: $0.duration, bytesSent: $0.bytesSent, bytesReceived: $0.bytesReceived)

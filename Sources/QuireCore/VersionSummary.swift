@@ -21,8 +21,9 @@ public enum VersionSummary {
             default: parts.append("\(field.rawValue) \(text(change.from)) → \(text(change.to))")
             }
         }
-        if item.rev != older.rev && parts.isEmpty { parts.append("revision \(older.rev) → \(item.rev)") }
-        return parts.isEmpty ? "no field changes" : parts.joined(separator: "; ")
+        // A version that only moved the item's revision (the server's copy of the same values)
+        // says so in words: the revision numbers mean nothing to a person.
+        return parts.isEmpty ? "the same values, as the server now has them" : parts.joined(separator: "; ")
     }
 
     private static func quoted(_ text: String) -> String { "\"\(text)\"" }

@@ -77,6 +77,12 @@ extension SyncService {
                 metrics.hintStreams(opened: -1)
             }
             let closing = ContinuousClock.now + lifetime
+            // The stream ends at its lifetime even when nothing wakes it then (no move, no beat).
+            let closer = Task {
+                try? await Task.sleep(until: closing)
+                stream.finish()
+            }
+            defer { closer.cancel() }
             var sent: Int64?
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             func tell() async throws {

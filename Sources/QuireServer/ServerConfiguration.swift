@@ -28,12 +28,15 @@ public struct ServerConfiguration: Sendable {
     public var hintStreamsPerUser = 16
     /// Hint streams this process holds at once, for all users.
     public var hintStreams = 2_000
+    /// How long a hint stream stays open before the server ends it (the device reconnects).
+    public var hintLifetime: Duration = .seconds(30 * 60)
 
     /// Bounds of the live-sync hint streams.
     var hints: HintHub.Limits {
         var limits = HintHub.Limits()
         limits.perUser = hintStreamsPerUser
         limits.total = hintStreams
+        limits.lifetime = hintLifetime
         return limits
     }
     /// Most pooled connections per process (PostgreSQL only).

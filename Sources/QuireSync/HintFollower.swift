@@ -9,8 +9,9 @@ import Synchronization
 public enum HintState: Hashable, Sendable {
     /// A hint stream is open: a write elsewhere starts a pull within moments.
     case live
-    /// No stream; the periodic pull finds changes. `reason` says why, for the status screen.
-    case polling(reason: String)
+    /// No stream; the periodic pull finds changes. `reason` says why in a plain sentence, for
+    /// the status screen; `detail` is what the connection's failure said, shown when asked for.
+    case polling(reason: String, detail: String? = nil)
 
     public var isLive: Bool { self == .live }
 }
@@ -27,8 +28,9 @@ public final class HintFollower: Sendable {
     /// Where to connect, read again at every connection (a new token takes effect).
     public typealias Connect = @Sendable () -> SyncRemote?
 
-    /// A stream that sends nothing for this long (three heartbeats) is dropped.
-    public static let stallTimeout: Duration = .seconds(45)
+    /// A stream that sends nothing for this long (two of the server's 15 s heartbeats) is
+    /// dropped: the server or the network between is gone even though no error came.
+    public static let stallTimeout: Duration = .seconds(30)
     /// At most one pull is asked for per this long: a burst of thousands of hints (another
     /// device importing, say) costs a few pulls, each of which brings everything so far.
     public static let pullGap: Duration = .milliseconds(250)
@@ -38,8 +40,8 @@ public final class HintFollower: Sendable {
     private let cursorSeq: @Sendable () -> Int64?
     private let onMove: @Sendable () -> Void
     private let onState: @Sendable (HintState) -> Void
-    private let state = Mutex<(task: Task<Void, Never>?, current: HintState, generation: Int)>(
-        (nil, .polling(reason: "not started"), 0))
+    private let state = Mutex<(task: Task<Void, Never>?, current: HintState, generation: Int, backingOff: Bool)>(
+        (nil, .polling(reason: "not started"), 0, false))
 
     /// - Parameters:
     ///   - cursorSeq: the sequence number of this device's pull cursor (nil before its first).
@@ -79,6 +81,12 @@ public final class HintFollower: Sendable {
         state.withLock { $0.generation += 1 }
     }
 
+    /// The server just answered a sync round: if the stream is waiting out a backoff after it
+    /// dropped, it connects now, so that `live` comes back with the server and not a minute on.
+    public func serverAnswered() {
+        state.withLock { if $0.backingOff { $0.generation += 1 } }
+    }
+
     private var generation: Int { state.withLock { $0.generation } }
 
     // MARK: - The loop
@@ -95,8 +103,8 @@ public final class HintFollower: Sendable {
             case .reconnectNow:
                 failures = 0
                 wait = .zero
-            case .dropped(let reason):
-                set(.polling(reason: reason))
+            case .dropped(let reason, let detail):
+                set(.polling(reason: reason, detail: detail))
                 failures += 1
                 let ceiling = min(60.0, pow(2.0, Double(min(failures - 1, 6))))
                 wait = .milliseconds(Int(Double.random(in: 0...ceiling, using: &generator) * 1000) + 200)
@@ -105,15 +113,17 @@ public final class HintFollower: Sendable {
                 failures = 0
                 wait = nil
             }
+            if case .dropped = outcome { state.withLock { $0.backingOff = true } }
             await pause(wait, seen: seen)
+            state.withLock { $0.backingOff = false }
         }
     }
 
     private enum Outcome {
         /// Connect again at once (the settings changed while connected).
         case reconnectNow
-        /// The stream failed; try again after a backoff.
-        case dropped(String)
+        /// The stream failed; try again after a backoff. The reason in words, the error as it came.
+        case dropped(String, detail: String? = nil)
         /// Nothing will change until the settings do.
         case untilSettingsChange(String)
     }
@@ -149,9 +159,10 @@ public final class HintFollower: Sendable {
                     case 404, 405:
                         return .untilSettingsChange("the server has no live hints (an older quire-server)")
                     case 401, 403:
-                        return .untilSettingsChange("the server refused the token")
+                        return .untilSettingsChange("the server refused this device's token")
                     default:
-                        return .dropped("the hint stream answered \(response.status.code)")
+                        return .dropped(
+                            "the server turned the live connection down", detail: "HTTP \(response.status.code)")
                     }
                     self.set(.live)
                     var parser = HintStreamParser()
@@ -161,11 +172,12 @@ public final class HintFollower: Sendable {
                             if case .feed(let seq) = signal { heard.hint(seq) }
                         }
                     }
-                    return .dropped("the server closed the hint stream")
+                    return .dropped("the server closed the live connection")
                 } catch let garbage as HintStreamParser.Garbage {
-                    return .dropped("the hint stream sent \(garbage.description)")
+                    return .dropped("the server sent something unreadable", detail: garbage.description)
                 } catch {
-                    return Task.isCancelled ? nil : .dropped("the hint stream failed: \(error)")
+                    return Task.isCancelled
+                        ? nil : .dropped("the live connection to the server was lost", detail: "\(error)")
                 }
             }
             group.addTask {
@@ -173,7 +185,7 @@ public final class HintFollower: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(5))
                     if heard.silence > HintFollower.stallTimeout {
-                        return .dropped("the hint stream stalled")
+                        return .dropped("the server went silent")
                     }
                 }
                 return nil
@@ -203,7 +215,7 @@ public final class HintFollower: Sendable {
             var first: Outcome?
             while first == nil, let next = await group.next() { first = next }
             group.cancelAll()
-            return first ?? .dropped("the hint stream ended")
+            return first ?? .dropped("the live connection ended")
         }
     }
 

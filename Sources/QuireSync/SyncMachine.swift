@@ -73,6 +73,12 @@ public struct SyncMachine: Sendable {
         case syncRequested
         /// A remote was set or its token changed: try again even if paused.
         case credentialsChanged
+        /// The server was seen answering elsewhere (the hint stream opened, or another process
+        /// synced this store): a retry that is waiting runs now instead of at its time.
+        case serverReached
+        /// The hint stream that was open ended: the server may be gone or the token revoked,
+        /// so an idle worker checks with a round now instead of at the next periodic pull.
+        case hintsLost
         case timerFired(Timer)
         case roundFinished(RoundOutcome)
     }
@@ -96,43 +102,66 @@ public struct SyncMachine: Sendable {
         public var nextRetry: Date?
         /// Failed rounds in a row.
         public var failures: Int
-        /// One line about the last failure, for the status screen.
+        /// The last failure in a plain sentence, for the status bar's screens.
         public var problem: String?
+        /// The failure as the transport or the store described it, shown only when asked for.
+        public var problemDetail: String?
+        /// Rounds started and finished so far: each start and end is news for the app (the
+        /// round `s` asked for is over once `roundsFinished` passes the count it waited for).
+        public var roundsStarted: Int
+        public var roundsFinished: Int
 
         public init(
             connection: SyncConnection, lastSuccess: Date? = nil, nextRetry: Date? = nil,
-            failures: Int = 0, problem: String? = nil
+            failures: Int = 0, problem: String? = nil, problemDetail: String? = nil, roundsStarted: Int = 0,
+            roundsFinished: Int = 0
         ) {
             self.connection = connection
             self.lastSuccess = lastSuccess
             self.nextRetry = nextRetry
             self.failures = failures
             self.problem = problem
+            self.problemDetail = problemDetail
+            self.roundsStarted = roundsStarted
+            self.roundsFinished = roundsFinished
         }
     }
 
+    /// A round under way, with what happened while it ran: each decides what follows it.
+    struct Round: Hashable, Sendable {
+        var kind: RoundKind
+        /// When the last local write during the round was made: a round follows once the
+        /// debounce has passed since then.
+        var changedAt: Date?
+        /// The person asked for a sync during the round: another follows at once.
+        var requested = false
+    }
+
+    /// Where the machine is, each case with the data that only it has.
     enum Phase: Hashable, Sendable {
         case stopped
+        /// Nothing runs (a debounce or the periodic pull may be set).
         case idle
-        case running(RoundKind)
-        /// Waiting for the retry timer after a failure.
-        case waiting
+        case running(Round)
+        /// Waiting for the retry timer after a failure (or for another process's lock).
+        case waiting(until: Date)
         /// 401/403: nothing runs until credentials change or the person asks.
         case pausedForAuth
         /// No remote: nothing runs until one is set.
         case unconfigured
+
+        var isWaiting: Bool {
+            if case .waiting = self { return true }
+            return false
+        }
     }
 
     public let configuration: Configuration
     public private(set) var status: Status
     private(set) var phase: Phase = .stopped
-    /// A local write happened during the current round.
-    private var changedDuringRound = false
-    /// The person asked for a sync during the current round.
-    private var requestedDuringRound = false
-    private var lastLocalChange: Date?
-    /// Set by a `410`/new epoch until a resync round succeeds.
-    private var resyncPending = false
+    /// What the next round must be: a `410` or a new epoch asks for a resync, and every round
+    /// is one until a resync succeeds, whatever the phases between.
+    private var nextKind: RoundKind = .normal
 
     public init(configuration: Configuration = Configuration(), lastSuccess: Date? = nil) {
         self.configuration = configuration
@@ -168,32 +197,40 @@ public struct SyncMachine: Sendable {
 
         case .stopped:
             phase = .stopped
-            changedDuringRound = false
-            requestedDuringRound = false
             status.nextRetry = nil
             if status.connection == .syncing { status.connection = .idle }
             return Timer.allCases.map { .cancel($0) }
 
         case .localChange:
-            lastLocalChange = now
             switch phase {
             case .idle:
                 return [.schedule(.debounce, at: now + configuration.debounce)]
-            case .running:
-                changedDuringRound = true
+            case .running(var round):
+                round.changedAt = now
+                phase = .running(round)
                 return []
             case .waiting, .pausedForAuth, .unconfigured, .stopped:
                 // The retry timer, the person's sign-in or a new remote will carry the change.
                 return []
             }
 
+        case .serverReached:
+            guard phase.isWaiting else { return [] }
+            return [.cancel(.debounce), .cancel(.retry)] + startRound()
+
+        case .hintsLost:
+            guard phase == .idle else { return [] }
+            return [.cancel(.debounce)] + startRound()
+
         case .syncRequested, .credentialsChanged:
             if event == .credentialsChanged {
                 status.failures = 0
                 status.problem = nil
+                status.problemDetail = nil
             }
-            if case .running = phase {
-                requestedDuringRound = true
+            if case .running(var round) = phase {
+                round.requested = true
+                phase = .running(round)
                 return []
             }
             return [.cancel(.debounce), .cancel(.retry)] + startRound()
@@ -201,91 +238,98 @@ public struct SyncMachine: Sendable {
         case .timerFired(.debounce):
             switch phase {
             case .idle: return startRound()
-            case .running:
-                changedDuringRound = true
+            case .running(var round):
+                // The write it waited for is a debounce old already: a round follows this one.
+                round.changedAt = round.changedAt ?? .distantPast
+                phase = .running(round)
                 return []
             default: return []
             }
 
         case .timerFired(.retry):
-            return phase == .waiting ? startRound() : []
+            return phase.isWaiting ? startRound() : []
 
         case .timerFired(.periodic):
             let next: [Action] = [.schedule(.periodic, at: now + configuration.periodic)]
             return phase == .idle ? next + [.cancel(.debounce)] + startRound() : next
 
         case .roundFinished(let outcome):
-            guard case .running(let kind) = phase else { return [] }
-            return finish(kind, outcome, now: now, random: &random)
+            guard case .running(let round) = phase else { return [] }
+            status.roundsFinished += 1
+            return finish(round, outcome, now: now, random: &random)
         }
     }
 
     private mutating func startRound() -> [Action] {
-        let kind: RoundKind = resyncPending ? .resync : .normal
-        phase = .running(kind)
-        changedDuringRound = false
-        requestedDuringRound = false
+        let kind = nextKind
+        phase = .running(Round(kind: kind))
         status.connection = .syncing
         status.nextRetry = nil
+        status.roundsStarted += 1
         return [.startRound(kind)]
     }
 
     private mutating func finish(
-        _ kind: RoundKind, _ outcome: RoundOutcome, now: Date, random: inout some RandomNumberGenerator
+        _ round: Round, _ outcome: RoundOutcome, now: Date, random: inout some RandomNumberGenerator
     ) -> [Action] {
         switch outcome {
         case .caughtUp, .moreToDo:
-            if kind == .resync { resyncPending = false }
+            if round.kind == .resync { nextKind = .normal }
             status.lastSuccess = now
             status.failures = 0
             status.problem = nil
+            status.problemDetail = nil
             status.connection = .idle
             phase = .idle
             var actions: [Action] = [.schedule(.periodic, at: now + configuration.periodic)]
-            if outcome == .moreToDo || requestedDuringRound {
+            if outcome == .moreToDo || round.requested {
                 actions += startRound()
-            } else if changedDuringRound {
-                let due = max(now, (lastLocalChange ?? now) + configuration.debounce)
+            } else if let changedAt = round.changedAt {
+                let due = max(now, changedAt + configuration.debounce)
                 actions.append(.schedule(.debounce, at: due))
             }
             return actions
 
         case .networkError(let message):
             return retryLater(
-                connection: .offline, problem: "server unreachable: \(message)",
-                after: nil, now: now, random: &random)
+                connection: .offline, problem: "The server cannot be reached; changes wait on this device.",
+                detail: message, after: nil, now: now, random: &random)
 
         case .serverError(let code, let retryAfter):
-            let problem = code == 429 ? "the server asked to slow down (429)" : "the server answered \(code)"
-            return retryLater(connection: .error, problem: problem, after: retryAfter, now: now, random: &random)
+            let problem =
+                code == 429
+                ? "The server asked this device to slow down." : "The server could not take the changes just now."
+            return retryLater(
+                connection: .error, problem: problem, detail: "HTTP \(code)", after: retryAfter, now: now,
+                random: &random)
 
         case .authRefused(let code):
             phase = .pausedForAuth
             status.connection = .authNeeded
             status.nextRetry = nil
-            status.problem =
-                "the server refused the token (\(code)): sign in again with quire remote set URL --token-stdin"
+            status.problem = "The server no longer accepts this device's token: sign in again with quire remote set."
+            status.problemDetail = "HTTP \(code)"
             return [.cancel(.debounce), .cancel(.retry), .pauseForAuth]
 
         case .resyncNeeded:
-            if kind == .resync {
+            if round.kind == .resync {
                 // A resync that is itself told to resync: back off rather than loop.
                 return retryLater(
-                    connection: .error, problem: "the server keeps asking for a resync",
-                    after: nil, now: now, random: &random)
+                    connection: .error, problem: "The server keeps asking this device to download everything again.",
+                    detail: nil, after: nil, now: now, random: &random)
             }
-            resyncPending = true
+            nextKind = .resync
             return startRound()
 
         case .localFailure(let message):
             return retryLater(
-                connection: .error, problem: "local database: \(message)", after: nil, now: now,
-                random: &random)
+                connection: .error, problem: "This device's database could not be written.", detail: message,
+                after: nil, now: now, random: &random)
 
         case .busy:
-            phase = .waiting
             status.connection = .idle
             let at = now + configuration.busyRetry
+            phase = .waiting(until: at)
             status.nextRetry = nil
             return [.schedule(.retry, at: at)]
 
@@ -294,12 +338,13 @@ public struct SyncMachine: Sendable {
             status.connection = .noRemote
             status.nextRetry = nil
             status.problem = nil
+            status.problemDetail = nil
             return [.cancel(.debounce), .cancel(.retry)]
         }
     }
 
     private mutating func retryLater(
-        connection: SyncConnection, problem: String, after retryAfter: TimeInterval?, now: Date,
+        connection: SyncConnection, problem: String, detail: String?, after retryAfter: TimeInterval?, now: Date,
         random: inout some RandomNumberGenerator
     ) -> [Action] {
         status.failures += 1
@@ -308,9 +353,10 @@ public struct SyncMachine: Sendable {
         let backoff = configuration.backoff.delay(failures: status.failures, using: &random)
         let delay = max(backoff, retryAfter ?? 0)
         let at = now + delay
-        phase = .waiting
+        phase = .waiting(until: at)
         status.connection = connection
         status.problem = problem
+        status.problemDetail = detail
         status.nextRetry = at
         return [.schedule(.retry, at: at)]
     }

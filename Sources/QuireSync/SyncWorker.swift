@@ -38,8 +38,6 @@ public final class SyncWorker: @unchecked Sendable {
     private var random: AnyRandomNumberGenerator
     private var timers: [SyncMachine.Timer: (generation: Int, timer: any SyncScheduledTimer)] = [:]
     private var generation = 0
-    private var roundsStarted = 0
-    private var roundsFinished = 0
 
     /// - Parameters:
     ///   - onStatus: called on `queue` whenever the sync status changes.
@@ -73,6 +71,10 @@ public final class SyncWorker: @unchecked Sendable {
     public func syncNow() { send(.syncRequested) }
     /// The remote or its token changed: resume if sync was paused for sign-in.
     public func credentialsChanged() { send(.credentialsChanged) }
+    /// The server answered elsewhere (the hint stream, another process): a waiting retry runs now.
+    public func serverReached() { send(.serverReached) }
+    /// The open hint stream ended: check the server with a round now.
+    public func hintsLost() { send(.hintsLost) }
 
     /// The current status (waits for the queue briefly; not for use on `queue` itself).
     public var status: SyncMachine.Status {
@@ -81,7 +83,7 @@ public final class SyncWorker: @unchecked Sendable {
 
     /// How many rounds have started and finished, for tests and the status screen.
     public var roundCounts: (started: Int, finished: Int) {
-        queue.sync { (roundsStarted, roundsFinished) }
+        queue.sync { (machine.status.roundsStarted, machine.status.roundsFinished) }
     }
 
     private func send(_ event: SyncMachine.Event) {
@@ -92,7 +94,6 @@ public final class SyncWorker: @unchecked Sendable {
 
     private func handle(_ event: SyncMachine.Event) {
         dispatchPrecondition(condition: .onQueue(queue))
-        if case .roundFinished = event { roundsFinished += 1 }
         let actions = machine.handle(event, now: scheduler.now(), random: &random)
         for action in actions { perform(action) }
     }
@@ -100,7 +101,6 @@ public final class SyncWorker: @unchecked Sendable {
     private func perform(_ action: SyncMachine.Action) {
         switch action {
         case .startRound(let kind):
-            roundsStarted += 1
             // The outcome always comes back through the queue, even when the runner answers
             // at once, so that `handle` never runs inside itself.
             runner.start(kind) { outcome in

@@ -118,7 +118,12 @@ extension AppState {
             resolve.showsPreview = false
             resolve.scrollOffset = 0
         case .back:
-            screen = .list
+            // What the person chose or wrote here is not dropped without asking.
+            if resolve.hasChoices {
+                question = .dropResolveChoices
+            } else {
+                screen = .list
+            }
         case .quit:
             return quit()
         default:

@@ -42,13 +42,25 @@ extension AppState {
             }
             showSync(summary)
             return []
+        case .syncWorkerChanged(let worker):
+            syncWorker = worker
+            showSync(sync)
+            // "Syncing…" from `s` goes once the round it asked for is over; the sync line says how.
+            if let target = syncNowTarget, worker.roundsFinished >= target {
+                syncNowTarget = nil
+                if notice?.kind == .syncRound { notice = nil }
+            }
+            return []
         case .tick(let time):
             now = time
             // A read that never answers (it failed, and said so) must not hold the status bar.
             if let since = listRereadSince, time.timeIntervalSince(since) >= 1 { releaseHeldSync() }
+            if noticeExpired(at: time) { notice = nil }
             return []
         case .notice(let shown):
             notice = shown
+            // The round `s` asked for is the next to start, even when one is running now.
+            if shown.kind == .syncRound { syncNowTarget = (syncWorker?.roundsStarted ?? 0) + 1 }
             return []
         case .tagsFound(let prefix, let tags):
             return complete(prefix, with: tags)
@@ -65,13 +77,6 @@ extension AppState {
             return []
         case .historyLoaded(let id, let result):
             return showHistory(id, result)
-        case .noticeExpired(let shown):
-            if notice == shown { notice = nil }
-            return []
-        case .syncRoundEnded:
-            // "Syncing…" from `s` goes; the sync line beside it says how the round went.
-            if notice?.kind == .syncRound { notice = nil }
-            return []
         case .reviewTargetFound(let id):
             return openReview(id)
         case .reviewLoaded(let id, let versions):
@@ -150,10 +155,10 @@ extension AppState {
 
     private mutating func answer(_ command: Command?) -> [Effect] {
         switch (question, command) {
-        case (.discardChanges?, .confirm?):
+        case (.discardChanges?, .confirm?), (.dropResolveChoices?, .confirm?):
             question = nil
             screen = .list
-        case (.discardChanges?, .decline?):
+        case (.discardChanges?, .decline?), (.dropResolveChoices?, .decline?):
             question = nil
         case (.discardDeadLetter(let letter)?, .confirm?):
             question = nil
@@ -168,9 +173,24 @@ extension AppState {
 
     // MARK: - Sync summary
 
+    /// Shows the store's counts with the worker's state over them.
     mutating func showSync(_ summary: SyncSummary) {
-        recordSyncSummary(summary)
-        sync = summary
+        let combined = syncWorker?.applied(to: summary) ?? summary
+        recordSyncSummary(combined)
+        sync = combined
+    }
+
+    /// Whether the notice on screen has been there `noticeLifetime` at `time` (the notice of a
+    /// sync round stays until the round ends).
+    func noticeExpired(at time: Date) -> Bool {
+        guard let notice, notice.kind != .syncRound, let since = noticeSince else { return false }
+        return time.timeIntervalSince(since) >= AppState.noticeLifetime
+    }
+
+    /// Whether a tick at `time` would change what is on screen: the sync line's words (a
+    /// countdown, a new minute) or a notice's time being up. The runtime ticks only then.
+    public func tickChangesScreen(at time: Date) -> Bool {
+        noticeExpired(at: time) || sync.statusLine(now: time, timeZone: timeZone) != syncLine
     }
 
     /// The list has been read again after a store change: the summary of that change shows now.

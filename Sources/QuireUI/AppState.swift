@@ -34,6 +34,8 @@ public struct AppState: Hashable, Sendable {
     /// A yes/no question over the current screen.
     public enum Question: Hashable, Sendable {
         case discardChanges
+        /// Leave the resolve screen, dropping the choices made on it.
+        case dropResolveChoices
         /// Discard a dead letter for good (asked on the sync status screen).
         case discardDeadLetter(SyncStatusDetail.DeadLetter)
     }
@@ -80,9 +82,17 @@ public struct AppState: Hashable, Sendable {
     public var list: ListState
     public var prompt: Prompt?
     public var question: Question?
-    public var notice: Notice?
-    /// Where sync stands.
+    public var notice: Notice? {
+        didSet { if notice != oldValue { noticeSince = notice == nil ? nil : now } }
+    }
+    /// When the notice on screen appeared (the tick before it): it goes `noticeLifetime` later.
+    public private(set) var noticeSince: Date?
+    /// Where sync stands: the store's counts with the worker's own state over them.
     public var sync: SyncSummary
+    /// What the sync worker last said; nil when none runs here (or before it spoke).
+    public var syncWorker: SyncWorkerState?
+    /// After `s`: the worker's finished-round count that means the round asked for is over.
+    public var syncNowTarget: Int?
     /// The time of the runtime's last tick: the status bar's clock ("retrying in 8s" counts
     /// down with it). Nil until the first tick.
     public var now: Date?
@@ -105,7 +115,10 @@ public struct AppState: Hashable, Sendable {
         prompt = nil
         question = nil
         notice = nil
+        noticeSince = nil
         sync = SyncSummary(connection: .noRemote)
+        syncWorker = nil
+        syncNowTarget = nil
         now = nil
         self.timeZone = timeZone
         syncStatus = SyncStatusState()

@@ -9,7 +9,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     // Sync
     case nextNeedingReview, syncNow, syncStatus
     // Sync status
-    case retryDeadLetter, discardDeadLetter
+    case retryDeadLetter, discardDeadLetter, toggleSyncDetail
     // App
     case help, quit
     // Editor

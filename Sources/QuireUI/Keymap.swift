@@ -127,6 +127,8 @@ public enum Keymap {
         KeyBinding(
             .syncStatus, [.character("c")], .nextNeedingReview, "resolve the next item needing review", hint: "resolve"),
         KeyBinding(.syncStatus, [.character("s")], .syncNow, "sync now", hint: "sync now"),
+        KeyBinding(
+            .syncStatus, [.character("i")], .toggleSyncDetail, "show or hide what the last failure said, word for word"),
         KeyBinding(.syncStatus, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.syncStatus, [.control("c")], .quit, "quit"),
 

@@ -12,17 +12,14 @@ public enum Message: Hashable, Sendable {
     /// A write finished; on success, the item written and how it met the item.
     case written(WriteIntent, Result<WriteDone, WriteFailure>)
     case externalEditFinished(ExternalEditOutcome)
-    /// Sync's state changed.
+    /// The store's sync counts changed (pending, needs review, rejected).
     case syncChanged(SyncSummary)
+    /// The sync worker's state changed: its connection, hint stream, rounds or schedule.
+    case syncWorkerChanged(SyncWorkerState)
     /// The clock moved on: the status bar's countdowns and times are worded from it.
     case tick(Date)
     /// A short notice for the status bar (e.g. the answer to "sync now").
     case notice(AppState.Notice)
-    /// A notice has been on screen for `AppState.noticeLifetime`: it goes, unless another
-    /// replaced it meanwhile.
-    case noticeExpired(AppState.Notice)
-    /// The round that `s` asked for is over (whatever came of it: the sync line says).
-    case syncRoundEnded
     /// The answer to "next item needing review": its id, or nil when there is none.
     case reviewTargetFound(String?)
     /// The sync status screen's read, retry or discard answered.

@@ -208,6 +208,11 @@ public struct ResolveState: Hashable, Sendable {
         return true
     }
 
+    /// Whether anything was chosen or written here (leaving asks first).
+    public var hasChoices: Bool {
+        !choices.isEmpty || editedBody != nil || !editedFields.isEmpty
+    }
+
     /// Whether a row is settled (by a choice, or for hunks by an edited body).
     public func isSettled(_ row: Row) -> Bool {
         if case .hunk = row, editedBody != nil { return true }

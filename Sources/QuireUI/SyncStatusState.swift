@@ -21,6 +21,8 @@ public struct SyncStatusState: Hashable, Sendable {
     /// burst of store changes never queues up reads.
     public internal(set) var loading: Bool
     var reloadWanted: Bool
+    /// `i`: the failure's own words are shown under the plain sentence.
+    public var showsFailureDetail: Bool
 
     public init() {
         detail = nil
@@ -29,6 +31,7 @@ public struct SyncStatusState: Hashable, Sendable {
         loadError = nil
         loading = false
         reloadWanted = false
+        showsFailureDetail = false
     }
 
     /// Adds one outbox depth sample, dropping the oldest beyond `historyLimit`.
@@ -161,6 +164,8 @@ extension AppState {
             return [.findNextNeedingReview(after: nil)]
         case .syncNow:
             return [.syncNow]
+        case .toggleSyncDetail:
+            syncStatus.showsFailureDetail.toggle()
         case .back:
             screen = .list
         case .quit:

@@ -41,6 +41,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Live-sync hint streams one user may hold at once (one per running app).")
     var hintStreamsPerUser = 16
 
+    @Option(help: "Seconds a live-sync hint stream stays open before the server ends it (the device reconnects).")
+    var hintLifetime = 1800
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard retentionDays >= 1 else { throw ValidationError("--retention-days must be at least 1") }
@@ -56,6 +59,7 @@ struct Serve: AsyncParsableCommand {
         guard hintStreams >= 0, hintStreamsPerUser >= 0 else {
             throw ValidationError("--hint-streams and --hint-streams-per-user must not be negative")
         }
+        guard hintLifetime >= 1 else { throw ValidationError("--hint-lifetime must be at least 1 second") }
     }
 
     func run() async throws {
@@ -76,6 +80,7 @@ struct Serve: AsyncParsableCommand {
         configuration.postgresConnections = postgresConnections
         configuration.hintStreams = hintStreams
         configuration.hintStreamsPerUser = hintStreamsPerUser
+        configuration.hintLifetime = .seconds(hintLifetime)
         do {
             let app = try buildApplication(configuration: configuration, logger: logger)
             try await app.runService()

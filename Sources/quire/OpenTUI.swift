@@ -29,21 +29,26 @@ func openTUI(help: String) throws {
     // timers, rounds off the UI queue, one sync per database across processes (the lock).
     let settings = SyncCommandSupport.settings()
     let engine = SyncCommandSupport.engine(store: store, settings: settings)
+    // The worker and the hint stream tell the app of every change of their state (`news`).
+    let news = SyncNews()
     let worker = SyncWorker(
         runner: engine, scheduler: LiveSyncScheduler(now: store.environment.now),
-        lastSuccess: try? store.syncMeta().lastSuccessAt)
+        lastSuccess: try? store.syncMeta().lastSuccessAt, onStatus: { news.workerChanged($0) })
     // Live sync: a hint that the feed moved starts a pull at once; a change of the settings in
     // another terminal (remote set or removed, a new token) takes effect within a second.
     let ledger = engine.ledger
     let hints = HintFollower(
         connect: { settings.remote() }, live: { settings.liveHints }, cursorSeq: { ledger.cursorSeq() },
-        onMove: { worker.syncNow() })
+        onMove: { worker.syncNow() }, onState: { news.hintsChanged($0) })
+    news.link(worker: worker, hints: hints)
     let watcher = SettingsWatcher(settings: settings) {
         worker.credentialsChanged()
         hints.reconnect()
     }
     var appEnvironment = AppEnvironment.live(store: store, environment: environment)
-    appEnvironment.sync = LiveSyncControl(settings: settings, worker: worker, engine: engine, hints: hints)
+    appEnvironment.sync = LiveSyncControl(
+        settings: settings, worker: worker, engine: engine, news: news,
+        storeLastSuccess: { try? store.syncMeta().lastSuccessAt })
     let runtime = AppRuntime(environment: appEnvironment, backend: terminal)
     // A config file that does not read leaves sync off; the app still opens on the local store.
     var notices = [terminal.notice]

@@ -98,7 +98,10 @@ import Testing
         #expect(harness.waitFor { harness.state.sync.needsReview == 1 })
         harness.press(.character("c"))
         #expect(harness.state.resolve != nil)
+        // Esc after a choice asks first; `y` leaves without writing.
         harness.press(.character("R"), .escape)
+        #expect(harness.state.question == .dropResolveChoices)
+        harness.press(.character("y"))
         #expect(harness.state.screen == .list)
         #expect(try harness.store.conflicts().count == 1)
         #expect(try harness.store.item(Self.id)?.title == "Mine")

@@ -14,11 +14,15 @@ import Testing
     /// `quire-server serve` on a fresh SQLite file and a free loopback port.
     final class Server {
         let directory: String
-        let process: ServerProcess
+        let binary: String
+        private(set) var process: ServerProcess
         let url: String
         let token: String
 
+        var database: String { directory + "/server.db" }
+
         init(binary: String) throws {
+            self.binary = binary
             directory = try makeTemporaryDirectory("quire-tui-sync")
             let database = directory + "/server.db"
             let added = Spawn.run(binary, ["user", "add", "alice", "--db", database])
@@ -26,6 +30,17 @@ import Testing
             #expect(added.status == 0)
             process = try ServerProcess(serveBlocking: ["--db", database, "--rate-limit", "0"])
             url = process.baseURL
+        }
+
+        /// Starts the server again on the same port and database, after `process.kill()`.
+        func restart() throws {
+            process = try ServerProcess(
+                serveBlocking: ["--db", database, "--rate-limit", "0", "--port", String(process.port)])
+        }
+
+        /// Runs an operator's command (`token revoke alice`) on the server's database.
+        func admin(_ arguments: String...) -> (status: Int32, output: String) {
+            Spawn.run(binary, arguments + ["--db", database])
         }
 
         deinit {

@@ -85,8 +85,10 @@ import Testing
             defer { follower.stop() }
             #expect(await suspendUntil(timeout: asyncWorkDeadline) { connections.count >= 2 }, "it connects again")
             #expect(record.moves.load(ordering: .relaxed) == 0, "garbage never starts a pull")
-            if case .polling(let reason) = follower.current {
-                #expect(reason.contains("hint"), "\(reason)")
+            // A plain sentence on the screen; what the parser said is kept for the detail.
+            if case .polling(let reason, let detail) = follower.current {
+                #expect(reason == "the server sent something unreadable", "\(reason)")
+                #expect(detail != nil)
             }
         }
     }

@@ -248,7 +248,12 @@ extension QuireBinary {
 
         let review = try await QuireBinary.execute(["sync"], home: second)
         #expect(review.status == 5, "exit code 5: synced, but an item needs review")
-        #expect(review.stderr.contains("1 item needs review"), "\(review.stderr)")
+        // One line says what the sync did and what needs review; nothing else is printed.
+        #expect(review.stdout.isEmpty, "\(review.stdout)")
+        #expect(
+            review.stderr
+                == "quire: Synced · pushed 1, nothing new from other devices · 1 item needs review: see 'quire conflicts'\n",
+            "\(review.stderr)")
         let state = try await status(second)
         #expect(state["conflicts"] as? Int == 1)
         #expect(state["outbox"] as? Int == 0, "the conflicting change waits in the conflict record, not the outbox")

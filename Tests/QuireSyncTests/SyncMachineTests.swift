@@ -43,6 +43,40 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         #expect(actions.contains(.report(machine.status)))
     }
 
+    /// A hint stream that was open and ended is news: an idle machine checks the server at
+    /// once (a killed server or a revoked token shows in a second), a waiting one keeps its
+    /// backoff, and a paused one stays paused.
+    @Test func aLostHintStreamChecksTheServerOnlyWhenIdle() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        #expect(rounds(machine.handle(.hintsLost, now: t0 + 5, random: &random)) == [.normal])
+        _ = machine.handle(.roundFinished(.networkError("refused")), now: t0 + 5, random: &random)
+        #expect(machine.status.connection == .offline)
+        #expect(rounds(machine.handle(.hintsLost, now: t0 + 6, random: &random)).isEmpty, "the backoff holds")
+        var paused = runningIdle()
+        _ = paused.handle(.syncRequested, now: t0, random: &random)
+        _ = paused.handle(.roundFinished(.authRefused(status: 401)), now: t0, random: &random)
+        #expect(rounds(paused.handle(.hintsLost, now: t0 + 1, random: &random)).isEmpty)
+        #expect(paused.status.connection == .authNeeded)
+    }
+
+    /// The server answering elsewhere (a stream opened, another process synced the store) ends
+    /// a wait for a retry at once; it starts nothing when no retry is waiting.
+    @Test func theServerSeenElsewhereEndsAWaitForARetry() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: .max)
+        #expect(rounds(machine.handle(.serverReached, now: t0 + 1, random: &random)).isEmpty)
+        _ = machine.handle(.syncRequested, now: t0 + 2, random: &random)
+        _ = machine.handle(.roundFinished(.networkError("refused")), now: t0 + 2, random: &random)
+        #expect(machine.status.nextRetry != nil)
+        let actions = machine.handle(.serverReached, now: t0 + 3, random: &random)
+        #expect(rounds(actions) == [.normal])
+        #expect(actions.contains(.cancel(.retry)))
+        #expect(machine.status.nextRetry == nil)
+        #expect(machine.status.roundsStarted == 3)
+        #expect(machine.status.roundsFinished == 2)
+    }
+
     @Test func localWritesAreDebouncedUntilAQuietMoment() {
         let debounce = SyncMachine.Configuration().debounce
         #expect(debounce <= 0.3, "a save is pushed within 300 ms")
@@ -123,7 +157,8 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
             .roundFinished(.serverError(status: 429, retryAfter: 30)), now: t0, random: &random)
         #expect(schedules(actions)[.retry] == t0 + 30)
         #expect(machine.status.connection == .error)
-        #expect(machine.status.problem?.contains("429") == true)
+        #expect(machine.status.problem == "The server asked this device to slow down.")
+        #expect(machine.status.problemDetail == "HTTP 429")
     }
 
     @Test func aRetryAfterOfZeroStillBacksOff() throws {
@@ -151,7 +186,9 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         _ = machine.handle(.roundFinished(.serverError(status: 503, retryAfter: nil)), now: t0, random: &random)
         _ = machine.handle(.timerFired(.retry), now: t0 + 1, random: &random)
         _ = machine.handle(.roundFinished(.caughtUp), now: t0 + 2, random: &random)
-        #expect(machine.status == SyncMachine.Status(connection: .idle, lastSuccess: t0 + 2))
+        #expect(
+            machine.status
+                == SyncMachine.Status(connection: .idle, lastSuccess: t0 + 2, roundsStarted: 3, roundsFinished: 3))
         // The next failure starts the backoff from the beginning again.
         _ = machine.handle(.syncRequested, now: t0 + 3, random: &random)
         let actions = machine.handle(.roundFinished(.networkError("x")), now: t0 + 3, random: &random)
@@ -268,7 +305,10 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         let quiet = machine.handle(.localChange, now: t0 + 1, random: &random)
         #expect(!quiet.contains { if case .report = $0 { true } else { false } })
         let busy = machine.handle(.timerFired(.debounce), now: t0 + 3, random: &random)
-        #expect(busy.last == .report(SyncMachine.Status(connection: .syncing, lastSuccess: t0)))
+        #expect(
+            busy.last
+                == .report(
+                    SyncMachine.Status(connection: .syncing, lastSuccess: t0, roundsStarted: 2, roundsFinished: 1)))
     }
 }
 

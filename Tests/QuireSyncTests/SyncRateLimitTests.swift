@@ -45,7 +45,7 @@ import Testing
         #expect(retryAfter >= 90 && retryAfter <= 100, "the server's wait for one request at 0.01/s")
         let status = worker.status
         #expect(status.connection == .error)
-        #expect(status.problem?.contains("429") == true)
+        #expect(status.problemDetail == "HTTP 429")
         let nextRetry = try #require(status.nextRetry)
         #expect(nextRetry.timeIntervalSince(clock.now()) >= retryAfter, "not sooner than Retry-After")
         #expect(nextRetry.timeIntervalSince(clock.now()) < retryAfter + 1, "and not much later either")

@@ -260,22 +260,42 @@ import Testing
         #expect(harness.state.screen == .list)
     }
 
-    @Test func syncingFromSGoesOnceTheRoundIsOver() {
+    @Test func syncingFromSGoesOnceTheRoundItAskedForIsOver() {
         var harness = Harness(size: .standard)
+        harness.send(.syncChanged(SyncSummary(connection: .idle, pending: 1)))
+        // A round is running when `s` is pressed: the one `s` asked for is the next.
+        harness.send(.syncWorkerChanged(SyncWorkerState(connection: .syncing, roundsStarted: 3, roundsFinished: 2)))
         harness.send(.notice(.syncStarted))
-        harness.send(.syncChanged(SyncSummary(connection: .syncing, pending: 1)))
+        harness.send(.syncWorkerChanged(SyncWorkerState(connection: .idle, roundsStarted: 3, roundsFinished: 3)))
         #expect(harness.frame.buffer.lines.last!.contains(AppState.syncStartedNotice), "still going")
+        harness.send(.syncWorkerChanged(SyncWorkerState(connection: .syncing, roundsStarted: 4, roundsFinished: 3)))
         harness.send(
-            .syncChanged(
-                SyncSummary(connection: .offline, pending: 1, nextRetry: Fixtures.created.addingTimeInterval(2))))
-        harness.send(.syncRoundEnded)
+            .syncWorkerChanged(
+                SyncWorkerState(
+                    connection: .offline, nextRetry: Fixtures.created.addingTimeInterval(2), roundsStarted: 4,
+                    roundsFinished: 4)))
         let last = harness.frame.buffer.lines.last!
         #expect(!last.contains(AppState.syncStartedNotice))
         #expect(last.hasSuffix("1 pending · offline, retrying in 2s"))
         // Other notices are left alone.
         harness.send(.notice(.info("Created note")))
-        harness.send(.syncRoundEnded)
+        harness.send(.syncWorkerChanged(SyncWorkerState(connection: .idle, roundsStarted: 5, roundsFinished: 5)))
         #expect(harness.frame.buffer.lines.last!.contains("Created note"))
+    }
+
+    /// A notice goes through `update` on the clock's tick once its time is up, counted from the
+    /// tick it appeared at; the notice of a sync round waits for the round instead.
+    @Test func aNoticeGoesOnTheTickAfterItsLifetime() {
+        var harness = Harness(size: .standard)
+        harness.send(.notice(.info("Created note")))
+        harness.send(.tick(Fixtures.created.addingTimeInterval(AppState.noticeLifetime - 0.5)))
+        #expect(harness.state.notice?.text == "Created note")
+        #expect(harness.state.tickChangesScreen(at: Fixtures.created.addingTimeInterval(AppState.noticeLifetime)))
+        harness.send(.tick(Fixtures.created.addingTimeInterval(AppState.noticeLifetime)))
+        #expect(harness.state.notice == nil)
+        harness.send(.notice(.syncStarted))
+        harness.send(.tick(Fixtures.created.addingTimeInterval(AppState.noticeLifetime * 3)))
+        #expect(harness.state.notice == .syncStarted)
     }
 
     @Test func theStatusBarShowsTheSyncLine() {

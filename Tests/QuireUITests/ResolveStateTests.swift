@@ -207,9 +207,19 @@ enum ResolveFixtures {
 
     @Test func escapeGoesBackWithoutWriting() {
         var harness = opened()
+        harness.press(.escape)
+        #expect(harness.state.screen == .list, "nothing chosen: nothing to ask about")
+        harness = opened()
         harness.press(.character("L"))
         let before = harness.effects.count
+        // Choices made are not dropped without asking: `n` keeps them, `y` leaves.
         harness.press(.escape)
+        #expect(harness.state.question == .dropResolveChoices)
+        #expect(harness.text.contains("Leave and drop the choices made here?"))
+        harness.press(.character("n"))
+        #expect(harness.state.question == nil)
+        #expect(harness.state.resolve?.choices.isEmpty == false)
+        harness.press(.escape, .character("y"))
         #expect(harness.state.screen == .list)
         #expect(harness.effects.count == before)
     }
@@ -336,6 +346,8 @@ enum ResolveFixtures {
         #expect(resolve.editedFields[.title] == "Groceries (both lists)")
         #expect(resolve.isSettled(.field(.title)))
         #expect(resolve.selectedRow == .field(.priority))
+        // The row shows the value written, with its ✓, as a chosen side is shown.
+        #expect(harness.text.contains("title · ✓ typed “Groceries (both lists)”"), "\(harness.text)")
         harness.press(.character("r"), .character("l"), .character("r"), .enter)
         guard case .resolve(let plan)? = harness.effects.last else {
             Issue.record("accepting did not write")

@@ -46,6 +46,29 @@ import Testing
         #expect(newest < older)
     }
 
+    /// The state line is the worker's own news in a plain sentence, the same as the status bar
+    /// says; `i` shows what the failure said word for word, and `i` again hides it.
+    @Test func theStateIsTheWorkersInPlainWordsAndIShowsWhatTheFailureSaid() {
+        var harness = SyncStatusFixtures.harness(size: .large, detail: SyncStatusFixtures.busy)
+        let raw = "connection reset (error set): Connection refused (errno: 111)"
+        harness.send(
+            .syncWorkerChanged(
+                SyncWorkerState(
+                    connection: .offline, nextRetry: Fixtures.created.addingTimeInterval(3), live: false,
+                    problem: "The server cannot be reached; changes wait on this device.", problemDetail: raw,
+                    pollingReason: "the live connection to the server was lost", pollingDetail: raw)))
+        var text = harness.text
+        #expect(text.contains("offline · The server cannot be reached; changes wait on this device."), "\(text)")
+        #expect(!text.contains("Connection refused"), "no raw error until asked for")
+        #expect(harness.state.syncLine.hasSuffix("offline, retrying in 3s"), "the bar agrees")
+        harness.press(.character("i"))
+        text = harness.text
+        #expect(text.contains("it said"), "\(text)")
+        #expect(text.contains("Connection refused"), "\(text)")
+        harness.press(.character("i"))
+        #expect(!harness.text.contains("Connection refused"))
+    }
+
     @Test func everySizeKeepsToItsRows() {
         for size in Size.all + [Size(width: 20, height: 6), Size(width: 200, height: 60)] {
             let harness = SyncStatusFixtures.harness(size: size, detail: SyncStatusFixtures.busy)

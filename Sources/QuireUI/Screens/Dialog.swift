@@ -6,6 +6,7 @@ enum Dialog {
         let text: String
         switch question {
         case .discardChanges: text = "Discard unsaved changes?"
+        case .dropResolveChoices: text = "Leave and drop the choices made here?"
         case .discardDeadLetter(let letter): text = "Discard the rejected change to \(letter.title)?"
         }
         let answer = "y yes   n no"

@@ -228,6 +228,9 @@ enum ResolveScreen {
         let choice: String
         if case .hunk = row, resolve.editedBody != nil {
             choice = "edited"
+        } else if case .field(let field) = row, let typed = resolve.editedFields[field] {
+            // A value the person wrote settles the row: shown with its ✓, as a chosen side is.
+            choice = "✓ typed “\(typed)”"
         } else if let chosen = resolve.choices[row] {
             choice = row == .deletion ? deletionLabel(resolve, chosen) : chosen.rawValue
         } else {

@@ -45,12 +45,29 @@ enum SyncStatusScreen {
         StatusBar.render(state, left: Line("Sync status", style: Style(.statusBar)), into: &buffer, area: chrome.status)
     }
 
-    /// The report read last; until the first read answers, what the status bar already knows.
-    private static func shown(_ state: AppState) -> SyncStatusDetail {
-        state.syncStatus.detail
+    /// The store's facts from the report read last, with the connection, times and problem
+    /// the status bar shows (the worker's own news), so that the two never disagree. Until the
+    /// first read answers, what the status bar already knows.
+    static func shown(_ state: AppState) -> SyncStatusDetail {
+        var detail =
+            state.syncStatus.detail
             ?? SyncStatusDetail(
                 remote: nil, connection: state.sync.connection, lastSuccess: state.sync.lastSuccess,
                 outbox: state.sync.pending, nextRetry: state.sync.nextRetry)
+        guard let worker = state.syncWorker else { return detail }
+        detail.connection = worker.connection
+        detail.lastSuccess = worker.lastSuccess ?? detail.lastSuccess
+        detail.nextRetry = worker.nextRetry
+        detail.problem = worker.problem
+        detail.updates = worker.updates
+        return detail
+    }
+
+    /// The failure's own words, when `i` asked for them and there are any.
+    private static func failureDetail(_ state: AppState) -> String? {
+        guard state.syncStatus.showsFailureDetail, let worker = state.syncWorker else { return nil }
+        let said = [worker.problemDetail, worker.live == false ? worker.pollingDetail : nil].compactMap { $0 }
+        return said.isEmpty ? "nothing more was said" : said.joined(separator: " · ")
     }
 
     // MARK: - Facts
@@ -78,6 +95,7 @@ enum SyncStatusScreen {
             stateText += " · " + updates
         }
         let connection = Fact(name: "state", value: stateText, role: role(of: detail.connection))
+        let said = failureDetail(state).map { Fact(name: "it said", value: $0, role: .muted) }
         let last = Fact(name: "last sync", value: time(detail.lastSuccess) ?? "never")
         let retry = Fact(name: "next retry", value: time(detail.nextRetry, seconds: true) ?? "—")
         let outbox = Fact(
@@ -94,6 +112,7 @@ enum SyncStatusScreen {
             let column = (width - 2) / 2
             let pairs = [(last, retry), (outbox, inFlight), (sent, received), (durations, rounds)]
             return [factLine(remote, width: width), factLine(connection, width: width)]
+                + (said.map { [factLine($0, width: width)] } ?? [])
                 + pairs.map { left, right in
                     var line = factLine(left, width: column)
                     line.append("  ")
@@ -106,7 +125,9 @@ enum SyncStatusScreen {
         var stateLine = connection
         if let next = time(detail.nextRetry, seconds: true) { stateLine.value += " · retry \(next)" }
         let traffic = Fact(name: "traffic", value: "↑ \(bytes(detail.bytesSent))  ↓ \(bytes(detail.bytesReceived))")
-        return [remote, stateLine, last, outboxLine, traffic, durations].map { factLine($0, width: width) }
+        return ([remote, stateLine] + (said.map { [$0] } ?? []) + [last, outboxLine, traffic, durations]).map {
+            factLine($0, width: width)
+        }
     }
 
     private static func factLine(_ fact: Fact, width: Int) -> Line {

@@ -49,13 +49,25 @@ struct SyncCommand: AsyncParsableCommand {
         }
         let conflicts = try store.conflicts().count
         let waiting = try store.outboxCounts()
+        // What a person wants to know is what came from elsewhere: the server also sends this
+        // device's own writes back, and those change nothing here.
+        let incoming = total.summary.pulled
+        var parts = [
+            "pushed \(total.opsPushed)",
+            incoming == 0 ? "nothing new from other devices" : "\(incoming) new from other devices",
+        ]
+        if total.summary.merged > 0 { parts.append("\(total.summary.merged) merged") }
+        if waiting.rejected > 0 { parts.append("\(waiting.rejected) rejected (see 'quire status')") }
+        let synced = "Synced · " + parts.joined(separator: ", ")
         var failure = SyncCommandSupport.failure(for: outcome)
         if failure == nil && conflicts > 0 {
+            // The one line says both: what the sync did, and what waits for the person.
             failure = CLIFailure(
                 .needsReview,
-                conflicts == 1
-                    ? "1 item needs review: see 'quire conflicts'"
-                    : "\(conflicts) items need review: see 'quire conflicts'")
+                synced + " · "
+                    + (conflicts == 1
+                        ? "1 item needs review: see 'quire conflicts'"
+                        : "\(conflicts) items need review: see 'quire conflicts'"))
         }
         var out = Output()
         if json {
@@ -69,17 +81,8 @@ struct SyncCommand: AsyncParsableCommand {
                     bytesReceived: total.bytesReceived,
                     durationMs: Int(store.environment.now().timeIntervalSince(started) * 1000), outbox: waiting.pending,
                     conflicts: conflicts))
-        } else if SyncCommandSupport.failure(for: outcome) == nil {
-            // What a person wants to know is what came from elsewhere: the server also sends
-            // this device's own writes back, and those change nothing here.
-            let incoming = total.summary.pulled
-            var parts = [
-                "pushed \(total.opsPushed)",
-                incoming == 0 ? "nothing new from other devices" : "\(incoming) new from other devices",
-            ]
-            if total.summary.merged > 0 { parts.append("\(total.summary.merged) merged") }
-            if waiting.rejected > 0 { parts.append("\(waiting.rejected) rejected (see 'quire status')") }
-            out.line("Synced · " + parts.joined(separator: ", "))
+        } else if failure == nil {
+            out.line(synced)
         }
         out.flush()
         if let failure { throw failure }

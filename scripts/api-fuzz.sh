@@ -37,7 +37,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 token=$("$bin/quire-server" user add fuzz --db "$dir/server.db" 2>/dev/null)
-"$bin/quire-server" serve --db "$dir/server.db" --port 0 --rate-limit 0 --hint-lifetime 1 >"$dir/server.log" 2>&1 &
+"$bin/quire-server" serve --db "$dir/server.db" --port 0 --rate-limit 0 --address-rate-limit 0 --hint-lifetime 1 >"$dir/server.log" 2>&1 &
 server_pid=$!
 
 port=""

@@ -89,7 +89,7 @@ extension Item {
         case (.body, .string(let text)):
             body = try Validation.body(text)
         case (.tags, .strings(let list)):
-            tags = Tags.normalize(list)
+            tags = try Validation.tags(list)
         case (.tags, .null):
             tags = []
         case (.done, .bool(let flag)):

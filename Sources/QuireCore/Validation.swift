@@ -2,6 +2,9 @@
 public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyTitle
     case multilineTitle
+    case titleTooLong(bytes: Int)
+    case tooManyTags(count: Int)
+    case tagTooLong(String)
     case bodyTooLarge(bytes: Int)
     /// Title, body and tags together pass `Validation.maxItemBytes`.
     case itemTooLarge(bytes: Int)
@@ -14,6 +17,11 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .emptyTitle: "the title is empty"
         case .multilineTitle: "the title must be one line"
+        case .titleTooLong(let bytes):
+            "the title is \(bytes) bytes; the limit is \(Validation.maxTitleBytes) bytes: put the rest in the body"
+        case .tooManyTags(let count): "\(count) tags; the limit is \(Validation.maxTags)"
+        case .tagTooLong(let tag):
+            "the tag '\(tag.prefix(40))…' is \(tag.utf8.count) bytes; the limit is \(Validation.maxTagBytes) bytes"
         case .bodyTooLarge(let bytes):
             "the body is \(bytes) bytes; the limit is \(Validation.maxBodyBytes) bytes (1 MiB)"
         case .itemTooLarge(let bytes):
@@ -31,6 +39,11 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
 public enum Validation {
     /// SPEC: a body is any size up to 1 MiB.
     public static let maxBodyBytes = 1 << 20
+    /// SPEC "Limits": a title is one line of at most 4 KiB; an item has at most 100 tags of at
+    /// most 256 bytes each.
+    public static let maxTitleBytes = 4 << 10
+    public static let maxTags = 100
+    public static let maxTagBytes = 256
     /// The largest item a server accepts by default: the UTF-8 bytes of its title, body and
     /// tags together (`SyncLimits.maxItemBytes`).
     public static let maxItemBytes = maxBodyBytes + (64 << 10)
@@ -44,6 +57,7 @@ public enum Validation {
     @discardableResult
     public static func size(of item: Item) throws(ValidationError) -> Item {
         _ = try body(item.body)
+        _ = try tags(item.tags)
         let bytes = itemBytes(title: item.title, body: item.body, tags: item.tags)
         guard bytes <= maxItemBytes else { throw .itemTooLarge(bytes: bytes) }
         return item
@@ -54,7 +68,16 @@ public enum Validation {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw .emptyTitle }
         guard !trimmed.contains(where: { $0 == "\n" || $0 == "\r" }) else { throw .multilineTitle }
+        guard trimmed.utf8.count <= maxTitleBytes else { throw .titleTooLong(bytes: trimmed.utf8.count) }
         return trimmed
+    }
+
+    /// Tags, normalized (`Tags.normalize`), if there are not too many and none is too long.
+    public static func tags(_ list: [String]) throws(ValidationError) -> [String] {
+        let normalized = Tags.normalize(list)
+        guard normalized.count <= maxTags else { throw .tooManyTags(count: normalized.count) }
+        if let long = normalized.first(where: { $0.utf8.count > maxTagBytes }) { throw .tagTooLong(long) }
+        return normalized
     }
 
     /// A body, unchanged, if it fits the size limit.

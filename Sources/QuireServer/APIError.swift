@@ -33,11 +33,22 @@ struct APIError: Error, Sendable {
                 "the body's Content-Encoding '\(coding)' is not supported; send it as is or gzip-compressed"),
             headers: [.acceptEncoding: SyncProtocol.requestCoding])
     }
+    static func unsupportedTransferCoding(_ coding: String) -> APIError {
+        APIError(
+            status: .notImplemented,
+            body: ErrorBody(
+                .badRequest, "the Transfer-Encoding '\(coding)' is not supported; send the body as is or chunked"))
+    }
     static func rateLimited(retryAfter seconds: Int, _ why: String = "too many requests") -> APIError {
         APIError(
             status: .tooManyRequests,
             body: ErrorBody(.rateLimited, "\(why); retry after \(seconds) s"),
             headers: [.retryAfter: String(seconds)])
+    }
+    /// 429 for a wait a rate limiter answered, in whole seconds (at least one).
+    static func rateLimited(waiting wait: Duration, _ why: String = "too many requests") -> APIError {
+        let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        return rateLimited(retryAfter: max(1, Int(seconds.rounded(.up))), why)
     }
     static func resync(_ reason: String) -> APIError {
         APIError(status: .gone, body: ErrorBody(.resyncRequired, reason))
@@ -86,6 +97,9 @@ extension DecodingError {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 message = "the body is not valid JSON"
+            } else if context.debugDescription.hasPrefix("Cannot initialize ") {
+                // The decoder's own words name a Swift type, which means nothing to a client.
+                message = "invalid value at \(path(context.codingPath))"
             } else {
                 message = "invalid value at \(path(context.codingPath)): \(context.debugDescription)"
             }

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import QuireProtocol
+import ServiceLifecycle
 
 /// Builds the server: the one function the executable and the tests call.
 ///
@@ -36,23 +37,45 @@ func buildApplication(
         SyncProtocol.syncPath: .post, SyncProtocol.snapshotPath: .get,
         SyncProtocol.healthPath: .get, SyncProtocol.metricsPath: .get, SyncProtocol.hintsPath: .get,
     ]
-    router.middlewares.add(EdgeMiddleware(metrics: metrics, logger: logger, methods: methods))
+    let edge = EdgeMiddleware(
+        metrics: metrics, logger: logger, methods: methods, tls: configuration.tlsCertificatePath != nil,
+        addressLimiter: RateLimiter(configuration.addressRateLimit), metricsToken: configuration.metricsToken)
+    router.middlewares.add(edge)
     router.post(RouterPath(SyncProtocol.syncPath)) { request, _ in try await service.sync(request) }
     router.get(RouterPath(SyncProtocol.snapshotPath)) { request, _ in try await service.snapshot(request) }
     router.get(RouterPath(SyncProtocol.hintsPath)) { request, _ in try await service.hints(request) }
     router.get(RouterPath(SyncProtocol.healthPath)) { _, _ in try await service.health() }
-    router.get(RouterPath(SyncProtocol.metricsPath)) { _, _ in service.metricsText() }
+    var metricsServer: [any Service] = []
+    if let listen = configuration.metricsListen {
+        // Metrics on an address of their own (an operator's network), not beside the API.
+        let metricsRouter = Router(context: QuireRequestContext.self)
+        metricsRouter.middlewares.add(edge)
+        metricsRouter.get(RouterPath(SyncProtocol.metricsPath)) { _, _ in service.metricsText() }
+        metricsServer.append(
+            Application(
+                router: metricsRouter,
+                configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "quire-server"),
+                onServerRunning: { channel in
+                    logger.info("metrics on http://\(listen.host):\(channel.localAddress?.port ?? 0)/metrics")
+                },
+                logger: logger))
+    } else {
+        router.get(RouterPath(SyncProtocol.metricsPath)) { _, _ in service.metricsText() }
+    }
 
     let purge = PurgeService(
         store: store, retentionDays: configuration.retentionDays, interval: configuration.purgeInterval,
         now: now, logger: logger)
     let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
     let host = configuration.host
+    let connections = configuration.connections.fittingDescriptorLimit(logger: logger)
     var app = Application(
         router: router,
-        server: try serverBuilder(configuration),
-        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "quire-server"),
-        services: store.services + [purge, HintService(hub: hub, store: store, logger: logger)],
+        server: try serverBuilder(configuration, connections: connections, logger: logger),
+        configuration: .init(
+            address: .hostname(host, port: configuration.port), serverName: "quire-server",
+            availableConnectionsDelegate: ConnectionCap(limit: connections.maxConnections, logger: logger)),
+        services: store.services + [purge, HintService(hub: hub, store: store, logger: logger)] + metricsServer,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0
             logger.info("listening on \(scheme)://\(host):\(port)")
@@ -66,11 +89,19 @@ func buildApplication(
     return app
 }
 
-/// Plain HTTP/1.1, or HTTP/1.1 over TLS when a certificate and key are given.
-private func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
+/// Plain HTTP/1.1, or HTTP/1.1 over TLS 1.2 or newer when a certificate and key are given;
+/// every connection bounded in time and count by `connections`.
+private func serverBuilder(
+    _ configuration: ServerConfiguration, connections: ConnectionLimits, logger: Logger
+) throws -> HTTPServerBuilder {
+    let tally = AddressTally(limit: connections.maxConnectionsPerAddress, logger: logger)
+    let http1 = HTTPServerBuilder.http1(
+        configuration: .init(
+            additionalChannelHandlers: [ConnectionGuard(limits: connections, tally: tally, logger: logger)],
+            idleTimeout: TimeAmount(connections.idleTimeout)))
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):
-        return .http1()
+        return http1
     case (let certificate?, let key?):
         let chain: [NIOSSLCertificate]
         let privateKey: NIOSSLPrivateKey
@@ -84,9 +115,11 @@ private func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPS
         } catch {
             throw ConfigurationError("cannot read the TLS key '\(key)': \(error)")
         }
-        let tls = TLSConfiguration.makeServerConfiguration(
+        var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
-        return try .tls(.http1(), tlsConfiguration: tls)
+        // TLS 1.0 and 1.1 are deprecated (RFC 8996); every client of ours speaks 1.2 or 1.3.
+        tls.minimumTLSVersion = .tlsv12
+        return try .tls(http1, tlsConfiguration: tls)
     default:
         throw ConfigurationError("--tls-cert and --tls-key go together")
     }

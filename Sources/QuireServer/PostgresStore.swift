@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// before it reads anything, so writers of one user queue up, the sequence numbers they take
 /// follow commit order, and a reader's snapshot never shows sequence N+1 without N.
 final class PostgresStore: SyncStore {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let schema: String?
     private let logger: Logger
 
@@ -93,7 +93,7 @@ final class PostgresStore: SyncStore {
                     PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: self.logger)
             }
             let found = try await self.schemaVersion(connection)
-            for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 {
+            for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3 {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
             }
             if let found, found < 2 {
@@ -185,6 +185,11 @@ final class PostgresStore: SyncStore {
         "ALTER TABLE items ADD COLUMN IF NOT EXISTS device TEXT",
     ]
 
+    /// Schema 3: the device a token was issued for, so one lost device's token can be revoked alone.
+    private static let schemaV3 = [
+        "ALTER TABLE tokens ADD COLUMN IF NOT EXISTS name TEXT"
+    ]
+
     func ping() async throws {
         try await client.query("SELECT 1", logger: logger)
     }
@@ -230,32 +235,83 @@ final class PostgresStore: SyncStore {
         }
     }
 
-    func addToken(userName: String, tokenHash: String, now: Date) async throws {
+    func addToken(userName: String, tokenHash: String, name: String?, now: Date) async throws {
+        let name = try name.map(Self.validate(name:))
         let created = Timestamp.string(from: now)
         try await transaction { connection in
-            guard let id = try await self.userID(named: userName, on: connection) else {
+            guard let id = try await self.userID(named: userName, on: connection, lock: true) else {
                 throw StoreError.userNotFound(userName)
             }
+            if let name {
+                let taken = try await connection.query(
+                    "SELECT 1 FROM tokens WHERE user_id = \(id) AND name = \(name)", logger: self.logger)
+                for try await _ in taken.decode(Int32.self) {
+                    throw StoreError.tokenNameTaken(user: userName, name: name)
+                }
+            }
             try await connection.query(
-                "INSERT INTO tokens (hash, user_id, created_at) VALUES (\(tokenHash), \(id), \(created))",
+                "INSERT INTO tokens (hash, user_id, created_at, name) VALUES (\(tokenHash), \(id), \(created), \(name))",
                 logger: self.logger)
         }
     }
 
-    private func userID(named name: String, on connection: PostgresConnection) async throws -> Int64? {
-        let rows = try await connection.query("SELECT id FROM users WHERE name = \(name)", logger: logger)
+    func tokens(userName: String) async throws -> [TokenSummary] {
+        try await transaction { connection in
+            guard let id = try await self.userID(named: userName, on: connection) else {
+                throw StoreError.userNotFound(userName)
+            }
+            let rows = try await connection.query(
+                "SELECT hash, name, created_at FROM tokens WHERE user_id = \(id) ORDER BY created_at, hash",
+                logger: self.logger)
+            var tokens: [TokenSummary] = []
+            for try await (hash, name, created) in rows.decode((String, String?, String).self) {
+                tokens.append(
+                    TokenSummary(id: String(hash.prefix(TokenSummary.idLength)), name: name, createdAt: created))
+            }
+            return tokens
+        }
+    }
+
+    func removeUser(name: String) async throws -> UserSummary {
+        try await transaction { connection in
+            guard let id = try await self.userID(named: name, on: connection, lock: true) else {
+                throw StoreError.userNotFound(name)
+            }
+            guard let summary = try await self.summaries(where: "u.id = \(id)", on: connection).first else {
+                throw StoreError.userNotFound(name)
+            }
+            // Items, records, tokens and lineage go with the user (ON DELETE CASCADE).
+            try await connection.query("DELETE FROM users WHERE id = \(id)", logger: self.logger)
+            return summary
+        }
+    }
+
+    private func userID(named name: String, on connection: PostgresConnection, lock: Bool = false) async throws
+        -> Int64?
+    {
+        // Locking the user's row serializes this with the user's pushes (which lock it first).
+        let rows =
+            lock
+            ? try await connection.query("SELECT id FROM users WHERE name = \(name) FOR UPDATE", logger: logger)
+            : try await connection.query("SELECT id FROM users WHERE name = \(name)", logger: logger)
         for try await id in rows.decode(Int64.self) { return id }
         return nil
     }
 
     func users() async throws -> [UserSummary] {
-        let rows = try await client.query(
-            """
-            SELECT name, created_at,
-                   (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id),
-                   (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND NOT i.deleted)
-            FROM users u ORDER BY name
-            """, logger: logger)
+        try await transaction { connection in try await self.summaries(where: "TRUE", on: connection) }
+    }
+
+    /// Users matching `condition` (SQL over `u`, the users table; no client input in it).
+    private func summaries(where condition: String, on connection: PostgresConnection) async throws -> [UserSummary] {
+        let rows = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT name, created_at,
+                           (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id),
+                           (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND NOT i.deleted)
+                    FROM users u WHERE \(condition) ORDER BY name
+                    """), logger: logger)
         var result: [UserSummary] = []
         for try await (name, created, tokens, items) in rows.decode((String, String, Int64, Int64).self) {
             result.append(UserSummary(name: name, createdAt: created, tokens: Int(tokens), items: Int(items)))
@@ -263,16 +319,18 @@ final class PostgresStore: SyncStore {
         return result
     }
 
-    func revokeTokens(userName: String) async throws -> Int {
+    func revokeTokens(userName: String, matching selector: TokenSelector) async throws -> Int {
         try await transaction { connection in
             guard let id = try await self.userID(named: userName, on: connection) else {
                 throw StoreError.userNotFound(userName)
             }
             let rows = try await connection.query(
-                "DELETE FROM tokens WHERE user_id = \(id) RETURNING hash", logger: self.logger)
-            var count = 0
-            for try await _ in rows.decode(String.self) { count += 1 }
-            return count
+                "SELECT hash, name FROM tokens WHERE user_id = \(id) FOR UPDATE", logger: self.logger)
+            var tokens: [(hash: String, name: String?)] = []
+            for try await (hash, name) in rows.decode((String, String?).self) { tokens.append((hash, name)) }
+            let chosen = try selector.pick(from: tokens, user: userName)
+            try await connection.query("DELETE FROM tokens WHERE hash = ANY(\(chosen))", logger: self.logger)
+            return chosen.count
         }
     }
 
@@ -310,12 +368,12 @@ final class PostgresStore: SyncStore {
             let head = try await self.head(user: user, lock: true, on: connection)
             if let cursor, let reason = cursor.resyncReason(head: head) { throw ResyncRequired(reason: reason) }
 
-            var recorded: [String: OpResult] = [:]
+            var recorded: [String: OpRecord] = [:]
             let recordRows = try await connection.query(
                 "SELECT op, result FROM op_results WHERE user_id = \(user.rawValue) AND op = ANY(\(opIDs))",
                 logger: self.logger)
             for try await (op, text) in recordRows.decode((String, String).self) {
-                recorded[op] = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
+                recorded[op] = try OpRecord(op: op, storedText: text)
             }
             var items: [String: StoredItem] = [:]
             let itemRows = try await connection.query(
@@ -346,7 +404,7 @@ final class PostgresStore: SyncStore {
             }
             if !plan.records.isEmpty {
                 let ops = plan.records.map(\.op)
-                let results = plan.records.map { $0.result.compactJSON() }
+                let results = plan.records.map(\.storedText)
                 let created = Int64(planner.now.timeIntervalSince1970)
                 try await connection.query(
                     """

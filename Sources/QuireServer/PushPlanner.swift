@@ -13,9 +13,51 @@ struct OpTally: Sendable, Hashable {
 }
 
 /// A remembered answer: the idempotency record of one op id.
+///
+/// It keeps what a replay needs (status, revision, version, times, reason), never a copy of
+/// the item: a record is small whatever the item's size, and a replay of an answer that
+/// carried the item carries it as the server holds it then (`carriesItem`).
 struct OpRecord: Sendable, Hashable {
     var op: String
+    /// The answer without its item copy.
     var result: OpResult
+    /// The answer carried the item (a conflict, or an op applied to a version the device had
+    /// not seen).
+    var carriesItem: Bool
+
+    init(op: String, answer: OpResult) {
+        self.op = op
+        var result = answer
+        carriesItem = result.current != nil
+        result.current = nil
+        self.result = result
+    }
+
+    /// The mark stored after the answer's JSON when it carried the item (JSON readers skip
+    /// keys they do not know, so the stored text still reads as an `OpResult`).
+    private static let itemMark = #","carriesItem":true}"#
+
+    /// The record as the stores keep it.
+    var storedText: String {
+        let text = result.compactJSON()
+        guard carriesItem else { return text }
+        return String(text.dropLast()) + OpRecord.itemMark
+    }
+
+    /// Reads a stored record; one written before records lost their item copies is read the
+    /// same way (its copy dropped).
+    init(op: String, storedText text: String) throws {
+        let answer = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
+        self.init(op: op, answer: answer)
+        if text.hasSuffix(OpRecord.itemMark) { carriesItem = true }
+    }
+
+    /// The answer to a replay: the item as it is now when the first answer carried it.
+    func replayed(current item: ChangeItem?) -> OpResult {
+        var answer = result
+        if carriesItem { answer.current = item }
+        return answer
+    }
 }
 
 /// Everything a push writes, decided before anything is written.
@@ -49,7 +91,7 @@ struct PushPlanner {
     let now: Date
     let maxItemBytes: Int
 
-    func plan(ops: [Op], head: FeedHead, recorded: [String: OpResult], items: [String: StoredItem]) -> PushPlan {
+    func plan(ops: [Op], head: FeedHead, recorded: [String: OpRecord], items: [String: StoredItem]) -> PushPlan {
         var state = State(head: head, items: items, hash: StateHash(hex: head.stateHash) ?? StateHash())
         var results: [OpResult] = []
         results.reserveCapacity(ops.count)
@@ -64,8 +106,8 @@ struct PushPlanner {
         for op in ops {
             if let earlier = answered[op.id] {
                 tally.duplicate += 1
-                if earlier.status == .conflict { conflicted.insert(op.item) }
-                results.append(earlier)
+                if earlier.result.status == .conflict { conflicted.insert(op.item) }
+                results.append(earlier.replayed(current: state.items[op.item]?.item))
                 continue
             }
             if conflicted.contains(op.item) {
@@ -97,8 +139,9 @@ struct PushPlanner {
             case .rejected: tally.rejected += 1
             case .skipped: tally.skipped += 1
             }
-            answered[op.id] = result
-            records.append(OpRecord(op: op.id, result: result))
+            let record = OpRecord(op: op.id, answer: result)
+            answered[op.id] = record
+            records.append(record)
             results.append(result)
         }
 

@@ -24,6 +24,8 @@ final class SQLiteStore: SyncStore {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.maximumReaderCount = 8
+        // Purged tombstones and removed users leave no readable trace in free pages.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         pool = try DatabasePool(path: path, configuration: configuration)
         // Every commit is synced: a push answered "applied" survives a power cut. Set on the
         // writer once the pool is open: GRDB's WAL set-up runs after `prepareDatabase` and sets
@@ -107,6 +109,10 @@ final class SQLiteStore: SyncStore {
             try db.execute(
                 sql: VersionSQL.stampLegacyDocuments(epoch: "SELECT value FROM meta WHERE key = 'epoch'"))
         }
+        migrator.registerMigration("v3 token names") { db in
+            // The device a token was issued for, so one lost device's token can be revoked alone.
+            try db.execute(sql: "ALTER TABLE tokens ADD COLUMN name TEXT")
+        }
         return migrator
     }
 
@@ -157,42 +163,83 @@ final class SQLiteStore: SyncStore {
         }
     }
 
-    func addToken(userName: String, tokenHash: String, now: Date) async throws {
+    func addToken(userName: String, tokenHash: String, name: String?, now: Date) async throws {
+        let name = try name.map(Self.validate(name:))
         try await pool.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [userName])
-            else {
-                throw StoreError.userNotFound(userName)
+            let id = try Self.userID(db, named: userName)
+            if let name,
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM tokens WHERE user_id = ? AND name = ?", arguments: [id, name]) != nil
+            {
+                throw StoreError.tokenNameTaken(user: userName, name: name)
             }
             try db.execute(
-                sql: "INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)",
-                arguments: [tokenHash, id, Timestamp.string(from: now)])
+                sql: "INSERT INTO tokens (hash, user_id, created_at, name) VALUES (?, ?, ?, ?)",
+                arguments: [tokenHash, id, Timestamp.string(from: now), name])
+        }
+    }
+
+    private static func userID(_ db: Database, named name: String) throws -> Int64 {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [name]) else {
+            throw StoreError.userNotFound(name)
+        }
+        return id
+    }
+
+    func tokens(userName: String) async throws -> [TokenSummary] {
+        try await pool.read { db in
+            let id = try Self.userID(db, named: userName)
+            return try Row.fetchAll(
+                db, sql: "SELECT hash, name, created_at FROM tokens WHERE user_id = ? ORDER BY created_at, hash",
+                arguments: [id]
+            ).map { row in
+                TokenSummary(
+                    id: String((row["hash"] as String).prefix(TokenSummary.idLength)), name: row["name"],
+                    createdAt: row["created_at"])
+            }
+        }
+    }
+
+    func removeUser(name: String) async throws -> UserSummary {
+        try await pool.write { db in
+            let id = try Self.userID(db, named: name)
+            guard let summary = try Self.summaries(db, where: "u.id = ?", [id]).first else {
+                throw StoreError.userNotFound(name)
+            }
+            // Items, records, tokens and lineage go with the user (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id])
+            return summary
         }
     }
 
     func users() async throws -> [UserSummary] {
-        try await pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT name, created_at,
-                           (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id) AS tokens,
-                           (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND i.deleted = 0) AS items
-                    FROM users u ORDER BY name
-                    """
-            ).map { row in
-                UserSummary(name: row["name"], createdAt: row["created_at"], tokens: row["tokens"], items: row["items"])
-            }
+        try await pool.read { db in try Self.summaries(db, where: "1", []) }
+    }
+
+    private static func summaries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws
+        -> [UserSummary]
+    {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT name, created_at,
+                       (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id) AS tokens,
+                       (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND i.deleted = 0) AS items
+                FROM users u WHERE \(condition) ORDER BY name
+                """, arguments: arguments
+        ).map { row in
+            UserSummary(name: row["name"], createdAt: row["created_at"], tokens: row["tokens"], items: row["items"])
         }
     }
 
-    func revokeTokens(userName: String) async throws -> Int {
+    func revokeTokens(userName: String, matching selector: TokenSelector) async throws -> Int {
         try await pool.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [userName])
-            else {
-                throw StoreError.userNotFound(userName)
-            }
-            try db.execute(sql: "DELETE FROM tokens WHERE user_id = ?", arguments: [id])
-            return db.changesCount
+            let id = try Self.userID(db, named: userName)
+            let tokens = try Row.fetchAll(db, sql: "SELECT hash, name FROM tokens WHERE user_id = ?", arguments: [id])
+                .map { (hash: $0["hash"] as String, name: $0["name"] as String?) }
+            let chosen = try selector.pick(from: tokens, user: userName)
+            for hash in chosen { try db.execute(sql: "DELETE FROM tokens WHERE hash = ?", arguments: [hash]) }
+            return chosen.count
         }
     }
 
@@ -227,11 +274,11 @@ final class SQLiteStore: SyncStore {
             let head = try SQLiteStore.head(db, user: user)
             if let cursor, let reason = cursor.resyncReason(head: head) { throw ResyncRequired(reason: reason) }
 
-            var recorded: [String: OpResult] = [:]
+            var recorded: [String: OpRecord] = [:]
             let findRecord = try db.cachedStatement(sql: "SELECT result FROM op_results WHERE user_id = ? AND op = ?")
             for op in ops where recorded[op.id] == nil {
                 if let text = try String.fetchOne(findRecord, arguments: [user.rawValue, op.id]) {
-                    recorded[op.id] = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
+                    recorded[op.id] = try OpRecord(op: op.id, storedText: text)
                 }
             }
             var items: [String: StoredItem] = [:]
@@ -265,7 +312,7 @@ final class SQLiteStore: SyncStore {
                     """)
             let created = Int64(planner.now.timeIntervalSince1970)
             for record in plan.records {
-                try writeRecord.execute(arguments: [user.rawValue, record.op, record.result.compactJSON(), created])
+                try writeRecord.execute(arguments: [user.rawValue, record.op, record.storedText, created])
             }
             if plan.head != head {
                 try db.execute(

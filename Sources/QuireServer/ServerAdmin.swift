@@ -43,10 +43,11 @@ public struct ServerAdmin: Sendable {
         return token
     }
 
-    /// Issues another token for an existing user.
-    public func addToken(userName: String) async throws -> String {
+    /// Issues another token for an existing user, named for the device it is for (so that
+    /// device's token alone can be revoked when it is lost).
+    public func addToken(userName: String, name: String? = nil) async throws -> String {
         let token = Tokens.generate()
-        try await store.addToken(userName: userName, tokenHash: Tokens.hash(token), now: now())
+        try await store.addToken(userName: userName, tokenHash: Tokens.hash(token), name: name, now: now())
         return token
     }
 
@@ -54,9 +55,27 @@ public struct ServerAdmin: Sendable {
         try await store.users()
     }
 
-    /// Revokes every token of a user; answers how many there were.
-    public func revokeTokens(userName: String) async throws -> Int {
-        try await store.revokeTokens(userName: userName)
+    /// A user's tokens: id (a prefix of the stored hash), device name, creation time.
+    public func tokens(userName: String) async throws -> [TokenSummary] {
+        try await store.tokens(userName: userName)
+    }
+
+    /// Revokes the tokens of a user `selector` picks (every one by default); answers how many.
+    public func revokeTokens(userName: String, matching selector: TokenSelector = .all) async throws -> Int {
+        try await store.revokeTokens(userName: userName, matching: selector)
+    }
+
+    /// Removes a user and everything of theirs; answers what they had.
+    public func removeUser(name: String) async throws -> UserSummary {
+        try await store.removeUser(name: name)
+    }
+
+    /// What a user has, for a confirmation question.
+    public func user(named name: String) async throws -> UserSummary {
+        guard let user = try await store.users().first(where: { $0.name == name }) else {
+            throw StoreError.userNotFound(name)
+        }
+        return user
     }
 
     /// Gives the database a new epoch; every device then resyncs and re-sends what the

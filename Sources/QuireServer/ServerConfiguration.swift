@@ -23,7 +23,15 @@ public struct ServerConfiguration: Sendable {
     /// How often the retention purge runs while serving.
     public var purgeInterval: Duration = .seconds(3600)
     public var limits = RequestLimits()
+    public var connections = ConnectionLimits()
     public var rateLimit = RateLimit()
+    /// Unauthenticated requests (`/healthz` and 401 answers) per client address.
+    public var addressRateLimit = RateLimit(perSecond: 5, burst: 20)
+    /// Serve `/metrics` on this address and port instead of the main one (port 0 picks one;
+    /// the log says which).
+    public var metricsListen: (host: String, port: Int)?
+    /// When set, `/metrics` answers only `Authorization: Bearer <this>`.
+    public var metricsToken: String?
     /// Hint streams (`GET /v1/hints`) one user may hold at once.
     public var hintStreamsPerUser = 16
     /// Hint streams this process holds at once, for all users.

@@ -10,9 +10,12 @@ import QuireProtocol
 /// value through the handlers, never through shared state).
 public struct QuireRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The client's IP address (nil in in-process tests), for limits per client address.
+    public var clientAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 }
 
@@ -41,6 +44,7 @@ struct SyncService: Sendable {
         let limit = sync.limit ?? limits.defaultPageLimit
 
         var results: [OpResult] = []
+        var resultBytes = 0
         if !sync.ops.isEmpty {
             let planner = PushPlanner(now: now(), maxItemBytes: limits.maxItemBytes)
             let plan = try await guarded {
@@ -48,7 +52,7 @@ struct SyncService: Sendable {
                     user: owner.user, device: sync.device, ops: sync.ops, cursor: cursor, planner: planner)
             }
             metrics.record(plan.tally)
-            results = plan.results
+            (results, resultBytes) = Self.fitting(plan.results, within: limits.maxPageBytes)
             if !plan.writes.isEmpty { hub.publish(user: owner.user, seq: plan.head.seq) }
             logger.debug(
                 "push",
@@ -61,7 +65,7 @@ struct SyncService: Sendable {
         let page = try await guarded {
             try await store.pull(
                 user: owner.user, after: cursor?.seq ?? 0, excluding: sync.device, limit: limit,
-                maxBytes: limits.maxPageBytes)
+                maxBytes: max(1, limits.maxPageBytes - resultBytes))
         }
         if let cursor, let reason = cursor.resyncReason(head: page.head) { throw APIError.resync(reason) }
         let next = FeedCursor(seq: page.more ? (page.lastSeq ?? page.head.seq) : page.head.seq, epoch: page.head.epoch)
@@ -71,6 +75,26 @@ struct SyncService: Sendable {
             results: results, changeDocuments: page.docs, cursor: next.description, more: page.more,
             epoch: page.head.epoch, stateHash: page.head.stateHash)
         return json(ByteBuffer(bytes: answer))
+    }
+
+    /// The results as answered, with their item copies within `budget` bytes: a result whose
+    /// copy does not fit is answered `skipped`, so the device sends the op again and its
+    /// replay carries the copy in a later round (as `more` brings changes that did not fit).
+    /// The first copy always fits, so every round makes progress. Also answers the bytes the
+    /// copies take, which the page of changes leaves room for.
+    static func fitting(_ results: [OpResult], within budget: Int) -> ([OpResult], Int) {
+        var used = 0
+        var fitted = results
+        for index in fitted.indices {
+            guard let current = fitted[index].current else { continue }
+            let size = current.compactJSON().utf8.count
+            if used > 0, used + size > budget {
+                fitted[index] = .skipped(fitted[index].op)
+            } else {
+                used += size
+            }
+        }
+        return (fitted, used)
     }
 
     /// `GET /v1/snapshot?after=ID&limit=N`: a page of items (tombstones too) ordered by id.
@@ -145,11 +169,7 @@ struct SyncService: Sendable {
         guard let owner = try await guarded({ try await store.tokenOwner(tokenHash: hash) }),
             Tokens.constantTimeEqual(owner.tokenHash, hash)
         else { throw APIError.unauthorized("the token is not valid (unknown or revoked); sign in again") }
-        if let wait = limiter.take(hash) {
-            let seconds = max(
-                1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
-            throw APIError.rateLimited(retryAfter: seconds)
-        }
+        if let wait = limiter.take(hash) { throw APIError.rateLimited(waiting: wait) }
         return owner
     }
 
@@ -167,6 +187,9 @@ struct SyncService: Sendable {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw APIError.tooLarge("the request is larger than the limit of \(limit) bytes")
+        } catch {
+            // The client stopped sending (or closed its side) before the body's declared end.
+            throw APIError.badRequest("the body ended before its declared length")
         }
         if coding == .gzip { buffer = try BodyCoding.gunzip(&buffer, limit: limit) }
         return buffer.readBytes(length: buffer.readableBytes) ?? []
@@ -182,6 +205,9 @@ struct SyncService: Sendable {
         if let fast = bytes.withUnsafeBufferPointer(SyncRequest.readCompact) { return fast }
         let data = Data(bytes)
         let decoder = WireJSON.decoder()
+        if let key = UnknownKeyProbe.first(in: data, decoder: decoder) {
+            throw APIError.badRequest("unknown key \(key); see openapi.yaml for the request's shape")
+        }
         do {
             return try decoder.decode(SyncRequest.self, from: data)
         } catch let error as UnsupportedProtocolVersion {
@@ -293,6 +319,58 @@ private struct NumberProbe: Decodable {
     /// The first misfit field's name, or nil (then the body really is not valid JSON).
     static func misfit(in data: Data, decoder: JSONDecoder) -> String? {
         (try? decoder.decode(NumberProbe.self, from: data))?.misfits.first
+    }
+}
+
+/// Finds a key the OpenAPI document does not allow (`additionalProperties: false`) in an op,
+/// its `fields` or a field change; the decoder alone would skip it silently. The request's
+/// top level stays open to keys a later protocol adds.
+private struct UnknownKeyProbe: Decodable {
+    var unknown: String?
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private static let opKeys: Set = ["op", "item", "kind", "baseRev", "fields", "baseVersion", "basis"]
+    private static let fieldNames = Set(Field.allCases.map(\.rawValue))
+    private static let changeKeys: Set = ["from", "to"]
+
+    init(from decoder: any Decoder) throws {
+        guard let top = try? decoder.container(keyedBy: Key.self),
+            var ops = try? top.nestedUnkeyedContainer(forKey: Key(stringValue: "ops"))
+        else { return }
+        var index = 0
+        while !ops.isAtEnd, unknown == nil {
+            guard let op = try? ops.nestedContainer(keyedBy: Key.self) else { return }
+            unknown = Self.stray(in: op, allowed: Self.opKeys, at: "ops[\(index)]")
+            if unknown == nil,
+                let fields = try? op.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "fields"))
+            {
+                unknown = Self.stray(in: fields, allowed: Self.fieldNames, at: "ops[\(index)].fields")
+                for field in fields.allKeys where unknown == nil {
+                    if let change = try? fields.nestedContainer(keyedBy: Key.self, forKey: field) {
+                        unknown = Self.stray(
+                            in: change, allowed: Self.changeKeys, at: "ops[\(index)].fields.\(field.stringValue)")
+                    }
+                }
+            }
+            index += 1
+        }
+    }
+
+    private static func stray(in container: KeyedDecodingContainer<Key>, allowed: Set<String>, at path: String)
+        -> String?
+    {
+        container.allKeys.first { !allowed.contains($0.stringValue) }.map { "'\(path).\($0.stringValue)'" }
+    }
+
+    /// The first unknown key's path, or nil.
+    static func first(in data: Data, decoder: JSONDecoder) -> String? {
+        (try? decoder.decode(UnknownKeyProbe.self, from: data))?.unknown
     }
 }
 

@@ -31,12 +31,19 @@ protocol SyncStore: Sendable {
 
     /// Creates a user with a first token; fails with `StoreError.userExists`.
     func addUser(name: String, tokenHash: String, now: Date) async throws
-    /// Adds a token to an existing user; fails with `StoreError.userNotFound`.
-    func addToken(userName: String, tokenHash: String, now: Date) async throws
+    /// Adds a token (named for its device, or not) to an existing user; fails with
+    /// `StoreError.userNotFound` or `.tokenNameTaken`.
+    func addToken(userName: String, tokenHash: String, name: String?, now: Date) async throws
     /// Every user, by name.
     func users() async throws -> [UserSummary]
-    /// Removes every token of a user and answers how many; fails with `StoreError.userNotFound`.
-    func revokeTokens(userName: String) async throws -> Int
+    /// A user's tokens, oldest first; fails with `StoreError.userNotFound`.
+    func tokens(userName: String) async throws -> [TokenSummary]
+    /// Removes the tokens of a user `selector` picks and answers how many; fails with
+    /// `StoreError.userNotFound`, `.noSuchToken` or `.ambiguousToken`.
+    func revokeTokens(userName: String, matching selector: TokenSelector) async throws -> Int
+    /// Removes a user with every item, record and token of theirs; answers what they had.
+    /// Fails with `StoreError.userNotFound`.
+    func removeUser(name: String) async throws -> UserSummary
     /// The user a token hash belongs to, with the stored hash for a constant-time check.
     func tokenOwner(tokenHash: String) async throws -> TokenOwner?
 
@@ -93,6 +100,44 @@ public struct UserSummary: Hashable, Sendable {
     public var createdAt: String
     public var tokens: Int
     public var items: Int
+}
+
+/// One line of `quire-server token list`.
+public struct TokenSummary: Hashable, Sendable {
+    /// The first characters of the token's stored hash: names it without revealing it.
+    public var id: String
+    /// The device it was issued for, when named.
+    public var name: String?
+    public var createdAt: String
+
+    /// Hex digits of the hash shown as a token's id.
+    static let idLength = 12
+}
+
+/// Which of a user's tokens `token revoke` removes.
+public enum TokenSelector: Sendable, Hashable {
+    case all
+    /// The token issued with `--name`.
+    case name(String)
+    /// The token whose id starts with these hex digits (at least 4).
+    case idPrefix(String)
+}
+
+extension TokenSelector {
+    /// The hashes of the tokens this selects among a user's `tokens`; throws when it selects
+    /// none, or when an id prefix fits more than one.
+    func pick(from tokens: [(hash: String, name: String?)], user: String) throws -> [String] {
+        let chosen: [String]
+        switch self {
+        case .all: chosen = tokens.map(\.hash)
+        case .name(let name): chosen = tokens.filter { $0.name == name }.map(\.hash)
+        case .idPrefix(let prefix):
+            chosen = tokens.filter { $0.hash.hasPrefix(prefix.lowercased()) }.map(\.hash)
+            if chosen.count > 1 { throw StoreError.ambiguousToken(prefix: prefix, count: chosen.count) }
+        }
+        if chosen.isEmpty, self != .all { throw StoreError.noSuchToken(user: user, self) }
+        return chosen
+    }
 }
 
 /// A page of the changes feed, as raw wire JSON.
@@ -153,9 +198,20 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case userExists(String)
     case userNotFound(String)
     case invalidName(String)
+    case tokenNameTaken(user: String, name: String)
+    case noSuchToken(user: String, TokenSelector)
+    case ambiguousToken(prefix: String, count: Int)
 
     public var description: String {
         switch self {
+        case .tokenNameTaken(let user, let name):
+            "user '\(user)' already has a token named '\(name)': revoke it first or choose another name"
+        case .noSuchToken(let user, .name(let name)): "user '\(user)' has no token named '\(name)'"
+        case .noSuchToken(let user, .idPrefix(let prefix)):
+            "user '\(user)' has no token whose id starts with '\(prefix)'"
+        case .noSuchToken(let user, .all): "user '\(user)' has no tokens"
+        case .ambiguousToken(let prefix, let count):
+            "\(count) tokens have ids starting with '\(prefix)': give more of the id ('quire-server token list')"
         case .userExists(let name):
             "user '\(name)' already exists (issue another token with 'quire-server token add \(name)')"
         case .userNotFound(let name): "no user named '\(name)'"

@@ -92,7 +92,12 @@ struct LiveBench: AsyncParsableCommand {
     private func idleStreamsCost() async throws -> [String] {
         let bench = try BenchServer(
             binary: server,
-            serving: ["--hint-streams", String(idleStreams + 100), "--hint-streams-per-user", String(idleStreams)])
+            serving: [
+                "--hint-streams", String(idleStreams + 100), "--hint-streams-per-user", String(idleStreams),
+                // Every stream comes from this one loopback address.
+                "--max-connections", String(idleStreams + 200), "--max-connections-per-address",
+                String(idleStreams + 200),
+            ])
         defer { bench.stop() }
         let idleToken = try bench.addUser("idle")
         let before = bench.residentMegabytes() ?? 0

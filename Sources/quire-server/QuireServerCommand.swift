@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import QuireServer
 
 /// `quire-server`: the Quire sync server and its operator commands.
@@ -11,4 +12,21 @@ struct QuireServerCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, UserCommand.self, TokenCommand.self, EpochCommand.self, Backup.self, Restore.self, Migrate.self,
         ])
+
+    /// Every file the server writes (the database, its `-wal` and `-shm`, lock files, backups)
+    /// holds every user's notes and token hashes: readable by the server's own account only,
+    /// whatever umask it was started with.
+    static func main() async {
+        umask(0o077)
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -32,6 +32,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Requests a token may send in a burst above its rate.")
     var rateBurst = 100
 
+    @Option(
+        help: "Unauthenticated requests (/healthz, and any answered 401) per second per client address (0: no limit).")
+    var addressRateLimit: Double = 5
+
+    @Option(help: "Serve /metrics on HOST:PORT instead of the main address (port 0 picks one; the log says which).")
+    var metricsListen: String?
+
+    @Option(help: "Answer /metrics only to 'Authorization: Bearer TOKEN' with this token.")
+    var metricsToken: String?
+
     @Option(help: "Most PostgreSQL connections this process opens.")
     var postgresConnections = 16
 
@@ -44,7 +54,44 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a live-sync hint stream stays open before the server ends it (the device reconnects).")
     var hintLifetime = 1800
 
+    @Option(help: "Seconds a connection may wait between requests, or take to send a request's head.")
+    var idleTimeout = 75
+
+    @Option(help: "Seconds a request's body may take to arrive after its head.")
+    var bodyTimeout = 60
+
+    @Option(help: "Seconds an answer may wait for a client that does not read it before the connection closes.")
+    var writeTimeout = 60
+
+    @Option(help: "Connections open at once (lowered to fit the descriptor limit); more wait to be accepted.")
+    var maxConnections = 4096
+
+    @Option(help: "Connections open at once from one client address; more are closed at once.")
+    var maxConnectionsPerAddress = 256
+
+    /// `--metrics-listen` as host and port.
+    private var metricsAddress: (host: String, port: Int)? {
+        get throws {
+            guard let text = metricsListen else { return nil }
+            guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+                (0...65535).contains(port), colon != text.startIndex
+            else { throw ValidationError("--metrics-listen must be HOST:PORT, e.g. 127.0.0.1:9090") }
+            return (String(text[..<colon]), port)
+        }
+    }
+
     func validate() throws {
+        _ = try metricsAddress
+        guard addressRateLimit >= 0 else { throw ValidationError("--address-rate-limit must not be negative") }
+        guard metricsToken.map({ $0.count >= 16 }) ?? true else {
+            throw ValidationError("--metrics-token must be at least 16 characters")
+        }
+        guard idleTimeout >= 1, bodyTimeout >= 1, writeTimeout >= 1 else {
+            throw ValidationError("--idle-timeout, --body-timeout and --write-timeout must be at least 1 second")
+        }
+        guard maxConnections >= 1, maxConnectionsPerAddress >= 1 else {
+            throw ValidationError("--max-connections and --max-connections-per-address must be at least 1")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard retentionDays >= 1 else { throw ValidationError("--retention-days must be at least 1") }
         guard rateLimit >= 0, rateBurst >= 1 else {
@@ -81,6 +128,15 @@ struct Serve: AsyncParsableCommand {
         configuration.hintStreams = hintStreams
         configuration.hintStreamsPerUser = hintStreamsPerUser
         configuration.hintLifetime = .seconds(hintLifetime)
+
+        configuration.addressRateLimit = RateLimit(perSecond: addressRateLimit, burst: 20)
+        configuration.metricsListen = try metricsAddress
+        configuration.metricsToken = metricsToken
+        configuration.connections.idleTimeout = .seconds(idleTimeout)
+        configuration.connections.bodyTimeout = .seconds(bodyTimeout)
+        configuration.connections.writeTimeout = .seconds(writeTimeout)
+        configuration.connections.maxConnections = maxConnections
+        configuration.connections.maxConnectionsPerAddress = maxConnectionsPerAddress
         do {
             let app = try buildApplication(configuration: configuration, logger: logger)
             try await app.runService()

@@ -59,12 +59,14 @@ func reportingFailures<T: Sendable>(_ logger: Logger, _ body: (Logger) async thr
     } catch let error as StoreError {
         printError(error.description)
         switch error {
-        case .userNotFound: throw ExitCode(2)
+        case .userNotFound, .noSuchToken: throw ExitCode(2)
         default: throw ExitCode(1)
         }
     } catch let error as ConfigurationError {
         printError(error.description)
         throw ExitCode(1)
+    } catch let exit as ExitCode {
+        throw exit
     } catch {
         printError("cannot use the store: \(error)")
         throw ExitCode(3)

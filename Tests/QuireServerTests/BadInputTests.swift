@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import NIOFoundationEssentialsCompat
 import QuireCore
 import QuireProtocol
@@ -103,6 +104,19 @@ import Testing
                 #"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null,"to":5}}}"#
             ), mentions: "title"),
         Case("deeply nested JSON", String(repeating: "[", count: 100_000), mentions: "JSON"),
+        Case(
+            "unknown key in an op",
+            op(
+                #"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"colour":"red","fields":{"title":{"from":null,"to":"x"}}}"#
+            ), mentions: "'ops[0].colour'"),
+        Case(
+            "unknown key in a field change",
+            op(
+                #"{"op":"\#(opID)","item":"\#(itemID)","kind":"create","baseRev":0,"fields":{"title":{"from":null,"to":"x","by":"me"}}}"#
+            ), mentions: "'ops[0].fields.title.by'"),
+        Case(
+            "op kind drop", op(#"{"op":"\#(opID)","item":"\#(itemID)","kind":"drop","baseRev":0}"#),
+            mentions: "'ops[0].kind'"),
     ]
 
     @Test(arguments: StoreKind.available)
@@ -118,6 +132,10 @@ import Testing
                 #expect(body.error == bad.code, "\(bad.name): \(body.error)")
                 #expect(body.message.localizedCaseInsensitiveContains(bad.mentions), "\(bad.name): '\(body.message)'")
                 #expect(!body.message.contains("\n"), "\(bad.name): message spans lines")
+                // Messages are for the client's person, never the server's Swift types.
+                #expect(
+                    !body.message.contains("Cannot initialize") && !body.message.contains("OpKind"),
+                    "\(bad.name): '\(body.message)'")
             }
             #expect(try await server.store.stats(user: user) == before)
         }
@@ -245,6 +263,21 @@ import Testing
             let wrongMethod = try await server.client.execute(uri: "/v1/sync", method: .get)
             #expect(wrongMethod.status.code < 500)
             #expect((try? JSONDecoder().decode(ErrorBody.self, from: Data(buffer: wrongMethod.body))) != nil)
+        }
+    }
+
+    @Test func aTransferCodingOtherThanChunkedAnswers501() async throws {
+        try await withHarness(.sqlite) { server in
+            let token = try await server.addUser("ann")
+            // Not through `server.send`, which holds every answer to a client request under 500.
+            let response = try await server.client.execute(
+                uri: "/v1/sync", method: .post,
+                headers: [.authorization: "Bearer \(token)", .transferEncoding: "gzip, chunked"],
+                body: ByteBuffer(string: Self.op(Self.validOp)))
+            let (status, body) = try server.failure(response)
+            #expect(status == 501)
+            #expect(body.message.contains("gzip, chunked"))
+            #expect(try await server.store.stats(user: try await server.user(token)).seq == 0)
         }
     }
 }

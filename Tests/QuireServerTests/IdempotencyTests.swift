@@ -1,4 +1,8 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import NIOFoundationEssentialsCompat
 import QuireCore
 import QuireProtocol
 import Testing
@@ -65,7 +69,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.available)
-    func aReplayedConflictAnswersWhatItAnsweredFirst(_ kind: StoreKind) async throws {
+    func aReplayedConflictAnswersConflictWithTheItemAsItIsNow(_ kind: StoreKind) async throws {
         try await withHarness(kind) { server in
             let token = try await server.addUser("ann")
             var device = DeviceModel()
@@ -79,9 +83,12 @@ import Testing
                 &device, token, ops: [Make.update(item, baseRev: 2, [.title: (.string("b"), .string("d"))])])
 
             let replay = try await server.round(&device, token, ops: [stale])
-            #expect(replay.results == first.results)
+            #expect(first.results.first?.current?.title == "b")
+            // The record keeps the status, not a copy of the item: the replay reads it again.
+            #expect(replay.results.map(\.op) == first.results.map(\.op))
             #expect(replay.results.first?.status == .conflict)
-            #expect(replay.results.first?.current?.title == "b")
+            #expect(replay.results.first?.current?.title == "d")
+            #expect(replay.results.first?.current?.rev == 3)
             #expect(device.items[item]?.title == "d")
         }
     }
@@ -96,6 +103,55 @@ import Testing
             #expect(
                 answer.results.map(\.withoutServerFacts) == [.applied(create.id, rev: 1), .applied(create.id, rev: 1)])
             #expect(try await server.store.stats(user: server.user(token)).seq == 1)
+        }
+    }
+}
+
+/// Issue 33: a replay must not let one user multiply an item into the store or an answer.
+@Suite struct ReplayAmplificationTests {
+    @Test(arguments: StoreKind.available)
+    func aReplayedConflictCarriesTheItemAsItIsNowAndItsCopiesStayWithinThePageLimit(_ kind: StoreKind)
+        async throws
+    {
+        try await withHarness(kind, configure: { $0.limits.maxPageBytes = 16 << 10 }) { server in
+            let token = try await server.addUser("ann")
+            let writer = Make.id()
+            let item = Make.id()
+            let body = String(repeating: "b", count: 6000)
+            _ = try await server.sync(
+                token,
+                SyncRequest(
+                    device: writer, cursor: nil, ops: [Make.create(item, title: "first", [.body: .string(body)])]))
+            var conflicts: [Op] = []
+            for _ in 0..<5 {
+                let op = Make.update(item, baseRev: 0, [.title: (.string("not it"), .string("mine"))])
+                let answer = try await server.sync(token, SyncRequest(device: Make.id(), cursor: nil, ops: [op]))
+                #expect(answer.results.map(\.status) == [.conflict])
+                #expect(answer.results.first?.current?.title == "first")
+                conflicts.append(op)
+            }
+            // The item changes after the conflicts were answered.
+            _ = try await server.sync(
+                token,
+                SyncRequest(
+                    device: writer, cursor: nil,
+                    ops: [Make.update(item, baseRev: 1, [.title: (.string("first"), .string("second"))])]))
+
+            let replay = try await server.post(token, SyncRequest(device: writer, cursor: nil, ops: conflicts))
+            #expect(replay.status == .ok)
+            #expect(replay.body.readableBytes < (16 << 10) + 2048, "the answer is \(replay.body.readableBytes) bytes")
+            let answer = try JSONDecoder().decode(SyncResponse.self, from: Data(buffer: replay.body))
+            #expect(answer.results.map(\.op) == conflicts.map(\.id))
+            // Two copies fit the 16 KiB page; the others answer in a later round.
+            let carried = answer.results.filter { $0.status == .conflict }
+            #expect(carried.count == 2)
+            #expect(carried.allSatisfy { $0.current?.title == "second" && $0.current?.rev == 2 })
+            #expect(answer.results.dropFirst(2).allSatisfy { $0.status == .skipped })
+
+            // The later round: the skipped ones sent again answer with the item.
+            let later = try await server.sync(
+                token, SyncRequest(device: writer, cursor: nil, ops: Array(conflicts.dropFirst(2))))
+            #expect(later.results.prefix(2).allSatisfy { $0.status == .conflict && $0.current?.title == "second" })
         }
     }
 }

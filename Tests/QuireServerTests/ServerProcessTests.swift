@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import NIOSSL
 import PostgresNIO
 import QuireCore
@@ -66,6 +68,43 @@ import Testing
         await server.stop()
     }
 
+    @Test func tokensPerDeviceAreListedAndRevokedAloneAndUserRemoveAsksFirst() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("server.db").path
+        #expect(try ServerProcess.command(["user", "add", "ann", "--db", db]).status == 0)
+        func issue(_ name: String) throws -> String {
+            let added = try ServerProcess.command(["token", "add", "ann", "--name", name, "--db", db])
+            try #require(added.status == 0, "\(added.err)")
+            return added.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let laptop = try issue("laptop")
+        let phone = try issue("phone")
+        let again = try ServerProcess.command(["token", "add", "ann", "--name", "laptop", "--db", db])
+        #expect(again.status == 1 && again.err.contains("already has a token named 'laptop'"))
+        let list = try ServerProcess.command(["token", "list", "ann", "--db", db])
+        #expect(list.status == 0 && list.out.contains("laptop") && list.out.contains("phone"))
+        #expect(!list.out.contains(laptop) && !list.out.contains(Tokens.hash(laptop)))
+
+        let server = try await ServerProcess(serve: ["--db", db])
+        defer { Task { await server.stop() } }
+        let request = SyncRequest(device: Make.id(), cursor: nil)
+        let revoked = try ServerProcess.command(["token", "revoke", "ann", "--name", "laptop", "--db", db])
+        #expect(revoked.status == 0 && revoked.out.contains("revoked 1 token"))
+        #expect(try await LiveClient.plain.sync(server.baseURL, token: laptop, request).0 == 401)
+        #expect(try await LiveClient.plain.sync(server.baseURL, token: phone, request).0 == 200)
+        await server.stop()
+
+        let declined = try ChildRun.run(
+            try ServerProcess.binary.path, ["user", "remove", "ann", "--db", db], stdin: "bob\n")
+        #expect(declined.status == 1 && declined.stderr.contains("nothing removed"))
+        #expect(try ServerProcess.command(["user", "list", "--db", db]).out.contains("ann"))
+        let removed = try ServerProcess.command(["user", "remove", "ann", "--yes", "--db", db])
+        #expect(removed.status == 0, "\(removed.err)")
+        #expect(!(try ServerProcess.command(["user", "list", "--db", db]).out.contains("ann")))
+        #expect(try ServerProcess.command(["token", "list", "ann", "--db", db]).status == 2)
+    }
+
     @Test func gracefulShutdownFinishesRequestsInFlightAndWritesNothingHalfway() async throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -128,7 +167,7 @@ import Testing
         await restarted.stop()
     }
 
-    @Test func servesHTTPSWithTheGivenCertificate() async throws {
+    @Test func servesHTTPSWithTheGivenCertificateOverTLS12OrNewerOnly() async throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cert = folder.appendingPathComponent("cert.pem").path
@@ -156,7 +195,31 @@ import Testing
         let (status, body) = try await LiveClient(client: client).send(server.baseURL + "/healthz")
         #expect(status == 200)
         #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
+        // Over TLS answers tell browsers to keep to HTTPS; no answer is kept by a cache.
+        let headers = try await client.execute(
+            HTTPClientRequest(url: server.baseURL + "/healthz"), timeout: .seconds(30)
+        )
+        .headers
+        #expect(headers["Strict-Transport-Security"].first?.hasPrefix("max-age=") == true)
+        #expect(headers["Cache-Control"] == ["no-store"])
+        #expect(headers["X-Content-Type-Options"] == ["nosniff"])
         try await client.shutdown()
+
+        // TLS 1.1 is refused, 1.2 taken. The client is told to allow old protocols (security
+        // level 0), so only the server can refuse.
+        func handshake(_ version: String) throws -> (Int32, String) {
+            let run = try ChildRun.run(
+                "/usr/bin/openssl",
+                [
+                    "s_client", version, "-cipher", "DEFAULT:@SECLEVEL=0", "-connect", "127.0.0.1:\(server.port)",
+                    "-brief",
+                ], stdin: "")
+            return (run.status, run.stdout + run.stderr)
+        }
+        let (old, oldText) = try handshake("-tls1_1")
+        #expect(old != 0 && !oldText.contains("Protocol version: TLSv1.1"), "\(oldText)")
+        let (current, currentText) = try handshake("-tls1_2")
+        #expect(current == 0 && currentText.contains("TLSv1.2"), "\(currentText)")
 
         let missingKey = try ServerProcess.command([
             "serve", "--db", folder.appendingPathComponent("s.db").path, "--tls-cert", cert,

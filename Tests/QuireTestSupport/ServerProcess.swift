@@ -19,6 +19,8 @@ public final class ServerProcess: @unchecked Sendable {
     public let scheme: String
 
     public var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
+    /// The server's process id (to send it signals or set its limits).
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// The `quire-server` built beside this test bundle.
     public static var binary: URL {

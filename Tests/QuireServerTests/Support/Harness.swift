@@ -130,6 +130,7 @@ func withHarness(
 ) async throws {
     var configuration = ServerConfiguration()
     configuration.rateLimit = RateLimit(perSecond: 0)
+    configuration.addressRateLimit = RateLimit(perSecond: 0)
     configure(&configuration)
     let made = try kind.makeStore()
     defer { made.removeFiles() }

@@ -7,6 +7,9 @@
 #   make run       open Quire (the TUI) on the local database; no server needed
 #   make test      build and run every test (starts a throwaway PostgreSQL on loopback, then stops it)
 #   make sim       the seeded simulation alone: SEEDS=N seeds (default 10,000), SEED=N replays one
+#   make merge-soak the body merge's invariants and explanation oracle on many more cases
+#                  (CASES=N generated cases, LINES=N longest exhaustive text)
+#   make merge-git how often the body merge conflicts where git merge-file is clean
 #   make bench     release build, run the benchmarks, write BENCHMARKS.md; SIZES=1000,...,1000000
 #                  sets the store sizes of the CLI, import, TUI and first-pull curves (the default
 #                  stops at 100k to keep the run short; with 1M it takes about 45 minutes); also
@@ -37,7 +40,7 @@ ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
 EXECUTABLES := quire quire-server
 
-.PHONY: all deps build run test sim merge-soak api-check bench man install format format-check clean
+.PHONY: all deps build run test sim merge-soak merge-git api-check bench man install format format-check clean
 
 all: build
 
@@ -65,13 +68,24 @@ sim: deps
 	QUIRE_SIM_SEEDS=$(SEEDS) $(if $(SEED),QUIRE_SIM_SEED=$(SEED) QUIRE_SIM_TRACE=1) \
 		$(SWIFT) test $(SWIFT_FLAGS) --skip-build --filter SimulationTests
 
-# The body merge's invariants on many more generated cases than make test runs (10,000):
-# `make merge-soak CASES=1000000`; a failure prints its seed, replayed with QUIRE_MERGE_SEED=N.
+# The body merge on many more cases than make test runs: the invariants on CASES generated cases,
+# and the explanation oracle (MergeExplanationTests) exhaustively over texts of up to LINES lines
+# and on CASES cases of each generator. `make merge-soak CASES=1000000 LINES=5`; a failure prints
+# its seed, replayed with QUIRE_MERGE_SEED=N.
 CASES ?= 200000
+LINES ?= 4
 merge-soak: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
-	QUIRE_MERGE_CASES=$(CASES) $(SWIFT) test $(SWIFT_FLAGS) --skip-build \
-		--filter 'MergeInvariantTests/everyGeneratedMergeKeepsItsPromises'
+	QUIRE_MERGE_CASES=$(CASES) QUIRE_MERGE_EXHAUSTIVE_LINES=$(LINES) $(SWIFT) test $(SWIFT_FLAGS) --skip-build \
+		--filter 'MergeInvariantTests/everyGeneratedMergeKeepsItsPromises|MergeExplanationTests'
+
+# How often the body merge conflicts where `git merge-file` merges cleanly (one git process per
+# case, so not in make test): GIT_CASES cases of each generator.
+GIT_CASES ?= 3000
+merge-git: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	QUIRE_MERGE_GIT=1 QUIRE_MERGE_CASES=$(GIT_CASES) $(SWIFT) test $(SWIFT_FLAGS) --skip-build \
+		--filter 'MergeInvariantTests/gitMergeFileAgreesWithTheMerge'
 
 api-check: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product quire-server

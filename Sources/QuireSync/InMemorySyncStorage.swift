@@ -120,7 +120,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             item.syncState = .pending
             state.items[item.id] = item
             appendOp(
-                Op(id: opID, item: item.id, kind: .create, baseRev: 0, fields: SyncReconciler.allFields(of: item)),
+                Op(id: opID, item: item.id, kind: .create, baseRev: 0, fields: item.creationFields),
                 now: now)
             state.record(HistoryEntry(item: Self.unacknowledged(item), origin: .local, opID: opID))
         }
@@ -262,8 +262,8 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             }
         }
 
-        func serverVersions(of itemID: String) throws -> [Item] {
-            storage.state.history.reversed().map(\.item).filter { $0.id == itemID && $0.serverVersion != nil }
+        func recentVersions(of itemID: String) throws -> [HistoryEntry] {
+            Array(storage.state.history.reversed().lazy.filter { $0.item.id == itemID }.prefix(recentVersionLimit))
         }
 
         func newestEvent() throws -> SyncEvent? { storage.state.events.last }

@@ -110,7 +110,10 @@ public struct SyncLedger: Sendable {
         guard !results.isEmpty else { return ReconcileSummary() }
         return try storage.write(.replayable) { tx in
             let itemOfOp = Dictionary(sent.map { ($0.id, $0.item) }, uniquingKeysWith: { first, _ in first })
-            return try update(Set(sent.map(\.item)), in: tx) { items, reconciler in
+            // Only an answer carrying the server's copy can need a merge base from the history.
+            let merging = Set(results.filter { $0.current != nil }.compactMap { itemOfOp[$0.op] })
+            return try update(Set(sent.map(\.item)), in: tx, knowing: { merging.contains($0.id) }) {
+                items, reconciler in
                 for result in results {
                     guard let id = itemOfOp[result.op], items[id] != nil else { continue }
                     reconciler.apply(result, to: &items[id]!)
@@ -123,7 +126,8 @@ public struct SyncLedger: Sendable {
     public func applyPage(_ response: SyncResponse) throws -> ReconcileSummary {
         try storage.write(.replayable) { tx in
             let ids = Set(response.changes.map(\.id))
-            let summary = try update(ids, in: tx, creating: true) { items, reconciler in
+            let summary = try update(ids, in: tx, creating: true, knowing: SyncLedger.mayMerge) {
+                items, reconciler in
                 for change in response.changes {
                     reconciler.apply(pulled: change, to: &items[change.id]!)
                 }
@@ -145,21 +149,24 @@ public struct SyncLedger: Sendable {
             let localInRange = try tx.items(idAfter: after, through: through)
             let remoteByID = Dictionary(page.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let ids = Set(remoteByID.keys).union(localInRange.map(\.id))
-            // The history's server versions, only for copies resting on a version the server lost.
             let lineage = page.lineage?.stamps ?? [:]
-            var known: [String: [Item]] = [:]
-            for local in localInRange {
-                guard let version = local.item?.serverVersion else { continue }
+            // The history, for copies with unsent changes or resting on a version the server lost.
+            let knowing = { (local: LocalItem) -> Bool in
+                guard let version = local.item?.serverVersion else { return SyncLedger.mayMerge(local) }
                 let server = remoteByID[local.id]?.version ?? ServerVersion()
-                if !server.holds(version, lineage: lineage) { known[local.id] = try tx.serverVersions(of: local.id) }
+                return SyncLedger.mayMerge(local) || !server.holds(version, lineage: lineage)
             }
-            return try update(ids, in: tx, creating: true) { items, reconciler in
+            return try update(ids, in: tx, creating: true, knowing: knowing) { items, reconciler in
                 for id in ids.sorted() {
-                    reconciler.reconcile(
-                        snapshot: remoteByID[id], lineage: page.lineage, known: known[id] ?? [], to: &items[id]!)
+                    reconciler.reconcile(snapshot: remoteByID[id], lineage: page.lineage, to: &items[id]!)
                 }
             }
         }
+    }
+
+    /// True when a server copy of the item may be merged with changes of this device's.
+    static func mayMerge(_ local: LocalItem) -> Bool {
+        !local.activeOps.isEmpty || local.conflict != nil
     }
 
     /// Ends a resync: the feed continues from the snapshot's first cursor, in the new epoch.
@@ -303,8 +310,11 @@ public struct SyncLedger: Sendable {
     /// Loads the items, lets `body` change them with a reconciler, and saves what changed,
     /// with the history versions and events the reconciler collected.
     @discardableResult
+    /// `knowing` picks the items whose recent history the reconciler gets (to find a merge
+    /// base older than the unsent changes): read only for those, as it costs a query each.
     private func update(
         _ ids: Set<String>, in tx: any SyncTransaction, creating: Bool = false,
+        knowing: (LocalItem) -> Bool = { _ in false },
         _ body: (inout [String: LocalItem], inout SyncReconciler) -> Void
     ) throws -> ReconcileSummary {
         let time = now()
@@ -313,7 +323,9 @@ public struct SyncLedger: Sendable {
         if creating {
             for id in ids where after[id] == nil { after[id] = LocalItem(id: id) }
         }
-        var reconciler = SyncReconciler(now: time, newID: newID)
+        var histories: [String: [HistoryEntry]] = [:]
+        for (id, local) in before where knowing(local) { histories[id] = try tx.recentVersions(of: id) }
+        var reconciler = SyncReconciler(now: time, newID: newID, histories: histories)
         body(&after, &reconciler)
         let changes = after.sorted(by: { $0.key < $1.key }).compactMap { id, new -> LocalChange? in
             let old = before[id] ?? LocalItem(id: id)

@@ -38,6 +38,13 @@ final class IDMaker: @unchecked Sendable {
 
     func reconciler() -> SyncReconciler { SyncReconciler(now: t0 + 100, newID: ids.next) }
 
+    /// A reconciler that knows these versions of the item's history (newest first), as pulled.
+    func reconciler(knowing versions: [Item]) -> SyncReconciler {
+        SyncReconciler(
+            now: t0 + 100, newID: ids.next,
+            histories: [itemID: versions.map { HistoryEntry(item: $0, origin: .remote) }])
+    }
+
     /// A local item edited from `synced` by an update op (pending unless told otherwise).
     func edited(_ values: [Field: FieldValue], state: OutboxState = .pending) throws -> LocalItem {
         let after = try synced.applying(values, now: t0)
@@ -249,8 +256,7 @@ final class IDMaker: @unchecked Sendable {
         // Written at 30; the backup the server was restored from stopped at 20.
         var local = LocalItem(id: itemID, item: synced(at: 30))
         var reconciler = reconciler()
-        reconciler.reconcile(
-            snapshot: nil, lineage: ServerVersion([Self.before: 20]), known: [], to: &local)
+        reconciler.reconcile(snapshot: nil, lineage: ServerVersion([Self.before: 20]), to: &local)
         #expect(local.ops.map(\.op.kind) == [.create])
         #expect(local.ops.first?.op.basis == ServerVersion(writtenAt: 30, in: Self.before))
         #expect(local.item?.rev == 0)
@@ -261,7 +267,7 @@ final class IDMaker: @unchecked Sendable {
     @Test func anItemMissingFromTheSnapshotOtherwiseWasDeletedThere() {
         var local = LocalItem(id: itemID, item: synced(at: 30))
         var reconciler = reconciler()
-        reconciler.reconcile(snapshot: nil, lineage: ServerVersion([Self.before: 50]), known: [], to: &local)
+        reconciler.reconcile(snapshot: nil, lineage: ServerVersion([Self.before: 50]), to: &local)
         #expect(local.item?.deleted == true)
         #expect(local.ops.isEmpty)
     }
@@ -272,7 +278,7 @@ final class IDMaker: @unchecked Sendable {
         var local = LocalItem(id: itemID, item: synced(at: 30))
         var reconciler = reconciler()
         // The server kept everything of the old epoch (renew only): it holds version 30.
-        reconciler.reconcile(snapshot: nil, lineage: ServerVersion([Self.before: 41]), known: [], to: &local)
+        reconciler.reconcile(snapshot: nil, lineage: ServerVersion([Self.before: 41]), to: &local)
         #expect(local.item?.deleted == true)
         #expect(local.ops.isEmpty)
         #expect(local.conflict == nil)
@@ -288,9 +294,8 @@ final class IDMaker: @unchecked Sendable {
         var local = LocalItem(id: itemID, item: newer)
         var remote = try server([.pinned: .bool(true)], rev: 5)
         remote.version = ServerVersion(writtenAt: 3, in: Self.after, after: ServerVersion([Self.before: 12]))
-        var reconciler = reconciler()
-        reconciler.reconcile(
-            snapshot: remote, lineage: ServerVersion([Self.before: 20]), known: [newer, synced(at: 12)], to: &local)
+        var reconciler = reconciler(knowing: [newer, synced(at: 12)])
+        reconciler.reconcile(snapshot: remote, lineage: ServerVersion([Self.before: 20]), to: &local)
         #expect(local.ops.map(\.op.kind) == [.update])
         #expect(local.ops.first?.op.baseRev == 5)
         #expect(local.ops.first?.op.baseVersion == remote.version)
@@ -312,7 +317,7 @@ final class IDMaker: @unchecked Sendable {
         var resent = try server([.body: .string("line1\nline2\nline3\nline4\n")], rev: 1)
         resent.version = ServerVersion(writtenAt: 2, in: Self.after, after: ServerVersion([Self.before: 40]))
         var reconciler = reconciler()
-        reconciler.reconcile(snapshot: resent, lineage: ServerVersion([Self.before: 10]), known: [], to: &local)
+        reconciler.reconcile(snapshot: resent, lineage: ServerVersion([Self.before: 10]), to: &local)
         #expect(local.ops.isEmpty)
         #expect(local.item?.body == "line1\nline2\nline3\nline4\n")
         #expect(local.item?.rev == 1)
@@ -338,7 +343,7 @@ final class IDMaker: @unchecked Sendable {
         var remote = ChangeItem(appended)
         remote.rev = 4
         var reconciler = reconciler()
-        reconciler.reconcile(snapshot: remote, lineage: nil, known: [], to: &local)
+        reconciler.reconcile(snapshot: remote, lineage: nil, to: &local)
         #expect(local.conflict == nil)
         #expect(local.ops.map(\.op.kind) == [.delete])
         #expect(local.ops.first?.op.baseRev == 4)

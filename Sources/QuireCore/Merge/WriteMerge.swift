@@ -51,13 +51,6 @@ extension WriteMerge {
     }
 }
 
-extension Item {
-    /// Same fields and the same deleted flag: bookkeeping (revision, times, badge) aside.
-    public func hasSameContent(as other: Item) -> Bool {
-        deleted == other.deleted && changes(since: other).isEmpty
-    }
-}
-
 /// What a save that started from a version of an item did.
 public struct SavedWrite: Sendable, Hashable {
     public enum Outcome: String, Sendable, Hashable {

@@ -68,6 +68,9 @@ final class SimulatedSystem: @unchecked Sendable {
         var engine: SyncEngine!
         var online = true
         var signedOut = false
+        /// The device's next push is answered 503 while its pulls go through (the server's
+        /// database busy with a write): after a restore, its re-send then goes after others'.
+        var pushFailsOnce = false
         /// The newest sync event already traced (`QUIRE_SIM_TRACE`).
         var tracedEvents: Int64 = 0
 
@@ -264,6 +267,11 @@ struct SimulatedNetwork: SyncTransport, @unchecked Sendable {
         if system.chance(faults.lostRequest) {
             system.tally.fault("lost request")
             throw .unreachable("the request was lost")
+        }
+        if device.pushFailsOnce, !request.ops.isEmpty {
+            device.pushFailsOnce = false
+            system.tally.fault("push failed once")
+            throw .status(503, error: ErrorBody(.internal, "database is locked"), retryAfter: nil)
         }
         if system.chance(faults.serverError) {
             system.tally.fault("server error")

@@ -1,0 +1,32 @@
+/// What sync asks of an item's values, in one place: whether two versions hold the same
+/// content, the fields a create carries, and whether a version holds what an op sets.
+extension Item {
+    /// True when both hold the same value in every field (times, revision, version and the
+    /// deleted flag aside).
+    public func hasSameFields(as other: Item) -> Bool {
+        Field.allCases.allSatisfy { value(of: $0) == other.value(of: $0) }
+    }
+
+    /// True when both hold the same values and both are live or both deleted.
+    public func hasSameContent(as other: Item) -> Bool {
+        deleted == other.deleted && hasSameFields(as: other)
+    }
+
+    /// A create op's fields: every field, each from null.
+    public var creationFields: [Field: FieldChange] {
+        Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0, FieldChange(from: .null, to: value(of: $0))) })
+    }
+
+    /// True when this version has every value `op` sets: for a delete, when it is deleted.
+    public func holds(_ op: Op) -> Bool {
+        switch op.kind {
+        case .delete: return deleted
+        case .create, .update:
+            guard !deleted else { return false }
+            return (op.fields ?? [:]).allSatisfy { field, change in
+                if field == .tags, case .strings(let list) = change.to { return Tags.normalize(list) == tags }
+                return value(of: field) == change.to
+            }
+        }
+    }
+}

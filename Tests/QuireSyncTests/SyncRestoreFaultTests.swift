@@ -1,0 +1,342 @@
+import Foundation
+import GRDB
+import QuireCore
+import QuireProtocol
+import QuireServer
+import QuireStore
+import QuireTestSupport
+import Testing
+
+@testable import QuireSync
+
+/// The cases of a server restore combined with the two faults that lost acknowledged changes
+/// (issue 28): a push that fails once (the server answers 503 while the test holds its
+/// database's write lock) and a lost answer (a loopback proxy closes the connection after
+/// reading the server's whole answer). Each runs the real server on a loopback port and two
+/// devices, each with its own home: the real store on an SQLite file and the real engine
+/// talking HTTP through its own proxy. Every case ends with every device holding the server's
+/// items byte for byte, nothing waiting and nothing to review.
+@Suite(.serialized) struct SyncRestoreFaultTests {
+    let server: SyncTestServer
+    let token: String
+    let a: HomeDevice
+    let b: HomeDevice
+
+    init() async throws {
+        (server, token) = try await SyncTestServer.running(user: "ann")
+        a = try HomeDevice("A", server: server, token: token)
+        b = try HomeDevice("B", server: server, token: token)
+    }
+
+    func sync(_ device: HomeDevice, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let outcome = await device.sync()
+        #expect(outcome == .caughtUp, "\(device.name): \(outcome)", sourceLocation: sourceLocation)
+    }
+
+    func backUp() async throws {
+        await server.stop()
+        try server.backUp(to: "backup.db")
+        try await server.start()
+    }
+
+    /// `quire-server restore` of the backup: installs it and renews the epoch.
+    func restore() async throws {
+        await server.stop()
+        try server.restore(from: "backup.db")
+        _ = try await server.admin { try await $0.renewEpoch() }
+        try await server.start()
+    }
+
+    /// A syncs while the test holds the server database's write lock: pulls and the snapshot
+    /// are read, the push waits out the server's busy timeout and is answered 503.
+    func syncWithPushFailingOnce(_ device: HomeDevice) async throws {
+        let lock = try WriteLockHolder(databasePath: server.databasePath)
+        let outcome = await device.sync()
+        lock.release()
+        guard case .serverError = outcome else {
+            Issue.record("\(device.name)'s push was to fail once with 503: \(outcome)")
+            return
+        }
+        #expect(try device.database.outboxCounts().pending > 0, "the re-send waits")
+    }
+
+    /// The device's push reaches the server, which applies it; the answer is lost.
+    func syncWithAnswerLost(_ device: HomeDevice) async throws {
+        device.proxy.dropAnswers(1)
+        let dropped = device.proxy.droppedAnswers
+        let outcome = await device.sync()
+        #expect(outcome != .caughtUp, "\(device.name): the answer never arrived")
+        #expect(device.proxy.droppedAnswers == dropped + 1)
+    }
+
+    /// Both devices sync in turn until a whole pass changes nothing (at most five passes).
+    func syncUntilQuiet() async throws {
+        for _ in 0..<5 {
+            let before = try [a.copy(), b.copy()]
+            for device in [a, b] { await sync(device) }
+            if try [a.copy(), b.copy()] == before { return }
+        }
+        Issue.record("the devices never went quiet")
+    }
+
+    /// Every device holds exactly what a fresh device downloads from the server, byte for byte
+    /// (tombstones too: a fresh device reads them as the feed has them), and nothing waits or
+    /// needs review on any device.
+    func expectEveryoneHoldsTheServersCopy(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let token = try await server.admin { try await $0.addToken(userName: "ann") }
+        let reference = try HomeDevice("reference", server: server, token: token)
+        #expect(await reference.sync() == .caughtUp, sourceLocation: sourceLocation)
+        let server = try reference.copy()
+        for device in [a, b] {
+            let copy = try device.copy()
+            for (id, item) in server where copy[id] != item {
+                Issue.record(
+                    "\(device.name) holds \(copy[id] ?? "nothing") of \(id), the server \(item)",
+                    sourceLocation: sourceLocation)
+            }
+            let conflicts = try device.database.conflicts()
+            let reasons = try device.database.recentSyncEvents().filter { $0.kind == .conflict }.map(\.message)
+            #expect(conflicts.isEmpty, "\(device.name) needs review: \(reasons)", sourceLocation: sourceLocation)
+            #expect(
+                try device.database.outbox(state: nil).isEmpty, "\(device.name): nothing waits",
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    func expectBody(_ id: String, _ body: String, done: Bool? = nil, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        for device in [a, b] {
+            let item = try #require(try device.database.item(id), sourceLocation: sourceLocation)
+            #expect(item.body == body, "\(device.name)", sourceLocation: sourceLocation)
+            #expect(!item.deleted, "\(device.name)", sourceLocation: sourceLocation)
+            if let done { #expect(item.done == done, "\(device.name)", sourceLocation: sourceLocation) }
+        }
+        try await expectEveryoneHoldsTheServersCopy(sourceLocation: sourceLocation)
+    }
+
+    func expectDeleted(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for device in [a, b] {
+            #expect(try device.database.item(id)?.deleted == true, "\(device.name)", sourceLocation: sourceLocation)
+        }
+        try await expectEveryoneHoldsTheServersCopy(sourceLocation: sourceLocation)
+    }
+
+    /// A adds X (`line1`) and both devices sync.
+    func addX(kind: ItemKind = .note) async throws -> String {
+        let x = try a.add("X", body: "line1\n", kind: kind)
+        await sync(a)
+        await sync(b)
+        return x
+    }
+
+    /// The restore, then A's re-send fails once while B re-sends what it holds first, then both
+    /// sync until quiet.
+    func restoreWhileAPushFailsOnce() async throws {
+        try await restore()
+        try await syncWithPushFailingOnce(a)
+        await sync(b)
+        try await syncUntilQuiet()
+    }
+
+    // MARK: - C: the author's re-send fails once, another device re-sends first
+
+    @Test func cUpdateAnAcknowledgedEditSurvivesAPushFailingOnce() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await addX()
+        try await backUp()
+        try a.edit(x, body: "line1\nline2\n")
+        await sync(a)
+        await sync(b)
+        try a.edit(x, body: "line1\nline2\nline3\n")
+        await sync(a)
+        #expect(try a.database.outbox(state: nil).isEmpty, "acknowledged")
+
+        try await restoreWhileAPushFailsOnce()
+        try await expectBody(x, "line1\nline2\nline3\n")
+    }
+
+    /// The backup lacks X; A adds it (both sync) and edits it (acknowledged).
+    func cCreateSteps() async throws -> String {
+        try await backUp()
+        let x = try await addX()
+        try a.edit(x, body: "line1\nline2\n")
+        await sync(a)
+        return x
+    }
+
+    @Test func cCreateAnAcknowledgedItemSurvivesAPushFailingOnce() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await cCreateSteps()
+        try await restoreWhileAPushFailsOnce()
+        try await expectBody(x, "line1\nline2\n")
+    }
+
+    @Test func cDeleteAnAcknowledgedDeleteSurvivesAPushFailingOnce() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await cCreateSteps()
+        _ = try a.database.delete([x])
+        await sync(a)
+        #expect(try a.database.outbox(state: nil).isEmpty, "acknowledged")
+
+        try await restoreWhileAPushFailsOnce()
+        try await expectDeleted(x)
+    }
+
+    // MARK: - D: the author never heard its versions acknowledged
+
+    @Test func dAnAuthorWhoseAnswersWereLostMergesOverTheVersionItMade() async throws {
+        defer { Task { await server.stop() } }
+        await sync(b)
+        try await backUp()
+        let x = try a.add("X", body: "line1\n", kind: .task)
+        try await syncWithAnswerLost(a)
+        _ = try a.database.setDone([x], true)
+        try await syncWithAnswerLost(a)
+        await sync(b)
+        #expect(try b.database.item(x)?.done == true, "B holds X, done")
+        try a.edit(x, body: "line1\nline2\n")
+
+        try await restore()
+        await sync(b)
+        try await syncUntilQuiet()
+
+        try await expectBody(x, "line1\nline2\n", done: true)
+    }
+
+    // MARK: - B: a device holding a version whose answer its author lost
+
+    /// After the backup, A's edit (`line2`) is applied but its answer lost; B pulls it.
+    func bSteps() async throws -> String {
+        let x = try await addX()
+        try await backUp()
+        try a.edit(x, body: "line1\nline2\n")
+        try await syncWithAnswerLost(a)
+        await sync(b)
+        #expect(try b.database.item(x)?.body == "line1\nline2\n", "B holds the version A never heard of")
+        return x
+    }
+
+    @Test func bBodyADeviceThatNeverEditedAnItemIsNotAskedToReviewIt() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await bSteps()
+        try await restore()
+        try a.edit(x, body: "line1\nline2\nline3\n")
+        await sync(a)
+        await sync(b)
+        await sync(a)
+        try await syncUntilQuiet()
+
+        try await expectBody(x, "line1\nline2\nline3\n")
+    }
+
+    @Test func bDeleteADeviceThatNeverEditedAnItemTakesItsDelete() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await bSteps()
+        try await restore()
+        _ = try a.database.delete([x])
+        await sync(a)
+        await sync(b)
+        await sync(a)
+        try await syncUntilQuiet()
+
+        try await expectDeleted(x)
+    }
+
+    // MARK: - A: a re-sent delete keeps what it deletes
+
+    @Test func aTombstoneARestoredItemComesBackAsItWasDeleted() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await addX()
+        try await backUp()
+        try a.edit(x, body: "line1\nline2\n")
+        await sync(a)
+        _ = try a.database.delete([x])
+        await sync(a)
+
+        try await restore()
+        await sync(a)
+        await sync(b)
+        _ = try a.database.restore([x])
+        await sync(a)
+        await sync(b)
+        try await syncUntilQuiet()
+
+        try await expectBody(x, "line1\nline2\n")
+    }
+}
+
+/// A device as `quire` runs it: its own home with the real store (`quire.db`, SQLite) and the
+/// real sync engine, talking HTTP to the server through a loopback proxy that can lose answers.
+final class HomeDevice: @unchecked Sendable {
+    let name: String
+    let home: String
+    let database: AppDatabase
+    let proxy: DroppingProxy
+    let engine: SyncEngine
+
+    init(_ name: String, server: SyncTestServer, token: String) throws {
+        self.name = name
+        home = NSTemporaryDirectory() + "quire-home-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        database = try AppDatabase.open(path: home + "/quire.db")
+        let proxy = try DroppingProxy(targetPort: server.port)
+        self.proxy = proxy
+        let environment = database.environment
+        engine = SyncEngine(
+            ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),
+            limits: Device.testLimits,
+            lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now),
+            connect: {
+                HTTPSyncTransport(baseURL: proxy.baseURL, token: token, timeout: 30, now: environment.now)
+            })
+    }
+
+    deinit {
+        try? database.close()
+        try? FileManager.default.removeItem(atPath: home)
+    }
+
+    func sync() async -> SyncMachine.RoundOutcome { await engine.runToCompletion() }
+
+    func add(_ title: String, body: String, kind: ItemKind = .note) throws -> String {
+        try database.create(NewItem(kind: kind, title: title, body: body)).id
+    }
+
+    func edit(_ id: String, body: String) throws {
+        _ = try database.update(id, fields: [.body: .string(body)])
+    }
+
+    /// Every item this device holds, tombstones too, as wire text (fields, revision, times,
+    /// server version).
+    func copy() throws -> [String: String] {
+        try database.syncStorage().read { tx in
+            var items: [String: String] = [:]
+            for local in try tx.items(idAfter: nil, through: nil) {
+                items[local.id] = local.item.map { ChangeItem($0).compactJSON() } ?? "-"
+            }
+            return items
+        }
+    }
+}
+
+/// Holds an SQLite database's write lock from a connection of its own (an immediate
+/// transaction on a thread of its own) until released, as an outside `sqlite3` would.
+final class WriteLockHolder: @unchecked Sendable {
+    private let taken = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+
+    init(databasePath: String) throws {
+        let queue = try DatabaseQueue(path: databasePath)
+        Thread.detachNewThread { [taken, released] in
+            try? queue.inTransaction(.immediate) { _ in
+                taken.signal()
+                released.wait()
+                return .commit
+            }
+        }
+        taken.wait()
+    }
+
+    func release() { released.signal() }
+}

@@ -35,11 +35,13 @@ import Testing
     @Test func aKilledServerIsSeenInSecondsAndSoIsItsReturn() throws {
         try withLiveDevice { server, _, tmux in
             server.process.kill()
-            // The hint stream ends with the process: the bar stops saying `live` at once.
+            // The hint stream ends with the process, and the app checks the server at once: the
+            // bar says offline (not "All changes synced · live", nor "· polling" as if all were
+            // well) within seconds, not at the next minute's pull.
             #expect(
                 tmux.waitFor(timeout: 5) {
                     let bar = Self.bar($0)
-                    return !bar.contains("live") && (bar.contains("offline") || bar.contains("polling"))
+                    return !bar.contains("live") && bar.contains("offline")
                 }, "\(tmux.capture())")
 
             try server.restart()

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the system packages Quire needs when they are missing (Debian/Ubuntu, apt-get),
+# Installs the system packages Quire needs when they are missing (Debian/Ubuntu, apt-get;
+# openssl's command line for the server's TLS tests),
 # and the API checker schemathesis (a pinned version from PyPI) into .build/venv.
 # With --bench (make bench) also Taskwarrior, which the benchmarks time side by side with
 # Quire; a build or a test run does not need it. Prints nothing when everything is already there.
@@ -33,6 +34,7 @@ pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 { [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ]; } || missing+=(postgresql)

@@ -1,8 +1,10 @@
+import Foundation
 import Testing
 
 /// The five body merges an outside check found losing or repeating a line where both sides
-/// change at or inside a run of identical lines (`../shared/fixtures/merge-runs.json`, issue 27):
-/// base, local, remote, a correct clean merge (`git merge-file` agrees), and what Quire gave.
+/// change at or inside a run of identical lines (issue 27): base, local, remote, a correct
+/// clean merge (`git merge-file` agrees), and what Quire gave. Read from the shared fixture
+/// file beside the checkout (`../shared/fixtures/merge-runs.json`), never copied here.
 struct MergeRunFixture: Sendable, CustomTestStringConvertible {
     var note: String
     var base: String
@@ -12,176 +14,34 @@ struct MergeRunFixture: Sendable, CustomTestStringConvertible {
     var quireGave: String
     var testDescription: String { note }
 
-    static let all: [MergeRunFixture] = [
-        MergeRunFixture(
-            note: "clean merge; Quire repeats 'ok'",
-            base: [
-                "{\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "- [ ] call mom\n", "na\u{EF}ve fa\u{E7}ade\n", "{\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "milk\n", "{\n", "milk\n", "milk\n", "{\n", "ok\n", "ok\n",
-                "ok\n", "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "trailing space  \n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "ok\n",
-                "trailing space  \n", "ok\n", "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "trailing space  \n", "{\n", "{",
-            ].joined(),
-            local: [
-                "{\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "- [ ] call mom\n", "na\u{EF}ve fa\u{E7}ade\n", "{\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "milk\n", "{\n", "milk\n", "milk\n", "{\n", "ok\n", "ok\n",
-                "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n", "milk\n",
-                "trailing space  \n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n",
-                "milk\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "ok\n", "trailing space  \n", "ok\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n", "{\n", "{",
-            ].joined(),
-            remote: [
-                "{\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "- [ ] call mom\n", "na\u{EF}ve fa\u{E7}ade\n", "{\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "milk\n", "{\n", "milk\n", "milk\n", "ok\n", "ok\n",
-                "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "trailing space  \n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "ok\n",
-                "trailing space  \n", "ok\n", "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "trailing space  \n", "{\n", "{",
-            ].joined(),
-            expected: [
-                "{\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "- [ ] call mom\n", "na\u{EF}ve fa\u{E7}ade\n", "{\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "milk\n", "{\n", "milk\n", "milk\n", "ok\n", "trailing space  \n",
-                "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "trailing space  \n", "milk\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n",
-                "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "milk\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "ok\n", "trailing space  \n", "ok\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n", "{\n", "{",
-            ].joined(),
-            quireGave: [
-                "{\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "- [ ] call mom\n", "na\u{EF}ve fa\u{E7}ade\n", "{\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "milk\n", "milk\n", "{\n", "milk\n", "milk\n", "ok\n", "ok\n",
-                "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n", "milk\n",
-                "trailing space  \n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n",
-                "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n", "na\u{EF}ve fa\u{E7}ade\n",
-                "milk\n", "milk\n", "na\u{EF}ve fa\u{E7}ade\n", "ok\n", "trailing space  \n", "ok\n",
-                "na\u{EF}ve fa\u{E7}ade\n", "na\u{EF}ve fa\u{E7}ade\n", "trailing space  \n", "{\n", "{",
-            ].joined()),
-        MergeRunFixture(
-            note: "clean merge; Quire repeats '    return nil'",
-            base: [
-                "see above\n", "    return nil\n", "ok\n", "    return nil\n", "    return nil\n", "ok\n",
-                "see above\n", "ok\n", "## Todo\n", "\n", "see above\n", "ok\n", "butter\n", "{\n", "## Todo\n", "ok\n",
-                "trailing space  ",
-            ].joined(),
-            local: [
-                "see above\n", "    return nil\n", "ok\n", "    return nil\n", "ok\n", "see above\n", "ok\n",
-                "## Todo\n", "\n", "see above\n", "ok\n", "butter\n", "{\n", "## Todo\n", "ok\n", "trailing space  ",
-            ].joined(),
-            remote: [
-                "see above\n", "{\n", "R1 added\n", "R2 new\n", "    return nil\n", "    return nil\n", "ok\n",
-                "see above\n", "ok\n", "## Todo\n", "R3 new\n", "\n", "\n", "{\n", "## Todo\n", "ok\n",
-                "trailing space  ",
-            ].joined(),
-            expected: [
-                "see above\n", "{\n", "R1 added\n", "R2 new\n", "    return nil\n", "ok\n", "see above\n", "ok\n",
-                "## Todo\n", "R3 new\n", "\n", "\n", "{\n", "## Todo\n", "ok\n", "trailing space  ",
-            ].joined(),
-            quireGave: [
-                "see above\n", "{\n", "R1 added\n", "R2 new\n", "    return nil\n", "    return nil\n", "ok\n",
-                "see above\n", "ok\n", "## Todo\n", "R3 new\n", "\n", "\n", "{\n", "## Todo\n", "ok\n",
-                "trailing space  ",
-            ].joined()),
-        MergeRunFixture(
-            note: "clean merge; Quire drops '    return nil'",
-            base: [
-                "    return nil\n", "milk\n", "    return nil\n", "1. first\n", "    return nil\n", "milk\n", "milk\n",
-                "milk\n",
-            ].joined(),
-            local: [
-                "milk\n", "    return nil\n", "1. first\n", "milk\n", "1. first\n", "    return nil\n", "milk\n",
-                "milk\n", "milk\n",
-            ].joined(),
-            remote: [
-                "milk\n", "    return nil\n", "R1 new\n", "R2 edit\n", "R3 added\n", "1. first\n", "    return nil\n",
-                "milk\n", "milk\n", "milk\n", "milk",
-            ].joined(),
-            expected: [
-                "milk\n", "    return nil\n", "R1 new\n", "R2 edit\n", "R3 added\n", "1. first\n", "milk\n",
-                "1. first\n", "    return nil\n", "milk\n", "milk\n", "milk\n", "milk",
-            ].joined(),
-            quireGave: [
-                "milk\n", "1. first\n", "milk\n", "R1 new\n", "R2 edit\n", "R3 added\n", "1. first\n",
-                "    return nil\n", "milk\n", "milk\n", "milk\n", "milk",
-            ].joined()),
-        MergeRunFixture(
-            note: "clean merge; Quire drops '## Todo'",
-            base: [
-                "## Todo\n", "> quote\n", "}\n", "## Todo\n", "{\n", "> quote\n", "## Todo\n", "## Todo\n", "## Todo\n",
-                "## Todo\n", "}\n", "> quote\n", "}\n", "> quote\n", "}\n", "## Todo\n", "> quote\n", "}\n", "{\n",
-                "## Todo\n",
-            ].joined(),
-            local: [
-                "## Todo\n", "> quote\n", "}\n", "## Todo\n", "{\n", "> quote\n", "## Todo\n", "## Todo\n", "## Todo\n",
-                "L1 new\n", "## Todo\n", "## Todo\n", "}\n", "> quote\n", "}\n", "> quote\n", "}\n", "## Todo\n",
-                "> quote\n", "}\n", "{\n", "## Todo\n",
-            ].joined(),
-            remote: [
-                "## Todo\n", "> quote\n", "}\n", "## Todo\n", "{\n", "> quote\n", "## Todo\n", "## Todo\n",
-                "R1 \u{E4}nderung\n", "R2 edit\n", "## Todo\n", "## Todo\n", "## Todo\n", "}\n", "> quote\n", "}\n",
-                "> quote\n", "}\n", "## Todo\n", "> quote\n", "}\n", "{\n", "## Todo\n",
-            ].joined(),
-            expected: [
-                "## Todo\n", "> quote\n", "}\n", "## Todo\n", "{\n", "> quote\n", "## Todo\n", "## Todo\n",
-                "R1 \u{E4}nderung\n", "R2 edit\n", "## Todo\n", "## Todo\n", "L1 new\n", "## Todo\n", "## Todo\n",
-                "}\n", "> quote\n", "}\n", "> quote\n", "}\n", "## Todo\n", "> quote\n", "}\n", "{\n", "## Todo\n",
-            ].joined(),
-            quireGave: [
-                "## Todo\n", "> quote\n", "}\n", "## Todo\n", "{\n", "> quote\n", "## Todo\n", "## Todo\n",
-                "R1 \u{E4}nderung\n", "R2 edit\n", "## Todo\n", "L1 new\n", "## Todo\n", "## Todo\n", "}\n",
-                "> quote\n", "}\n", "> quote\n", "}\n", "## Todo\n", "> quote\n", "}\n", "{\n", "## Todo\n",
-            ].joined()),
-        MergeRunFixture(
-            note: "clean merge; Quire drops '}'",
-            base: [
-                "caf\u{E9}\n", "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "eggs\n", "}\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "caf\u{E9}\n", "}\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "\u{1F44D}\u{1F3FD} looks good\n", "eggs\n", "- [ ] call mom\n", "eggs\n", "caf\u{E9}\n",
-                "}\n", "\u{1F44D}\u{1F3FD} looks good\n", "caf\u{E9}\n", "}\n", "}\n", "eggs\n", "}\n",
-                "\u{1F44D}\u{1F3FD} looks good\n",
-            ].joined(),
-            local: [
-                "caf\u{E9}\n", "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "eggs\n", "}\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "caf\u{E9}\n", "}\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "\u{1F44D}\u{1F3FD} looks good\n", "eggs\n", "- [ ] call mom\n", "eggs\n", "caf\u{E9}\n",
-                "}\n", "}\n", "\u{1F44D}\u{1F3FD} looks good\n", "caf\u{E9}\n", "}\n", "}\n", "eggs\n", "}\n",
-                "\u{1F44D}\u{1F3FD} looks good\n",
-            ].joined(),
-            remote: [
-                "caf\u{E9}\n", "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "eggs\n", "}\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "caf\u{E9}\n", "}\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "\u{1F44D}\u{1F3FD} looks good\n", "eggs\n", "- [ ] call mom\n", "eggs\n", "caf\u{E9}\n",
-                "R1 edit\n", "caf\u{E9}\n", "}\n", "}\n", "\u{1F44D}\u{1F3FD} looks good\n", "caf\u{E9}\n", "}\n",
-                "}\n", "eggs\n", "}\n", "\u{1F44D}\u{1F3FD} looks good\n",
-            ].joined(),
-            expected: [
-                "caf\u{E9}\n", "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "eggs\n", "}\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "caf\u{E9}\n", "}\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "\u{1F44D}\u{1F3FD} looks good\n", "eggs\n", "- [ ] call mom\n", "eggs\n", "caf\u{E9}\n",
-                "R1 edit\n", "caf\u{E9}\n", "}\n", "}\n", "}\n", "\u{1F44D}\u{1F3FD} looks good\n", "caf\u{E9}\n",
-                "}\n", "}\n", "eggs\n", "}\n", "\u{1F44D}\u{1F3FD} looks good\n",
-            ].joined(),
-            quireGave: [
-                "caf\u{E9}\n", "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "caf\u{E9}\n", "- [ ] call mom\n", "- [ ] call mom\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "eggs\n", "}\n",
-                "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\n", "caf\u{E9}\n", "}\n", "- [ ] call mom\n", "}\n",
-                "caf\u{E9}\n", "\u{1F44D}\u{1F3FD} looks good\n", "eggs\n", "- [ ] call mom\n", "eggs\n", "caf\u{E9}\n",
-                "R1 edit\n", "caf\u{E9}\n", "}\n", "}\n", "\u{1F44D}\u{1F3FD} looks good\n", "caf\u{E9}\n", "}\n",
-                "}\n", "eggs\n", "}\n", "\u{1F44D}\u{1F3FD} looks good\n",
-            ].joined()),
-    ]
+    /// Where the shared fixtures are: beside the checkout this file is in.
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "shared/fixtures/merge-runs.json"
+        )
+        .path
+
+    /// Every case of the file; empty when it cannot be read (`theSharedFixturesAreRead` says so).
+    static let all: [MergeRunFixture] = (try? read()) ?? []
+
+    static func read() throws -> [MergeRunFixture] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let cases = try #require(root["cases"] as? [[String: Any]])
+        return try cases.map { entry in
+            func text(_ key: String) throws -> String { try #require(entry[key] as? String, "no \(key)") }
+            let gave = try #require(entry["quireGave"] as? [String: Any])
+            return MergeRunFixture(
+                note: try text("note"), base: try text("base"), local: try text("local"), remote: try text("remote"),
+                expected: try text("expected"), quireGave: try #require(gave["a_body"] as? String))
+        }
+    }
+}
+
+@Suite struct MergeRunFixtureFileTests {
+    /// The parameterized fixture test runs no case when the file is missing: this one fails then.
+    @Test func theSharedFixturesAreRead() throws {
+        let fixtures = try MergeRunFixture.read()
+        #expect(fixtures.count == 5, "\(MergeRunFixture.path)")
+    }
 }

@@ -71,7 +71,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "quire-server",
-            dependencies: ["QuireServer", argumentParser, logging]
+            dependencies: ["QuireServer", "QuireCore", argumentParser, logging]
         ),
         .executableTarget(
             name: "quire-bench",

@@ -93,8 +93,15 @@ final class PostgresStore: SyncStore {
                     PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: self.logger)
             }
             let found = try await self.schemaVersion(connection)
-            for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3 {
+            for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3
+                + PostgresStore.schemaV4
+            {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+            }
+            if let found, found < 4 {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: StoredBytesSQL.recount(length: PostgresStore.byteLength)),
+                    logger: self.logger)
             }
             if let found, found < 2 {
                 try await connection.query(
@@ -189,6 +196,14 @@ final class PostgresStore: SyncStore {
     private static let schemaV3 = [
         "ALTER TABLE tokens ADD COLUMN IF NOT EXISTS name TEXT"
     ]
+
+    /// Schema 4: what each user's rows take, counted against the storage quota.
+    private static let schemaV4 = [
+        "ALTER TABLE users ADD COLUMN IF NOT EXISTS stored_bytes BIGINT NOT NULL DEFAULT 0"
+    ]
+
+    /// PostgreSQL's byte length of a text column (`%@`).
+    static let byteLength = "octet_length(%@)"
 
     func ping() async throws {
         try await client.query("SELECT 1", logger: logger)
@@ -309,12 +324,14 @@ final class PostgresStore: SyncStore {
                 unsafeSQL: """
                     SELECT name, created_at,
                            (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id),
-                           (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND NOT i.deleted)
+                           (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND NOT i.deleted),
+                           stored_bytes
                     FROM users u WHERE \(condition) ORDER BY name
                     """), logger: logger)
         var result: [UserSummary] = []
-        for try await (name, created, tokens, items) in rows.decode((String, String, Int64, Int64).self) {
-            result.append(UserSummary(name: name, createdAt: created, tokens: Int(tokens), items: Int(items)))
+        for try await (name, created, tokens, items, bytes) in rows.decode((String, String, Int64, Int64, Int64).self) {
+            result.append(
+                UserSummary(name: name, createdAt: created, tokens: Int(tokens), items: Int(items), storedBytes: bytes))
         }
         return result
     }
@@ -350,11 +367,11 @@ final class PostgresStore: SyncStore {
     private func head(user: UserID, lock: Bool, on connection: PostgresConnection) async throws -> FeedHead {
         let query: PostgresQuery =
             lock
-            ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = \(user.rawValue) FOR UPDATE"
-            : "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = \(user.rawValue)"
+            ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes FROM users WHERE id = \(user.rawValue) FOR UPDATE"
+            : "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes FROM users WHERE id = \(user.rawValue)"
         let rows = try await connection.query(query, logger: logger)
-        for try await (seq, hash, horizon, epoch) in rows.decode((Int64, String, Int64, String?).self) {
-            return FeedHead(seq: seq, stateHash: hash, horizon: horizon, epoch: epoch ?? "")
+        for try await (seq, hash, horizon, epoch, bytes) in rows.decode((Int64, String, Int64, String?, Int64).self) {
+            return FeedHead(seq: seq, stateHash: hash, horizon: horizon, epoch: epoch ?? "", storedBytes: bytes)
         }
         throw ResyncRequired(reason: "the user no longer exists")
     }
@@ -391,7 +408,7 @@ final class PostgresStore: SyncStore {
                 let seqs = plan.writes.map(\.seq)
                 let deleted = plan.writes.map(\.item.deleted)
                 let deletedAts = plan.writes.map(\.deletedAt)
-                let docs = try plan.writes.map { try $0.doc() }
+                let docs = plan.writes.map(\.doc)
                 try await connection.query(
                     """
                     INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc, device)
@@ -414,7 +431,10 @@ final class PostgresStore: SyncStore {
             }
             if plan.head != head {
                 try await connection.query(
-                    "UPDATE users SET seq = \(plan.head.seq), state_hash = \(plan.head.stateHash) WHERE id = \(user.rawValue)",
+                    """
+                    UPDATE users SET seq = \(plan.head.seq), state_hash = \(plan.head.stateHash),
+                        stored_bytes = \(plan.head.storedBytes) WHERE id = \(user.rawValue)
+                    """,
                     logger: self.logger)
             }
             if !plan.writes.isEmpty {
@@ -481,24 +501,41 @@ final class PostgresStore: SyncStore {
             summary.tombstones += try await transaction { connection in
                 _ = try await self.head(user: UserID(user), lock: true, on: connection)
                 let purged = try await connection.query(
-                    "DELETE FROM items WHERE user_id = \(user) AND deleted AND deleted_at < \(seconds) RETURNING seq",
+                    """
+                    DELETE FROM items WHERE user_id = \(user) AND deleted AND deleted_at < \(seconds)
+                    RETURNING seq, octet_length(doc)::bigint
+                    """,
                     logger: self.logger)
                 var top: Int64 = 0
+                var bytes: Int64 = 0
                 var count = 0
-                for try await seq in purged.decode(Int64.self) {
+                for try await (seq, length) in purged.decode((Int64, Int64).self) {
                     top = max(top, seq)
+                    bytes += length
                     count += 1
                 }
                 if count > 0 {
                     try await connection.query(
-                        "UPDATE users SET horizon = GREATEST(horizon, \(top)) WHERE id = \(user)", logger: self.logger)
+                        """
+                        UPDATE users SET horizon = GREATEST(horizon, \(top)), stored_bytes = stored_bytes - \(bytes)
+                        WHERE id = \(user)
+                        """, logger: self.logger)
                 }
                 return count
             }
         }
+        // One statement: the records go and their owners' counts drop together.
         let records = try await client.query(
-            "DELETE FROM op_results WHERE created_at < \(seconds) RETURNING 1", logger: logger)
-        for try await _ in records.decode(Int32.self) { summary.records += 1 }
+            """
+            WITH gone AS (
+                DELETE FROM op_results WHERE created_at < \(seconds) RETURNING user_id, octet_length(result) AS bytes),
+            per_user AS (SELECT user_id, SUM(bytes)::bigint AS bytes, COUNT(*)::bigint AS count FROM gone GROUP BY user_id),
+            counted AS (
+                UPDATE users SET stored_bytes = users.stored_bytes - per_user.bytes FROM per_user
+                WHERE users.id = per_user.user_id RETURNING per_user.count)
+            SELECT COALESCE(SUM(count), 0)::bigint FROM counted
+            """, logger: logger)
+        for try await count in records.decode(Int64.self) { summary.records = Int(count) }
         return summary
     }
 
@@ -551,12 +588,14 @@ final class PostgresStore: SyncStore {
                 """
                 SELECT (SELECT COUNT(*) FROM items WHERE user_id = \(user.rawValue) AND NOT deleted),
                        (SELECT COUNT(*) FROM items WHERE user_id = \(user.rawValue) AND deleted),
-                       (SELECT COUNT(*) FROM op_results WHERE user_id = \(user.rawValue))
+                       (SELECT COUNT(*) FROM op_results WHERE user_id = \(user.rawValue)),
+                       (SELECT (\(unescaped: StoredBytesSQL.counted(length: PostgresStore.byteLength)))::bigint
+                        FROM users WHERE id = \(user.rawValue))
                 """, logger: self.logger)
-            for try await (live, dead, records) in rows.decode((Int64, Int64, Int64).self) {
+            for try await (live, dead, records, counted) in rows.decode((Int64, Int64, Int64, Int64).self) {
                 return UserStats(
                     seq: head.seq, items: Int(live), tombstones: Int(dead), records: Int(records),
-                    stateHash: head.stateHash)
+                    stateHash: head.stateHash, storedBytes: head.storedBytes, countedBytes: counted)
             }
             return UserStats(seq: head.seq, items: 0, tombstones: 0, records: 0, stateHash: head.stateHash)
         }

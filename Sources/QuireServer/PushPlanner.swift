@@ -90,6 +90,10 @@ struct PushPlan: Sendable {
 struct PushPlanner {
     let now: Date
     let maxItemBytes: Int
+    /// Bytes one user may store (`FeedHead.storedBytes`); 0 for no limit. An op that would
+    /// grow the user's rows past it is `rejected` with a reason (the device keeps it as a dead
+    /// letter); deletes and changes that shrink an item always apply.
+    var quotaBytes: Int64 = 0
 
     func plan(ops: [Op], head: FeedHead, recorded: [String: OpRecord], items: [String: StoredItem]) -> PushPlan {
         var state = State(head: head, items: items, hash: StateHash(hex: head.stateHash) ?? StateHash())
@@ -147,6 +151,7 @@ struct PushPlanner {
 
         var newHead = state.head
         newHead.stateHash = state.hash.hex
+        newHead.storedBytes += records.reduce(0) { $0 + Int64($1.storedText.utf8.count) }
         let writes = state.written.compactMap { state.items[$0] }.sorted { $0.seq < $1.seq }
         return PushPlan(results: results, records: records, writes: writes, head: newHead, tally: tally)
     }
@@ -194,7 +199,9 @@ struct PushPlanner {
             var stored = new
             let earlier = old?.version.map { $0.joined(with: basis) } ?? basis
             stored.version = ServerVersion(writtenAt: head.seq, in: head.epoch, after: earlier)
-            items[new.id] = StoredItem(item: stored, seq: head.seq, deletedAt: deletedAt)
+            let row = StoredItem(item: stored, seq: head.seq, deletedAt: deletedAt)
+            head.storedBytes += row.docBytes - (items[new.id]?.docBytes ?? 0)
+            items[new.id] = row
             return stored
         }
     }
@@ -255,6 +262,9 @@ struct PushPlanner {
         switch applying(fields, to: blank) {
         case .failure(let reason): return .rejected(op.id, reason: reason)
         case .success(var item):
+            if let refusal = quotaRefusal(writing: item, over: nil, storedBytes: state.head.storedBytes) {
+                return .rejected(op.id, reason: refusal)
+            }
             item.rev = 1
             let stored = state.write(item, deletedAt: 0, replacing: nil, basis: op.basis)
             return .applied(op.id, item: stored, exact: true)
@@ -268,6 +278,9 @@ struct PushPlanner {
         switch applying(fields, to: existing) {
         case .failure(let reason): return .rejected(op.id, reason: reason)
         case .success(var item):
+            if let refusal = quotaRefusal(writing: item, over: existing, storedBytes: state.head.storedBytes) {
+                return .rejected(op.id, reason: refusal)
+            }
             if restoring { item.deleted = false }
             item.rev = existing.rev + 1
             item.updatedAt = now
@@ -295,6 +308,24 @@ struct PushPlanner {
             return .failure(ReasonError("the item would be \(size) bytes; the limit is \(maxItemBytes) bytes"))
         }
         return .success(result)
+    }
+
+    /// Bytes a new row's document takes beyond its content (ids, times, version, keys): what
+    /// a create adds besides the content when the quota is checked.
+    static let rowOverheadBytes: Int64 = 320
+
+    /// Why the user's storage quota refuses writing `new` over `old` (nil for a new item), or
+    /// nil when it fits. The growth is judged by content bytes (the stored count, exact, is
+    /// kept by `State.write`), so a batch cannot pass the quota by more than its JSON escaping.
+    private func quotaRefusal(writing new: ChangeItem, over old: ChangeItem?, storedBytes: Int64) -> ReasonError? {
+        guard quotaBytes > 0 else { return nil }
+        let before = old.map { Int64(PushPlanner.size(of: $0)) } ?? -PushPlanner.rowOverheadBytes
+        let growth = Int64(PushPlanner.size(of: new)) - before
+        guard growth > 0, storedBytes + growth > quotaBytes else { return nil }
+        return ReasonError(
+            "this account's storage is full (\(ByteCount.text(storedBytes)) used of \(ByteCount.text(quotaBytes))): "
+                + "delete or shorten items (deleted items free their space when the server purges them), "
+                + "or ask the server's operator for a larger --user-quota")
     }
 
     /// True when every changed field still holds the value the op changed it from.

@@ -56,6 +56,9 @@ final class SQLiteStore: SyncStore {
         return text.map { Int($0) ?? Int.max } ?? 1
     }
 
+    /// SQLite's byte length of a text column (`%@`): `length` of text counts characters.
+    static let byteLength = "length(CAST(%@ AS BLOB))"
+
     /// Frozen migrations: never edit a shipped one, add another.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -112,6 +115,11 @@ final class SQLiteStore: SyncStore {
         migrator.registerMigration("v3 token names") { db in
             // The device a token was issued for, so one lost device's token can be revoked alone.
             try db.execute(sql: "ALTER TABLE tokens ADD COLUMN name TEXT")
+        }
+        migrator.registerMigration("v4 stored bytes") { db in
+            // What each user's rows take, counted against the storage quota (`FeedHead.storedBytes`).
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: StoredBytesSQL.recount(length: SQLiteStore.byteLength))
         }
         return migrator
     }
@@ -224,11 +232,14 @@ final class SQLiteStore: SyncStore {
             sql: """
                 SELECT name, created_at,
                        (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id) AS tokens,
-                       (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND i.deleted = 0) AS items
+                       (SELECT COUNT(*) FROM items i WHERE i.user_id = u.id AND i.deleted = 0) AS items,
+                       stored_bytes
                 FROM users u WHERE \(condition) ORDER BY name
                 """, arguments: arguments
         ).map { row in
-            UserSummary(name: row["name"], createdAt: row["created_at"], tokens: row["tokens"], items: row["items"])
+            UserSummary(
+                name: row["name"], createdAt: row["created_at"], tokens: row["tokens"], items: row["items"],
+                storedBytes: row["stored_bytes"])
         }
     }
 
@@ -259,12 +270,13 @@ final class SQLiteStore: SyncStore {
     private static func head(_ db: Database, user: UserID) throws -> FeedHead {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch') FROM users WHERE id = ?
+                SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes
+                FROM users WHERE id = ?
                 """)
         guard let row = try Row.fetchOne(statement, arguments: [user.rawValue]) else {
             throw ResyncRequired(reason: "the user no longer exists")
         }
-        return FeedHead(seq: row[0], stateHash: row[1], horizon: row[2], epoch: row[3] ?? "")
+        return FeedHead(seq: row[0], stateHash: row[1], horizon: row[2], epoch: row[3] ?? "", storedBytes: row[4])
     }
 
     func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws
@@ -303,7 +315,7 @@ final class SQLiteStore: SyncStore {
             for stored in plan.writes {
                 try writeItem.execute(arguments: [
                     user.rawValue, stored.item.id, stored.item.rev, stored.seq, stored.item.deleted,
-                    stored.deletedAt, try stored.doc(), device,
+                    stored.deletedAt, stored.doc, device,
                 ])
             }
             let writeRecord = try db.cachedStatement(
@@ -316,8 +328,8 @@ final class SQLiteStore: SyncStore {
             }
             if plan.head != head {
                 try db.execute(
-                    sql: "UPDATE users SET seq = ?, state_hash = ? WHERE id = ?",
-                    arguments: [plan.head.seq, plan.head.stateHash, user.rawValue])
+                    sql: "UPDATE users SET seq = ?, state_hash = ?, stored_bytes = ? WHERE id = ?",
+                    arguments: [plan.head.seq, plan.head.stateHash, plan.head.storedBytes, user.rawValue])
             }
             return plan
         }
@@ -372,19 +384,28 @@ final class SQLiteStore: SyncStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT user_id, MAX(seq) AS top, COUNT(*) AS count FROM items
+                    SELECT user_id, MAX(seq) AS top, SUM(length(CAST(doc AS BLOB))) AS bytes FROM items
                     WHERE deleted = 1 AND deleted_at < ? GROUP BY user_id
                     """, arguments: [seconds])
             for row in rows {
                 let user: Int64 = row["user_id"]
                 let top: Int64 = row["top"]
+                let bytes: Int64 = row["bytes"]
                 try db.execute(
                     sql: "DELETE FROM items WHERE user_id = ? AND deleted = 1 AND deleted_at < ?",
                     arguments: [user, seconds])
                 summary.tombstones += db.changesCount
                 try db.execute(
-                    sql: "UPDATE users SET horizon = MAX(horizon, ?) WHERE id = ?", arguments: [top, user])
+                    sql: "UPDATE users SET horizon = MAX(horizon, ?), stored_bytes = stored_bytes - ? WHERE id = ?",
+                    arguments: [top, bytes, user])
             }
+            try db.execute(
+                sql: """
+                    UPDATE users SET stored_bytes = stored_bytes - (
+                        SELECT SUM(length(CAST(result AS BLOB))) FROM op_results
+                        WHERE op_results.user_id = users.id AND created_at < ?)
+                    WHERE id IN (SELECT DISTINCT user_id FROM op_results WHERE created_at < ?)
+                    """, arguments: [seconds, seconds])
             try db.execute(sql: "DELETE FROM op_results WHERE created_at < ?", arguments: [seconds])
             summary.records = db.changesCount
             return summary
@@ -419,7 +440,13 @@ final class SQLiteStore: SyncStore {
             let records =
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM op_results WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
-            return UserStats(seq: head.seq, items: live, tombstones: dead, records: records, stateHash: head.stateHash)
+            let counted =
+                try Int64.fetchOne(
+                    db, sql: "SELECT \(StoredBytesSQL.counted(length: SQLiteStore.byteLength)) FROM users WHERE id = ?",
+                    arguments: [user.rawValue]) ?? 0
+            return UserStats(
+                seq: head.seq, items: live, tombstones: dead, records: records, stateHash: head.stateHash,
+                storedBytes: head.storedBytes, countedBytes: counted)
         }
     }
 }

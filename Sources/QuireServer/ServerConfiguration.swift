@@ -62,6 +62,9 @@ public struct RequestLimits: Sendable, Hashable {
     public var maxPageLimit = 5000
     /// A page stops growing once its items pass this many bytes (it always carries one).
     public var maxPageBytes = 4 << 20
+    /// Bytes one user's stored rows may take (item documents, tombstones until purged,
+    /// remembered answers); 0 for no limit. See `PushPlanner.quotaBytes`.
+    public var userQuotaBytes: Int64 = 1 << 30
 
     public init() {}
 }

@@ -6,26 +6,30 @@ import QuireProtocol
 /// `doc` is the item's wire JSON, written once per write, so pulls and snapshots copy it into
 /// answers without decoding and encoding every item again.
 struct StoredItem: Sendable, Hashable {
-    var item: ChangeItem
+    let item: ChangeItem
     /// The per-user sequence number of the item's latest write.
     var seq: Int64
     /// Unix seconds when the item became a tombstone; 0 while it is live.
     var deletedAt: Int64
 
-    /// The wire JSON of `item`.
-    func doc() throws -> String {
-        item.compactJSON()
-    }
+    /// The wire JSON of `item`, as the row keeps it: encoded once, when the version is
+    /// written, so the push can count the bytes it stores before the store writes them.
+    let doc: String
+
+    /// The bytes the row's document takes, what the user's storage quota counts.
+    var docBytes: Int64 { Int64(doc.utf8.count) }
 
     /// Rebuilds a row read from a store.
     init(doc: String, seq: Int64, deletedAt: Int64) throws {
         self.item = try WireJSON.decoder().decode(ChangeItem.self, from: Data(doc.utf8))
+        self.doc = doc
         self.seq = seq
         self.deletedAt = deletedAt
     }
 
     init(item: ChangeItem, seq: Int64, deletedAt: Int64) {
         self.item = item
+        self.doc = item.compactJSON()
         self.seq = seq
         self.deletedAt = deletedAt
     }
@@ -41,6 +45,9 @@ struct FeedHead: Sendable, Hashable {
     var horizon: Int64
     /// The database's epoch.
     var epoch: String
+    /// Bytes the user's rows take: every item document (tombstones too, until purged) and
+    /// every remembered answer. Counted against the user's storage quota.
+    var storedBytes: Int64 = 0
 }
 
 /// JSON coders configured for the wire, made fresh per use (they are cheap and not shared).

@@ -46,7 +46,7 @@ struct SyncService: Sendable {
         var results: [OpResult] = []
         var resultBytes = 0
         if !sync.ops.isEmpty {
-            let planner = PushPlanner(now: now(), maxItemBytes: limits.maxItemBytes)
+            let planner = PushPlanner(now: now(), maxItemBytes: limits.maxItemBytes, quotaBytes: limits.userQuotaBytes)
             let plan = try await guarded {
                 try await store.push(
                     user: owner.user, device: sync.device, ops: sync.ops, cursor: cursor, planner: planner)

@@ -100,6 +100,8 @@ public struct UserSummary: Hashable, Sendable {
     public var createdAt: String
     public var tokens: Int
     public var items: Int
+    /// What the user's rows take (`FeedHead.storedBytes`), against the storage quota.
+    public var storedBytes: Int64 = 0
 }
 
 /// One line of `quire-server token list`.
@@ -173,6 +175,25 @@ enum VersionSQL {
     }
 }
 
+/// SQL shared by both stores for the bytes a user's rows take (`FeedHead.storedBytes`).
+enum StoredBytesSQL {
+    /// The bytes of `users.id`'s rows, as an SQL expression; `length` is the dialect's byte
+    /// length of a text value with `%@` where the column goes.
+    static func counted(length: String) -> String {
+        let doc = length.replacingOccurrences(of: "%@", with: "doc")
+        let result = length.replacingOccurrences(of: "%@", with: "result")
+        return """
+            (SELECT COALESCE(SUM(\(doc)), 0) FROM items WHERE items.user_id = users.id)
+            + (SELECT COALESCE(SUM(\(result)), 0) FROM op_results WHERE op_results.user_id = users.id)
+            """
+    }
+
+    /// Sets every user's count from their rows (the migration that adds the count).
+    static func recount(length: String) -> String {
+        "UPDATE users SET stored_bytes = \(counted(length: length))"
+    }
+}
+
 /// What a purge removed.
 struct PurgeSummary: Hashable, Sendable {
     public var tombstones: Int
@@ -186,6 +207,10 @@ struct UserStats: Hashable, Sendable {
     public var tombstones: Int
     public var records: Int
     public var stateHash: String
+    /// The user's count of stored bytes, as pushes and purges keep it.
+    public var storedBytes: Int64 = 0
+    /// The same, counted again from the rows (equal to `storedBytes` unless the count drifted).
+    public var countedBytes: Int64 = 0
 }
 
 /// Thrown inside a push when the request's cursor cannot continue the feed.

@@ -77,11 +77,22 @@ extension SyncReconciler {
             var shown = merge.item
             shown.rev = remote.rev
             shown.syncState = .needsReview
+            // The other side's version joins this device's history (so undoing the resolution,
+            // or restoring a version, can bring either side back), followed by what the item
+            // shows, which stays the newest entry: the history's newest is the item as it is.
+            let newRemote =
+                local.conflict.map { $0.remote.serverVersion != remote.serverVersion || $0.remote.rev != remote.rev }
+                ?? true
+            if newRemote {
+                var theirs = remote
+                theirs.syncState = .synced
+                history.append(HistoryEntry(item: theirs, origin: .remote))
+            }
             local.conflict = ConflictRecord(
                 itemID: local.id, base: merge.base,
                 local: wasInConflict ? (local.conflict?.local ?? merge.local) : merge.local,
                 remote: remote, fields: merge.conflicts, detectedAt: local.conflict?.detectedAt ?? now)
-            if shown != local.item {
+            if shown != local.item || newRemote {
                 local.item = shown
                 history.append(HistoryEntry(item: shown, origin: .merge))
             }

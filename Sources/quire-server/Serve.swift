@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import QuireCore
 import QuireServer
 
 /// `quire-server serve`: answers sync requests until SIGINT or SIGTERM, then finishes the
@@ -63,6 +64,22 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds an answer may wait for a client that does not read it before the connection closes.")
     var writeTimeout = 60
 
+    @Option(
+        help: ArgumentHelp(
+            "What one user may store: items (deleted ones until purged) and remembered answers, e.g. 500MiB; changes past it are refused (0: no limit).",
+            valueName: "size"))
+    var userQuota = "1GiB"
+
+    /// `--user-quota` in bytes.
+    private var userQuotaBytes: Int64 {
+        get throws {
+            guard let bytes = ByteCount.parse(userQuota) else {
+                throw ValidationError("--user-quota must be a size such as 1GiB, 500MiB or 0 (no limit)")
+            }
+            return bytes
+        }
+    }
+
     @Option(help: "Connections open at once (lowered to fit the descriptor limit); more wait to be accepted.")
     var maxConnections = 4096
 
@@ -82,6 +99,7 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         _ = try metricsAddress
+        _ = try userQuotaBytes
         guard addressRateLimit >= 0 else { throw ValidationError("--address-rate-limit must not be negative") }
         guard metricsToken.map({ $0.count >= 16 }) ?? true else {
             throw ValidationError("--metrics-token must be at least 16 characters")
@@ -132,6 +150,7 @@ struct Serve: AsyncParsableCommand {
         configuration.addressRateLimit = RateLimit(perSecond: addressRateLimit, burst: 20)
         configuration.metricsListen = try metricsAddress
         configuration.metricsToken = metricsToken
+        configuration.limits.userQuotaBytes = try userQuotaBytes
         configuration.connections.idleTimeout = .seconds(idleTimeout)
         configuration.connections.bodyTimeout = .seconds(bodyTimeout)
         configuration.connections.writeTimeout = .seconds(writeTimeout)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireCore
 import QuireServer
 
 /// `quire-server user add|list`.
@@ -36,12 +37,13 @@ struct UserCommand: AsyncParsableCommand {
                 }
                 let width = max(4, users.map(\.name.count).max() ?? 4)
                 func pad(_ text: String) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-                print("\(pad("NAME"))  TOKENS  ITEMS  CREATED")
+                func column(_ text: String, _ width: Int) -> String {
+                    text + String(repeating: " ", count: max(0, width - text.count))
+                }
+                print("\(pad("NAME"))  TOKENS  ITEMS  STORED    CREATED")
                 for user in users {
-                    let tokens = String(user.tokens)
-                    let items = String(user.items)
                     print(
-                        "\(pad(user.name))  \(tokens)\(String(repeating: " ", count: max(0, 6 - tokens.count)))  \(items)\(String(repeating: " ", count: max(0, 5 - items.count)))  \(user.createdAt)"
+                        "\(pad(user.name))  \(column(String(user.tokens), 6))  \(column(String(user.items), 5))  \(column(ByteCount.text(user.storedBytes), 8))  \(user.createdAt)"
                     )
                 }
             }

@@ -38,6 +38,21 @@ final class StoreDevice: @unchecked Sendable {
         return (server, try (0..<count).map { _ in try StoreDevice(server: server, token: token) })
     }
 
+    /// Two devices sync "Buy milk"; A renames it "Buy oat milk", B "Buy soy milk", and both
+    /// sync: B holds the conflict.
+    func titleConflict() async throws -> (SyncTestServer, StoreDevice, Item) {
+        let (server, devices) = try await setUp(devices: 2)
+        let (a, b) = (devices[0], devices[1])
+        let item = try a.database.create(NewItem(title: "Buy milk"))
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        try a.database.update(item.id, fields: [.title: .string("Buy oat milk")])
+        try b.database.update(item.id, fields: [.title: .string("Buy soy milk")])
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        return (server, b, item)
+    }
+
     @Test func twoDevicesOnTheRealStoreConvergeAndShowTrueBadges() async throws {
         let (server, devices) = try await setUp(devices: 2)
         defer { Task { await server.stop() } }
@@ -112,16 +127,8 @@ final class StoreDevice: @unchecked Sendable {
     }
 
     @Test func aConflictIsKeptInTheStoreWithAllThreeVersionsAndResolves() async throws {
-        let (server, devices) = try await setUp(devices: 2)
+        let (server, b, item) = try await titleConflict()
         defer { Task { await server.stop() } }
-        let (a, b) = (devices[0], devices[1])
-        let item = try a.database.create(NewItem(title: "Buy milk"))
-        #expect(await a.sync() == .caughtUp)
-        #expect(await b.sync() == .caughtUp)
-        try a.database.update(item.id, fields: [.title: .string("Buy oat milk")])
-        try b.database.update(item.id, fields: [.title: .string("Buy soy milk")])
-        #expect(await a.sync() == .caughtUp)
-        #expect(await b.sync() == .caughtUp)
 
         let conflicts = try b.database.conflicts()
         #expect(conflicts.count == 1)
@@ -136,6 +143,24 @@ final class StoreDevice: @unchecked Sendable {
         #expect(try b.database.conflicts().isEmpty)
         #expect(try b.item(item.id)?.syncState == .synced)
         #expect(try b.database.history(of: item.id).first?.origin == .resolve)
+    }
+
+    @Test func theResolvingDevicesHistoryKeepsTheOtherSideSoEitherCanComeBack() async throws {
+        let (server, b, item) = try await titleConflict()
+        defer { Task { await server.stop() } }
+        #expect(try b.database.conflicts().count == 1)
+
+        // While the item waits for review, the newest entry is still what it shows.
+        let waiting = try b.database.history(of: item.id)
+        #expect(waiting.first?.item.title == "Buy soy milk")
+        #expect(waiting.contains { $0.origin == .remote && $0.item.title == "Buy oat milk" })
+
+        _ = try b.engine.ledger.resolve(item.id, keeping: .local)
+        let history = try b.database.history(of: item.id)
+        #expect(history.first?.origin == .resolve)
+        #expect(history.first?.item.title == "Buy soy milk")
+        let theirs = try #require(history.first { $0.origin == .remote && $0.item.title == "Buy oat milk" })
+        #expect(theirs.item.syncState == .synced)
     }
 
     @Test func aRoundKilledAfterMarkingItsBatchLosesAndDuplicatesNothing() async throws {

@@ -272,17 +272,7 @@ enum SyncStatusScreen {
     }
 
     /// `512 B`, `12.3 KB`, `4.5 MB` (powers of 1024).
-    static func bytes(_ count: Int) -> String {
-        if count < 1024 { return "\(count) B" }
-        let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(count) / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return String(format: value < 10 ? "%.1f " : "%.0f ", value) + units[unit]
-    }
+    static func bytes(_ count: Int) -> String { ByteCount.text(count) }
 
     /// `340 ms`, `1.2 s`.
     static func seconds(_ interval: TimeInterval) -> String {

@@ -3,28 +3,13 @@
 extension Day {
     /// Days since 1970-01-01 (negative before it).
     public var ordinal: Int {
-        // Counted in 400-year eras from March 1st, so that a leap day ends its year.
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let monthFromMarch = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        Int(Timestamp.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day)))
     }
 
     /// The day `ordinal` days after 1970-01-01; nil outside the years 1 to 9999.
     public init?(ordinal: Int) {
-        let shifted = ordinal + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        self.init(year: year, month: month, day: day)
+        let (year, month, day) = Timestamp.civil(fromDays: Int64(ordinal))
+        self.init(year: Int(year), month: Int(month), day: Int(day))
     }
 
     /// 1 for Monday through 7 for Sunday (ISO 8601).

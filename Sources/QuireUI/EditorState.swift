@@ -26,6 +26,8 @@ public struct EditorState: Hashable, Sendable {
     /// The item changed in the store since the editor opened it (another terminal, a sync):
     /// saving will merge with that change, and the editor says so.
     public var changedElsewhere = false
+    /// Opened with `e` from the item view: saving or leaving goes back there, not to the list.
+    public var returnsToItemView = false
 
     /// An editor for a new item, with the cursor in the title.
     public init(newItemOf kind: ItemKind) {

@@ -69,8 +69,33 @@ public struct TextArea: Hashable, Sendable {
         goalX = nil
     }
 
+    /// Inserts text at the cursor (a paste) in one splice, whatever its size: each line break
+    /// (LF, CRLF or CR) starts a new line, and the cursor ends after the text.
     public mutating func insert(_ text: String) {
-        for character in text { insert(character) }
+        var pieces: [[Character]] = [[]]
+        for character in text {
+            if character == "\n" || character == "\r\n" || character == "\r" {
+                pieces.append([])
+            } else {
+                pieces[pieces.count - 1].append(character)
+            }
+        }
+        goalX = nil
+        utf8Count += pieces.reduce(pieces.count - 1) { $0 + String($1).utf8.count }
+        let rest = Array(lines[line][column...])
+        lines[line].replaceSubrange(column..., with: pieces[0])
+        rowCounts[line] = -1
+        guard pieces.count > 1 else {
+            column += pieces[0].count
+            lines[line] += rest
+            return
+        }
+        let last = pieces[pieces.count - 1]
+        lines.insert(contentsOf: pieces[1...], at: line + 1)
+        rowCounts.insert(contentsOf: repeatElement(-1, count: pieces.count - 1), at: line + 1)
+        line += pieces.count - 1
+        column = last.count
+        lines[line] += rest
     }
 
     public mutating func newline() {

@@ -58,6 +58,17 @@ import Testing
         #expect(harness.items.first { $0.id == id }?.deleted == false)
     }
 
+    /// Until the trash is read, the status bar does not show the list's position as the trash's.
+    @Test func theTrashDoesNotShowTheListsPositionWhileItIsRead() {
+        var harness = Harness(size: .standard)
+        for _ in 0..<4 { harness.press(.character("j")) }
+        _ = harness.state.update(.key(.character("T")))  // its load is not answered yet
+        harness.state.notice = nil  // what T says over the bar, to read the bar itself
+        let status = harness.frame.buffer.lines.last ?? ""
+        #expect(!status.contains("/8"), "\(status)")
+        #expect(status.contains("loading…"))
+    }
+
     @Test func editingFromTheItemViewGoesBackToIt() {
         var harness = Harness(size: .standard)
         harness.press(.enter, .character("e"))

@@ -38,7 +38,9 @@ enum StatusBar {
     static func listText(_ state: AppState) -> Line {
         let list = state.list
         var parts: [String] = []
-        if !list.loaded {
+        // Until the trash (or the list, coming back from it) is read, the rows and their count
+        // are the other list's: its position must not pass for this one's.
+        if !list.loaded || list.rowsQuery.map({ $0.trash != list.query.trash }) == true {
             parts.append("loading…")
         } else if list.total == 0 {
             parts.append(list.query.isUnfiltered ? "no items" : "no matches")

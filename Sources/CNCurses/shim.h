@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
 #include <ncursesw/curses.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,11 +62,30 @@ static inline int quire_key_f0(void) { return KEY_F0; }
 static inline void quire_crash_restore(int signal_number) {
     if (*quire_saved_termios_valid()) tcsetattr(STDIN_FILENO, TCSANOW, quire_saved_termios());
     // Leave the alternate screen, show the cursor, reset attributes.
-    static const char reset[] = "\033[?1049l\033[?25h\033[0m\r\n";
+    static const char reset[] = "\033[?2004l\033[?1049l\033[?25h\033[0m\r\n";
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
     signal(signal_number, SIG_DFL);
     raise(signal_number);
+}
+
+/// Stops the process as Ctrl-Z does under a shell with job control, and returns once the shell
+/// continues it (`fg` sends SIGCONT). The caller hands the terminal back first and takes it
+/// again after. SIGTSTP is raised on this thread with its default action and unblocked, so the
+/// stop happens before `raise` returns; the previous action and mask are put back after.
+static inline void quire_stop_for_shell(void) {
+    struct sigaction action, previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTSTP, &action, &previous);
+    sigset_t stop, saved;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &stop, &saved);
+    raise(SIGTSTP);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    sigaction(SIGTSTP, &previous, NULL);
 }
 
 /// Remembers the terminal's settings and restores them if the process crashes.

@@ -27,6 +27,10 @@ public final class NCursesTerminal: TerminalBackend {
     private var lastAttributes: (attr_t, Int16)?
     private var cursorVisible: Bool?
     private var closed = false
+    /// Bracketed paste: pasted text arrives between markers and is handed over as one paste.
+    private var inputDecoder = InputDecoder()
+    /// What the decoder completed and `readInput` has not yet handed over.
+    private var decoded: [TerminalInput] = []
 
     /// Terminal types tried, in order, when `TERM` is unknown to terminfo.
     public static let fallbackTypes = ["xterm-256color", "xterm", "vt100"]
@@ -92,6 +96,7 @@ public final class NCursesTerminal: TerminalBackend {
         var columns: Int32 = 0
         quire_size(&rows, &columns)
         size = Size(width: Int(columns), height: Int(rows))
+        NCursesTerminal.setBracketedPaste(true)
     }
 
     deinit {
@@ -179,19 +184,27 @@ public final class NCursesTerminal: TerminalBackend {
 
     public var inputDescriptor: Int32? { STDIN_FILENO }
 
-    public func readKey() -> Key? {
+    public func readInput() -> TerminalInput? {
         guard !closed else { return nil }
-        while true {
+        while decoded.isEmpty {
             var character: wint_t = 0
             let result = quire_get_wch(&character)
-            if result == ERR { return nil }
+            if result == ERR {
+                // Nothing more waiting: a half-read paste marker was keys; a paste under way
+                // goes on with the next read.
+                decoded += inputDecoder.endOfInput()
+                break
+            }
             if result == KEY_CODE_YES {
                 if Int32(character) == KEY_RESIZE { continue }
-                if let key = NCursesTerminal.functionKey(Int32(character)) { return key }
+                if let key = NCursesTerminal.functionKey(Int32(character)) {
+                    decoded += inputDecoder.feed(.key(key))
+                }
                 continue
             }
-            if let key = Key.fromCode(UInt32(character)) { return key }
+            decoded += inputDecoder.feed(.code(UInt32(character)))
         }
+        return decoded.isEmpty ? nil : decoded.removeFirst()
     }
 
     static func functionKey(_ code: Int32) -> Key? {
@@ -235,6 +248,7 @@ public final class NCursesTerminal: TerminalBackend {
 
     public func suspend() {
         guard !closed else { return }
+        NCursesTerminal.setBracketedPaste(false)
         def_prog_mode()
         endwin()
     }
@@ -242,17 +256,33 @@ public final class NCursesTerminal: TerminalBackend {
     public func resume() {
         guard !closed else { return }
         reset_prog_mode()
+        NCursesTerminal.setBracketedPaste(true)
         _ = quire_clear()
         lastAttributes = nil
         cursorVisible = nil
         _ = refreshSize()
     }
 
+    public func suspendToShell() {
+        guard !closed else { return }
+        suspend()
+        quire_stop_for_shell()
+        resume()
+    }
+
     public func close() {
         guard !closed else { return }
         closed = true
+        NCursesTerminal.setBracketedPaste(false)
         curs_set(1)
         endwin()
         delscreen(screen)
+    }
+
+    /// Asks the terminal to mark pasted text (`ESC[200~` … `ESC[201~`), or to stop: on while
+    /// the app has the terminal, off whenever the shell or an editor has it.
+    private static func setBracketedPaste(_ on: Bool) {
+        let sequence = on ? "\u{1B}[?2004h" : "\u{1B}[?2004l"
+        _ = sequence.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
     }
 }

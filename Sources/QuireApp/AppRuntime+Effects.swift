@@ -1,6 +1,7 @@
 import Foundation
 import QuireCore
 import QuireUI
+import TerminalUI
 
 /// Running the update's effects on the UI queue. Each returns the messages that report how it
 /// went, which the loop feeds back into the update before drawing.
@@ -54,6 +55,11 @@ extension AppRuntime {
             return [loadReview(id)]
         case .resolve(let plan):
             return resolve(plan)
+        case .suspendToShell:
+            keepDraftNow()
+            backend.suspendToShell()
+            forgetScreen()
+            return [.resized(backend.refreshSize())]
         case .quit:
             return []
         }

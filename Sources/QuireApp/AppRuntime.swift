@@ -125,8 +125,8 @@ public final class AppRuntime: @unchecked Sendable {
         for key in keys { send(.key(key)) }
     }
 
-    /// Reads every key waiting in the backend, then draws once. Called on the UI queue when
-    /// the terminal's input becomes readable. Returns how many keys were read.
+    /// Reads every key and paste waiting in the backend, then draws once. Called on the UI
+    /// queue when the terminal's input becomes readable. Returns how many were read.
     @discardableResult
     public func readInput() -> Int {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -134,7 +134,12 @@ public final class AppRuntime: @unchecked Sendable {
         activity.begin()
         defer { activity.end() }
         var messages: [Message] = []
-        while let key = backend.readKey() { messages.append(.key(key)) }
+        while let input = backend.readInput() {
+            switch input {
+            case .key(let key): messages.append(.key(key))
+            case .paste(let text): messages.append(.paste(text))
+            }
+        }
         if !messages.isEmpty { process(messages) }
         return messages.count
     }
@@ -176,13 +181,16 @@ public final class AppRuntime: @unchecked Sendable {
 
     /// Updates with each message (and the messages its effects produce), then draws once.
     /// The clock goes first, so that what the messages show (a notice, a countdown) starts
-    /// from now.
+    /// from now. What an effect answers is handled before the next message: keys typed in one
+    /// burst (`Tab` then `Enter` in the tag prompt) each meet the state the key before left.
     func process(_ messages: [Message]) {
         var pending = [Message.tick(environment.now())] + messages
         var index = 0
         while index < pending.count {
             let effects = state.update(pending[index])
-            for effect in effects { pending += perform(effect) }
+            var answers: [Message] = []
+            for effect in effects { answers += perform(effect) }
+            pending.insert(contentsOf: answers, at: index + 1)
             index += 1
         }
         draw()
@@ -216,6 +224,16 @@ public final class AppRuntime: @unchecked Sendable {
         timer.setEventHandler { [weak self] in self?.checkForChanges() }
         timer.resume()
         pollTimer = timer
+    }
+
+    /// Runs one poll now, as the timer would: tests drive it, then wait for idle, to see that a
+    /// poll changed nothing without waiting out a timeout.
+    public func pollNow() {
+        activity.begin()
+        queue.async { [self] in
+            defer { activity.end() }
+            checkForChanges()
+        }
     }
 
     /// Reloads when someone committed since we last looked (this process or another: the

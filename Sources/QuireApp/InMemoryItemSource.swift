@@ -171,7 +171,7 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
                 item = try item.applying(fields, now: now)
             }
         case .undelete: after = try change(found.current.id, undoing: found.index) { $0.deleted = false }
-        case .remove: after = try change(found.current.id, undoing: found.index) { $0.deleted = true }
+        case .remove, .deleteAgain: after = try change(found.current.id, undoing: found.index) { $0.deleted = true }
         case .cannot: break
         }
         return UndoneAction(itemID: after.id, title: after.title, plan: plan)

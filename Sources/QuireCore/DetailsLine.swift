@@ -31,11 +31,15 @@ public enum DetailsLine {
         }
     }
 
+    /// A tag as one word, the way it is written and shown everywhere: `#home`, and
+    /// `#"reading list"` for a tag with a space (bare, it would read as two things).
+    public static func tagWord(_ tag: String) -> String {
+        tag.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" }) ? "#\"\(tag)\"" : "#" + tag
+    }
+
     /// What the editor shows for an item's values (empty when it has none).
     public static func text(_ values: Values) -> String {
-        var words = values.tags.map { tag in
-            tag.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" }) ? "#\"\(tag)\"" : "#" + tag
-        }
+        var words = values.tags.map(tagWord)
         if let due = values.due { words.append("due \(due)") }
         if values.priority != .none { words.append("priority \(values.priority.rawValue)") }
         return words.joined(separator: " ")

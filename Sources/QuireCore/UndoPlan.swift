@@ -10,8 +10,10 @@ public enum UndoPlan: Hashable, Sendable {
     case revert([Field: FieldValue])
     /// The action deleted the item: bring it back.
     case undelete
-    /// The action created the item (or brought it back from the trash): delete it.
+    /// The action created the item: delete it.
     case remove
+    /// The action brought the item back from the trash: put it back there.
+    case deleteAgain
     /// Nothing can be taken back; the words say why ("it was deleted since").
     case cannot(String)
 
@@ -32,7 +34,7 @@ public enum UndoPlan: Hashable, Sendable {
         case (false, true):
             return current.deleted ? .undelete : .cannot("it was brought back since")
         case (true, false):
-            return current.deleted ? .cannot("it is deleted already") : .remove
+            return current.deleted ? .cannot("it is deleted already") : .deleteAgain
         case (true, true):
             return .cannot("it was deleted")
         case (false, false):
@@ -73,6 +75,7 @@ public struct UndoneAction: Hashable, Sendable {
         case .revert: "Undone: change to “\(title)”"
         case .undelete: "Undone: delete of “\(title)”"
         case .remove: "Undone: creation of “\(title)” (it is in the trash)"
+        case .deleteAgain: "Undone: restore of “\(title)” (it is back in the trash)"
         case .cannot(let why): "Cannot undo the last change to “\(title)”: \(why); u goes on to the one before"
         }
     }

@@ -42,7 +42,7 @@ extension AppDatabase {
                 met = saved.outcome
             case .undelete:
                 after = try recordRestore(current, undoing: seq, in: db)
-            case .remove:
+            case .remove, .deleteAgain:
                 after = try recordDelete(current, undoing: seq, in: db)
             case .cannot:
                 after = current

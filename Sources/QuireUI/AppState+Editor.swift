@@ -9,6 +9,12 @@ extension AppState {
         return [.readEditedItem(id: id)]
     }
 
+    /// Closes the editor for the screen it was opened from: the item view, or the list.
+    mutating func leaveEditor() {
+        guard let editor else { return }
+        screen = editor.returnsToItemView ? .detail(scroll: 0) : .list
+    }
+
     mutating func editorKey(_ key: Key, _ command: Command?) -> [Effect] {
         guard var editor = editor, !editor.saving else { return [] }
         let layout = editorLayout
@@ -19,7 +25,7 @@ extension AppState {
             if editor.hasChanges {
                 question = .discardChanges
             } else {
-                screen = .list
+                leaveEditor()
             }
             return []
         // Tab moves between title and body (SPEC); the details line between them is reached with
@@ -99,7 +105,7 @@ extension AppState {
             }
         }
         guard !after.isEmpty else {
-            screen = .list
+            leaveEditor()
             return []
         }
         editor.saving = true

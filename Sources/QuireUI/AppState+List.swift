@@ -137,7 +137,9 @@ extension AppState {
             guard let item = list.selectedItem else { return [] }
             return [.write(.restore(id: item.id, title: item.title))]
         case .filterTag:
-            prompt = Prompt(kind: .tag, field: TextField(list.query.tag ?? ""), queryBefore: list.query)
+            let tag = list.query.tag ?? ""
+            prompt = Prompt(
+                kind: .tag, field: TextField(tag), queryBefore: list.query, replacesOnTyping: !tag.isEmpty)
             return []
         case .back:
             if !list.query.search.isEmpty {
@@ -182,6 +184,7 @@ extension AppState {
         switch command {
         case .edit:
             var editor = EditorState(editing: item)
+            if case .detail = screen { editor.returnsToItemView = true }
             editor.focus = .body
             editor.body.moveToEnd()
             editor.body.scrollToCursor(width: editorLayout.wrapWidth, height: editorLayout.body.height)
@@ -222,6 +225,15 @@ extension AppState {
         case .back: screen = .list
         case .help: screen = .help(scroll: 0)
         case .quit: return quit()
+        case .restore:
+            // Back on the list: the item leaves the trash, and the view must not move on to
+            // whichever item takes its place there.
+            guard list.query.trash, let item = list.selectedItem else {
+                notice = Notice(text: "Only an item in the trash can be restored", isError: false)
+                return []
+            }
+            screen = .list
+            return [.write(.restore(id: item.id, title: item.title))]
         default: return itemCommand(command)
         }
         if case .detail(let wanted) = screen, let item = list.selectedItem {

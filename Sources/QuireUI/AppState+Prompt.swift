@@ -5,6 +5,10 @@ import TerminalUI
 extension AppState {
     mutating func promptKey(_ key: Key, _ command: Command?) -> [Effect] {
         guard var current = prompt else { return [] }
+        // A tag prompt opens holding the tag shown now, as if selected: typing replaces it,
+        // Backspace clears it, moving the cursor keeps it to edit.
+        let replacing = current.replacesOnTyping
+        current.replacesOnTyping = false
         switch command {
         case .accept?:
             prompt = nil
@@ -21,16 +25,23 @@ extension AppState {
                 return list.query == current.queryBefore ? [] : setQuery(current.queryBefore)
             }
         case .moveDown?:
+            prompt = current
             return select(list.selection + 1)
         case .moveUp?:
+            prompt = current
             return select(list.selection - 1)
         case .cursorLeft?:
             current.field.moveLeft()
         case .cursorRight?:
             current.field.moveRight()
+        case .cursorHome?:
+            current.field.moveToStart()
+        case .cursorEnd?:
+            current.field.moveToEnd()
         case .deleteBackward?:
-            current.field.backspace()
+            if replacing { current.field = TextField() } else { current.field.backspace() }
         case .complete?:
+            prompt = current
             guard current.kind == .tag else { return [] }
             return [.completeTag(prefix: AppState.tagText(current.field.text))]
         case .killLine?:
@@ -40,11 +51,21 @@ extension AppState {
         case .quit?:
             return quit()
         default:
-            guard case .character(let character) = key else { return [] }
+            guard case .character(let character) = key else {
+                current.replacesOnTyping = replacing
+                prompt = current
+                return []
+            }
+            if replacing { current.field = TextField() }
             current.field.insert(character)
         }
         prompt = current
-        guard current.kind == .search, current.field.text != list.query.search else { return [] }
+        return searchFollowsPrompt()
+    }
+
+    /// The search prompt filters as the person types: a new query when its text changed.
+    mutating func searchFollowsPrompt() -> [Effect] {
+        guard let current = prompt, current.kind == .search, current.field.text != list.query.search else { return [] }
         var query = list.query
         query.search = current.field.text
         return setQuery(query, keepSelection: false)
@@ -73,7 +94,7 @@ extension AppState {
         current.field = TextField(tags.count == 1 ? first : shared)
         prompt = current
         if tags.count > 1 {
-            let shown = tags.prefix(6).map { "#" + $0 }.joined(separator: " ")
+            let shown = tags.prefix(6).map(DetailsLine.tagWord).joined(separator: " ")
             notice = Notice(text: shown + (tags.count > 6 ? " …" : ""), isError: false)
         }
         return []

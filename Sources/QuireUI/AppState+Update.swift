@@ -16,6 +16,8 @@ extension AppState {
             let wasShowingSyncStatus = screen == .syncStatus
             let effects = handle(key)
             return !wasShowingSyncStatus && screen == .syncStatus ? effects + syncStatusOpened() : effects
+        case .paste(let text):
+            return paste(text)
         case .resized(let newSize):
             size = newSize
             return ensureVisibleRowsLoaded()
@@ -96,11 +98,13 @@ extension AppState {
     private mutating func handle(_ key: Key) -> [Effect] {
         if isTooSmall {
             if key == .character("q") || key == .control("c") { return quit() }
+            if key == .control("z") { return [.suspendToShell] }
             return []
         }
         notice = nil
         let context = keyContext
         let command = Keymap.command(for: key, in: context)
+        if command == .suspend { return [.suspendToShell] }
         switch context {
         case .confirm:
             return answer(command)
@@ -143,6 +147,8 @@ extension AppState {
         case .moveUp: screen = .help(scroll: max(0, scroll - 1))
         case .pageDown: screen = .help(scroll: scroll + page)
         case .pageUp: screen = .help(scroll: max(0, scroll - page))
+        case .moveTop: screen = .help(scroll: 0)
+        case .moveBottom: screen = .help(scroll: HelpScreen.maxScroll(size: size))
         case .back: screen = .list
         case .quit: return quit()
         default: break
@@ -155,7 +161,10 @@ extension AppState {
 
     private mutating func answer(_ command: Command?) -> [Effect] {
         switch (question, command) {
-        case (.discardChanges?, .confirm?), (.dropResolveChoices?, .confirm?):
+        case (.discardChanges?, .confirm?):
+            question = nil
+            leaveEditor()
+        case (.dropResolveChoices?, .confirm?):
             question = nil
             screen = .list
         case (.discardChanges?, .decline?), (.dropResolveChoices?, .decline?):
@@ -180,10 +189,11 @@ extension AppState {
         sync = combined
     }
 
-    /// Whether the notice on screen has been there `noticeLifetime` at `time` (the notice of a
-    /// sync round stays until the round ends).
+    /// Whether the notice on screen has been there `noticeLifetime` at `time`. The notice of a
+    /// sync round stays until the round ends, and an error until the next key: it may say where
+    /// text was kept, which must not fade before it is read.
     func noticeExpired(at time: Date) -> Bool {
-        guard let notice, notice.kind != .syncRound, let since = noticeSince else { return false }
+        guard let notice, notice.kind == .info, let since = noticeSince else { return false }
         return time.timeIntervalSince(since) >= AppState.noticeLifetime
     }
 
@@ -225,7 +235,7 @@ extension AppState {
             notice = Notice(text: undone.text, isError: !undone.plan.wroteAChange)
             if undone.met == .needsReview { return openReview(undone.itemID) }
             switch undone.plan {
-            case .remove: return [reload(anchorID: .some(nil))] + refreshHistory()
+            case .remove, .deleteAgain: return [reload(anchorID: .some(nil))] + refreshHistory()
             case .cannot: return []
             case .revert, .undelete: return [reload(anchorID: .some(undone.itemID))] + refreshHistory()
             }

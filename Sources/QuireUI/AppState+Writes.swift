@@ -21,11 +21,11 @@ extension AppState {
             var anchor = id
             switch intent {
             case .create(let kind, let title, _, _):
-                closeEditor()
+                leaveEditor()
                 notice = Notice(text: "Created \(kind.rawValue) “\(title)” · u to undo", isError: false)
             case .edit(_, _, let after):
                 let title = after[.title].flatMap(\.text) ?? list.item(withID: id)?.title ?? ""
-                closeEditor()
+                leaveEditor()
                 notice = Notice(text: Self.saved("Saved “\(title)”", met: done.outcome), isError: false)
                 if done.outcome == .needsReview { return openReview(id) }
             case .setDone(_, let title, let done):
@@ -72,10 +72,6 @@ extension AppState {
         case .needsReview: "Changed meanwhile in the same place: both kept, choose below"
         case .saved, .unchanged: text
         }
-    }
-
-    private mutating func closeEditor() {
-        if editor != nil { screen = .list }
     }
 }
 

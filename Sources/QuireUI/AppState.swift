@@ -29,6 +29,9 @@ public struct AppState: Hashable, Sendable {
         public var field: TextField
         /// The query before the prompt opened, restored by Esc on a tag prompt.
         public var queryBefore: ListQuery
+        /// The text is the tag shown when the prompt opened, as if selected: the first
+        /// character typed replaces it (instead of adding to it) and Backspace clears it.
+        public var replacesOnTyping = false
     }
 
     /// A yes/no question over the current screen.
@@ -48,7 +51,8 @@ public struct AppState: Hashable, Sendable {
     /// the round ends).
     public static let noticeLifetime: TimeInterval = 4
 
-    /// A short message in the status bar until the next key, or `noticeLifetime`.
+    /// A short message in the status bar until the next key, or `noticeLifetime` (an error
+    /// stays until the next key).
     public struct Notice: Hashable, Sendable {
         /// What the notice is about, so that code tells notices apart without reading their words.
         public enum Kind: Hashable, Sendable {

@@ -11,7 +11,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     // Sync status
     case retryDeadLetter, discardDeadLetter, toggleSyncDetail
     // App
-    case help, quit
+    case help, quit, suspend
     // Editor
     case switchField, save, cancel
     case cursorLeft, cursorRight, cursorUp, cursorDown, cursorHome, cursorEnd, cursorPageUp, cursorPageDown

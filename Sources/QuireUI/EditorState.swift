@@ -26,6 +26,11 @@ public struct EditorState: Hashable, Sendable {
     /// The item changed in the store since the editor opened it (another terminal, a sync):
     /// saving will merge with that change, and the editor says so.
     public var changedElsewhere = false
+    /// Opened with `e` from the item view: saving or leaving goes back there, not to the list.
+    public var returnsToItemView = false
+    /// The body was made from `originalBody` (not from a kept draft): until it is edited it
+    /// has not changed, which saves comparing a long note with itself on every frame.
+    private var bodyIsOriginal = true
 
     /// An editor for a new item, with the cursor in the title.
     public init(newItemOf kind: ItemKind) {
@@ -52,6 +57,7 @@ public struct EditorState: Hashable, Sendable {
         self.details = TextField(details)
         self.body = TextArea(body)
         focus = .body
+        bodyIsOriginal = false
         self.originalTitle = originalTitle
         self.originalBody = originalBody
         self.originalDetails = originalDetails
@@ -74,7 +80,8 @@ public struct EditorState: Hashable, Sendable {
 
     public var isNew: Bool { itemID == nil }
     public var hasChanges: Bool {
-        title.text != originalTitle || details.text != originalDetails || body.differs(from: originalBody)
+        title.text != originalTitle || details.text != originalDetails
+            || body.differs(from: originalBody, original: bodyIsOriginal)
     }
 
     /// What the details line shows while empty: how to write in it.

@@ -26,6 +26,8 @@ public enum Effect: Hashable, Sendable {
     case readEditedItem(id: String)
     /// Take back the newest local action not yet taken back (`Message.undone`).
     case undo
+    /// Hand the terminal to the shell and stop, as Ctrl-Z does; `fg` comes back (`resized`).
+    case suspendToShell
     case quit
 }
 

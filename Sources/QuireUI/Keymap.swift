@@ -1,3 +1,4 @@
+import QuireCore
 import TerminalUI
 
 /// One key binding: the keys, what they do, and the words help shows for them.
@@ -55,6 +56,7 @@ public enum Keymap {
         KeyBinding(.list, [.character("S")], .syncStatus, "sync status"),
         KeyBinding(.list, [.character("?")], .help, "help", hint: "help"),
         KeyBinding(.list, [.character("q"), .control("c")], .quit, "quit", hint: "quit"),
+        KeyBinding(.list, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Item view
         KeyBinding(.detail, [.character("j"), .down], .moveDown, "scroll down"),
@@ -67,10 +69,12 @@ public enum Keymap {
         KeyBinding(.detail, [.character("p")], .pin, "pin or unpin"),
         KeyBinding(.detail, [.character("d")], .delete, "delete"),
         KeyBinding(.detail, [.character("u")], .undo, "undo the last local action"),
+        KeyBinding(.detail, [.character("r")], .restore, "restore (an item opened from the trash)"),
         KeyBinding(.detail, [.character("h")], .history, "its history: every version, any restored", hint: "history"),
         KeyBinding(.detail, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.detail, [.character("?")], .help, "help", hint: "help"),
         KeyBinding(.detail, [.control("c")], .quit, "quit"),
+        KeyBinding(.detail, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Prompts
         KeyBinding(.prompt, [.enter], .accept, "keep the search or tag and go back to the list", hint: "keep"),
@@ -79,11 +83,16 @@ public enum Keymap {
         KeyBinding(.prompt, [.up], .moveUp, "move the selection up"),
         KeyBinding(.prompt, [.left], .cursorLeft, "move the cursor left"),
         KeyBinding(.prompt, [.right], .cursorRight, "move the cursor right"),
-        KeyBinding(.prompt, [.backspace], .deleteBackward, "delete before the cursor"),
+        KeyBinding(.prompt, [.home, .control("a")], .cursorHome, "to the start"),
+        KeyBinding(.prompt, [.end, .control("e")], .cursorEnd, "to the end"),
+        KeyBinding(
+            .prompt, [.backspace], .deleteBackward,
+            "delete before the cursor (the tag it opened with: all of it)"),
         KeyBinding(.prompt, [.tab], .complete, "complete the tag (tag prompt)"),
         KeyBinding(.prompt, [.control("k")], .killLine, "delete to the end"),
         KeyBinding(.prompt, [.control("w")], .deleteWord, "delete the word before the cursor"),
         KeyBinding(.prompt, [.control("c")], .quit, "quit"),
+        KeyBinding(.prompt, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Editor
         KeyBinding(.editor, [.tab, .backTab], .switchField, "move between title and body", hint: "title/body"),
@@ -106,14 +115,18 @@ public enum Keymap {
         KeyBinding(.editor, [.delete], .deleteForward, "delete at the cursor"),
         KeyBinding(.editor, [.control("k")], .killLine, "delete to the end of the line"),
         KeyBinding(.editor, [.control("w")], .deleteWord, "delete the word before the cursor"),
+        KeyBinding(.editor, [.control("z")], .suspend, "suspend to the shell (fg comes back; the text waits)"),
 
         // MARK: Help
         KeyBinding(.help, [.character("j"), .down], .moveDown, "scroll down"),
         KeyBinding(.help, [.character("k"), .up], .moveUp, "scroll up"),
         KeyBinding(.help, [.pageDown, .character(" ")], .pageDown, "page down"),
         KeyBinding(.help, [.pageUp], .pageUp, "page up"),
+        KeyBinding(.help, [.character("g"), .home], .moveTop, "to the top"),
+        KeyBinding(.help, [.character("G"), .end], .moveBottom, "to the end"),
         KeyBinding(.help, [.escape, .character("q"), .character("?")], .back, "close help", hint: "close"),
         KeyBinding(.help, [.control("c")], .quit, "quit"),
+        KeyBinding(.help, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Sync status
         KeyBinding(.syncStatus, [.character("j"), .down], .moveDown, "select the next rejected change"),
@@ -131,6 +144,7 @@ public enum Keymap {
             .syncStatus, [.character("i")], .toggleSyncDetail, "show or hide what the last failure said, word for word"),
         KeyBinding(.syncStatus, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.syncStatus, [.control("c")], .quit, "quit"),
+        KeyBinding(.syncStatus, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Resolve
         KeyBinding(.resolve, [.character("j"), .down], .moveDown, "next conflict"),
@@ -155,6 +169,7 @@ public enum Keymap {
         KeyBinding(
             .resolve, [.character("R")], .chooseAllRemote, "choose remote for every conflict", hint: "all remote"),
         KeyBinding(.resolve, [.control("c")], .quit, "quit"),
+        KeyBinding(.resolve, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: History
         KeyBinding(.history, [.character("j"), .down], .moveDown, "older version"),
@@ -167,6 +182,7 @@ public enum Keymap {
         KeyBinding(.history, [.character("u")], .undo, "undo the last local action"),
         KeyBinding(.history, [.escape, .character("q")], .back, "back", hint: "back"),
         KeyBinding(.history, [.control("c")], .quit, "quit"),
+        KeyBinding(.history, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Questions
         KeyBinding(.confirm, [.character("y")], .confirm, "yes", hint: "yes"),
@@ -200,6 +216,20 @@ public enum Keymap {
         return labels.compactMap { command, label in
             list.first { $0.command == command }.map { ($0.keys[0].name, label) }
         }
+    }
+
+    /// The item view's hints for one item: `done` only for a task; for an item in the trash,
+    /// only what applies there (restore, history, back, help).
+    public static func detailHints(for item: Item) -> [(key: String, label: String)] {
+        let detail = bindings(in: .detail)
+        func hint(_ command: Command, _ label: String) -> (key: String, label: String)? {
+            detail.first { $0.command == command }.map { ($0.keys[0].name, label) }
+        }
+        if item.deleted {
+            return [hint(.restore, "restore"), hint(.history, "history"), hint(.back, "back"), hint(.help, "help")]
+                .compactMap { $0 }
+        }
+        return hints(in: .detail).filter { item.kind == .task || $0.label != "done" }
     }
 
     private struct LookupKey: Hashable {

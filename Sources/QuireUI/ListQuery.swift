@@ -43,7 +43,7 @@ public struct ListQuery: Hashable, Sendable {
         case nil: break
         }
         if status != .any { parts.append(status.rawValue) }
-        if let tag { parts.append("#" + tag) }
+        if let tag { parts.append(DetailsLine.tagWord(tag)) }
         if needsReviewOnly { parts.append("needs review") }
         let trimmed = search.trimmingWhitespace()
         if !trimmed.isEmpty { parts.append("/" + trimmed) }

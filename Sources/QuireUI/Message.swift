@@ -5,6 +5,8 @@ import TerminalUI
 /// Something that happened; `AppState.update` turns each into a new state and effects.
 public enum Message: Hashable, Sendable {
     case key(Key)
+    /// Text the person pasted, whole (a bracketed paste): text wherever text is typed, never keys.
+    case paste(String)
     case resized(Size)
     /// The store changed (our own write, the sync worker, or another process): reload.
     case storeChanged

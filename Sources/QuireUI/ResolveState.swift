@@ -156,7 +156,7 @@ public struct ResolveState: Hashable, Sendable {
 
     /// A field's value as the one line the field editor starts from and reads back.
     public static func text(of field: Field, in item: Item) -> String {
-        field == .tags ? item.tags.map { "#" + $0 }.joined(separator: " ") : item.title
+        field == .tags ? item.tags.map(DetailsLine.tagWord).joined(separator: " ") : item.title
     }
 
     /// Settles a text field in conflict with the person's own value. Returns why not (and

@@ -23,6 +23,9 @@ public struct TextArea: Hashable, Sendable {
     public private(set) var column: Int
     /// The first visual row shown.
     public private(set) var scroll: Int
+    /// Whether any edit changed the text since it was made: until one does, it still is the
+    /// text it was made from, and comparing a megabyte with itself on every frame is skipped.
+    private var edited = false
     /// The screen column that up/down movement tries to keep.
     private var goalX: Int?
 
@@ -38,9 +41,11 @@ public struct TextArea: Hashable, Sendable {
 
     public var text: String { lines.map { String($0) }.joined(separator: "\n") }
 
-    /// Whether the text differs from `other`; cheap while their sizes differ.
-    public func differs(from other: String) -> Bool {
-        utf8Count != other.utf8.count || text != other
+    /// Whether the text differs from `other`; cheap while their sizes differ, and while nothing
+    /// was edited (`original` says `other` is the text this area was made from).
+    public func differs(from other: String, original: Bool = false) -> Bool {
+        if original && !edited { return false }
+        return utf8Count != other.utf8.count || text != other
     }
 
     public static func == (left: TextArea, right: TextArea) -> Bool {
@@ -58,6 +63,7 @@ public struct TextArea: Hashable, Sendable {
     // MARK: - Editing
 
     public mutating func insert(_ character: Character) {
+        edited = true
         if character == "\n" || character == "\r\n" || character == "\r" {
             newline()
             return
@@ -69,11 +75,38 @@ public struct TextArea: Hashable, Sendable {
         goalX = nil
     }
 
+    /// Inserts text at the cursor (a paste) in one splice, whatever its size: each line break
+    /// (LF, CRLF or CR) starts a new line, and the cursor ends after the text.
     public mutating func insert(_ text: String) {
-        for character in text { insert(character) }
+        edited = true
+        var pieces: [[Character]] = [[]]
+        for character in text {
+            if character == "\n" || character == "\r\n" || character == "\r" {
+                pieces.append([])
+            } else {
+                pieces[pieces.count - 1].append(character)
+            }
+        }
+        goalX = nil
+        utf8Count += pieces.reduce(pieces.count - 1) { $0 + String($1).utf8.count }
+        let rest = Array(lines[line][column...])
+        lines[line].replaceSubrange(column..., with: pieces[0])
+        rowCounts[line] = -1
+        guard pieces.count > 1 else {
+            column += pieces[0].count
+            lines[line] += rest
+            return
+        }
+        let last = pieces[pieces.count - 1]
+        lines.insert(contentsOf: pieces[1...], at: line + 1)
+        rowCounts.insert(contentsOf: repeatElement(-1, count: pieces.count - 1), at: line + 1)
+        line += pieces.count - 1
+        column = last.count
+        lines[line] += rest
     }
 
     public mutating func newline() {
+        edited = true
         let rest = Array(lines[line][column...])
         lines[line].removeSubrange(column...)
         lines.insert(rest, at: line + 1)
@@ -86,6 +119,7 @@ public struct TextArea: Hashable, Sendable {
     }
 
     public mutating func backspace() {
+        edited = true
         goalX = nil
         if column > 0 {
             utf8Count -= lines[line].remove(at: column - 1).utf8.count
@@ -103,6 +137,7 @@ public struct TextArea: Hashable, Sendable {
     }
 
     public mutating func deleteForward() {
+        edited = true
         goalX = nil
         if column < lines[line].count {
             utf8Count -= lines[line].remove(at: column).utf8.count
@@ -118,6 +153,7 @@ public struct TextArea: Hashable, Sendable {
     /// Deletes from the cursor to the end of its line; at the end of a line, joins the next
     /// one (as Ctrl-K does in Emacs and readline).
     public mutating func killToLineEnd() {
+        edited = true
         goalX = nil
         guard column < lines[line].count else {
             deleteForward()
@@ -132,6 +168,7 @@ public struct TextArea: Hashable, Sendable {
     /// Deletes the word before the cursor and the spaces after it (Ctrl-W); at the start of a
     /// line, joins it to the line above.
     public mutating func deleteWordBackward() {
+        edited = true
         goalX = nil
         guard column > 0 else {
             backspace()
@@ -241,7 +278,16 @@ public struct TextArea: Hashable, Sendable {
     /// How many visual rows line `index` wraps to: remembered, or wrapped now.
     private func rowCount(of index: Int, width: Int) -> Int {
         if width == rowCountWidth, rowCounts[index] >= 0 { return rowCounts[index] }
-        return WordWrap.rows(lines[index], width: width).count
+        return TextArea.rowCount(lines[index], width: width)
+    }
+
+    /// How many rows a line wraps to. A line that surely fits (no character takes more than
+    /// two cells) is one row without wrapping it: opening a long note must not wrap every
+    /// line of it to find where the last one is.
+    static func rowCount(_ characters: [Character], width: Int) -> Int {
+        if characters.count * 2 <= width { return 1 }
+        if characters.count <= width, characters.allSatisfy(\.isASCII) { return 1 }
+        return WordWrap.rows(characters, width: width).count
     }
 
     /// All visual rows at a width.
@@ -267,11 +313,11 @@ public struct TextArea: Hashable, Sendable {
     private mutating func refreshRowCounts(width: Int) {
         if width != rowCountWidth {
             rowCountWidth = width
-            rowCounts = lines.map { WordWrap.rows($0, width: width).count }
+            rowCounts = lines.map { TextArea.rowCount($0, width: width) }
             return
         }
         for index in rowCounts.indices where rowCounts[index] < 0 {
-            rowCounts[index] = WordWrap.rows(lines[index], width: width).count
+            rowCounts[index] = TextArea.rowCount(lines[index], width: width)
         }
     }
 

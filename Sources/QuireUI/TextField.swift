@@ -26,6 +26,13 @@ public struct TextField: Hashable, Sendable {
         for character in text { insert(character) }
     }
 
+    /// Pasted text: line breaks and tabs become spaces (one line holds it all), nothing dropped.
+    public mutating func paste(_ text: String) {
+        let flat = text.map { $0 == "\t" || $0.isNewline ? " " : $0 }
+        characters.insert(contentsOf: flat, at: cursor)
+        cursor += flat.count
+    }
+
     public mutating func backspace() {
         guard cursor > 0 else { return }
         characters.remove(at: cursor - 1)

@@ -9,6 +9,12 @@ public enum DisplayWidth {
         if character.isASCII { return 1 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
+        // One scalar in a block whose width is known without reading its properties: Latin,
+        // Greek, Cyrillic and the common CJK blocks. Measuring a long note on opening it is
+        // mostly this.
+        if scalars.index(after: scalars.startIndex) == scalars.endIndex, let known = knownWidth(first.value) {
+            return known
+        }
         // An emoji-capable base followed by VARIATION SELECTOR-16 asks for emoji presentation.
         if scalars.contains(where: { $0.value == 0xFE0F }), first.properties.isEmoji { return 2 }
         // Two regional indicators make one flag.
@@ -38,6 +44,17 @@ public enum DisplayWidth {
         if (0x1160...0x11FF).contains(value) { return 0 }  // Hangul medial vowels and finals join
         if scalar.properties.isEmojiPresentation { return 2 }
         return isWide(value) ? 2 : 1
+    }
+
+    /// The width of a scalar from blocks that hold no marks, controls, emoji or other
+    /// exceptions; nil elsewhere (then its properties decide).
+    static func knownWidth(_ value: UInt32) -> Int? {
+        switch value {
+        case 0xA0...0x2FF, 0x370...0x482, 0x48A...0x52F: 1  // Latin-1 to IPA, Greek, Cyrillic
+        case 0x3001...0x3029, 0x3041...0x3096, 0x30A0...0x30FF: 2  // CJK punctuation, kana
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF60: 2  // Han, Hangul, fullwidth
+        default: nil
+        }
     }
 
     /// East Asian Wide and Fullwidth blocks.

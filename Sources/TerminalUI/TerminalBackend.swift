@@ -12,10 +12,10 @@ public protocol TerminalBackend: AnyObject {
     /// Forgets what the screen shows; the next `draw` receives every cell and must clear first.
     func invalidate()
 
-    /// The next key if one is waiting, without blocking.
-    func readKey() -> Key?
+    /// The next key or paste if one is waiting, without blocking.
+    func readInput() -> TerminalInput?
 
-    /// A file descriptor that becomes readable when keys arrive (nil when keys come another way).
+    /// A file descriptor that becomes readable when input arrives (nil when keys come another way).
     var inputDescriptor: Int32? { get }
 
     /// Measures the terminal again after it was resized and returns the new size.
@@ -26,6 +26,10 @@ public protocol TerminalBackend: AnyObject {
 
     /// Takes the terminal again after `suspend`; the caller redraws everything.
     func resume()
+
+    /// Hands the terminal back to the shell and stops the process, as Ctrl-Z does in a shell;
+    /// returns once the shell continues it (`fg`). The caller then redraws everything.
+    func suspendToShell()
 
     /// Restores the terminal for good. Safe to call more than once.
     func close()

@@ -11,7 +11,7 @@ public final class TestBackend: TerminalBackend, @unchecked Sendable {
     private var _cursor: Point?
     private var _frames = 0
     private var _lastUpdateCount = 0
-    private var _keys: [Key] = []
+    private var _input: [TerminalInput] = []
     private var _suspended = false
     private var _closed = false
     private var _log: [String] = []
@@ -32,7 +32,7 @@ public final class TestBackend: TerminalBackend, @unchecked Sendable {
     public var lastUpdateCount: Int { lock.withLock { _lastUpdateCount } }
     public var isSuspended: Bool { lock.withLock { _suspended } }
     public var isClosed: Bool { lock.withLock { _closed } }
-    /// `suspend`, `resume`, `invalidate` and `close` calls, in order.
+    /// `suspend`, `resume`, `stop` (for the shell), `invalidate` and `close` calls, in order.
     public var log: [String] { lock.withLock { _log } }
 
     /// Changes the size as a window manager would; the app learns it through `refreshSize`.
@@ -40,9 +40,14 @@ public final class TestBackend: TerminalBackend, @unchecked Sendable {
         lock.withLock { _size = size }
     }
 
-    /// Queues keys for `readKey`.
+    /// Queues keys for `readInput`.
     public func type(_ keys: [Key]) {
-        lock.withLock { _keys += keys }
+        lock.withLock { _input += keys.map(TerminalInput.key) }
+    }
+
+    /// Queues text as a terminal in bracketed-paste mode sends a paste: one piece of text.
+    public func paste(_ text: String) {
+        lock.withLock { _input.append(.paste(text)) }
     }
 
     // MARK: - TerminalBackend
@@ -66,8 +71,8 @@ public final class TestBackend: TerminalBackend, @unchecked Sendable {
         }
     }
 
-    public func readKey() -> Key? {
-        lock.withLock { _keys.isEmpty ? nil : _keys.removeFirst() }
+    public func readInput() -> TerminalInput? {
+        lock.withLock { _input.isEmpty ? nil : _input.removeFirst() }
     }
 
     public var inputDescriptor: Int32? { nil }
@@ -86,6 +91,13 @@ public final class TestBackend: TerminalBackend, @unchecked Sendable {
             _suspended = false
             _log.append("resume")
         }
+    }
+
+    /// Logs `stop` between a suspend and a resume; the process goes on at once.
+    public func suspendToShell() {
+        suspend()
+        lock.withLock { _log.append("stop") }
+        resume()
     }
 
     public func close() {

@@ -62,6 +62,13 @@ final class AppHarness: @unchecked Sendable {
         #expect(runtime.waitUntilIdle(), "the app did not become idle")
     }
 
+    /// Runs one poll of the store and the clock (what the timer does) and waits until it is
+    /// drawn: a test that something did not happen drives the poll instead of waiting it out.
+    func pollAndWait() {
+        runtime.pollNow()
+        #expect(runtime.waitUntilIdle(), "the app did not become idle")
+    }
+
     /// Polls a condition every few milliseconds until it holds or the deadline passes.
     @discardableResult
     func waitFor(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {

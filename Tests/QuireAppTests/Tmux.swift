@@ -8,6 +8,12 @@ final class Tmux {
     let socket = "quire-test-\(UUID().uuidString.prefix(8))"
     let directory: String
 
+    /// The trait of every suite that drives tmux: without tmux its tests show as skipped
+    /// (with the reason), never as passed.
+    static var required: ConditionTrait {
+        .enabled(if: executable != nil, "tmux is missing: run make deps")
+    }
+
     static var executable: String? {
         ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
             FileManager.default.isExecutableFile(atPath: $0)

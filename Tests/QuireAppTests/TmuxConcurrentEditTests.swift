@@ -7,7 +7,7 @@ import Testing
 /// terminal, or another device through the server. The editor says so while it is open; saving
 /// merges with that change, or keeps both and opens the resolve screen (SPEC: "Every write
 /// merges with what changed since it began").
-@Suite(.serialized) struct TmuxConcurrentEditTests {
+@Suite(.serialized, Tmux.required) struct TmuxConcurrentEditTests {
     typealias Setup = TmuxEndToEndTests.Setup
 
     func onlyItem(_ setup: Setup) throws -> Item {
@@ -31,7 +31,6 @@ import Testing
     }
 
     @Test func aCLIEditWhileTheEditorIsOpenIsShownAndMergedOnSave() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         #expect(try setup.cli("add", "Packing", "--body", "passport\ncharger\nsocks").status == 0)
@@ -51,7 +50,6 @@ import Testing
     }
 
     @Test func anOverlappingCLIEditEndsInReviewWithBothKept() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         #expect(try setup.cli("add", "Packing", "--body", "passport\ncharger").status == 0)
@@ -78,7 +76,6 @@ import Testing
 
     /// `E`: $EDITOR holds the file while another terminal changes the item; its save merges.
     @Test func anExternalEditorSaveMergesWithAChangeMadeWhileItWasOpen() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         #expect(try setup.cli("add", "Packing", "--body", "passport\ncharger\nsocks\n").status == 0)
@@ -107,7 +104,6 @@ import Testing
 
     /// Another device's change arrives through the server while the editor is open.
     @Test func aChangePulledWhileTheEditorIsOpenMergesOnSave() throws {
-        guard Tmux.executable != nil else { return }
         let (server, a, b) = try TmuxSyncTests().twoDevices()
         defer {
             withExtendedLifetime(server) {}

@@ -6,13 +6,12 @@ import Testing
 
 /// Text typed in the built-in editor survives the end of the terminal: SIGHUP (a closed window,
 /// a dropped ssh session), SIGTERM and the pane being killed, then comes back at the next start.
-@Suite(.serialized) struct TmuxDraftTests {
+@Suite(.serialized, Tmux.required) struct TmuxDraftTests {
     typealias Setup = TmuxEndToEndTests.Setup
 
     /// Starts quire in a pane that records its pid, types a note without saving, ends quire with
     /// `end`, and checks that the next start offers the text back and can save it.
     func typeThenEnd(_ end: (Tmux, Setup, Int32) -> Void, expectedExit: String?, discard: Bool = false) throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         let (tmux, pid) = try setup.startRecordingPID()

@@ -5,14 +5,13 @@ import Testing
 
 /// The built `quire` on a real pseudo-terminal inside tmux: typing, reading the screen back,
 /// resizing, quitting, and checking that the terminal is left as it was.
-@Suite(.serialized) struct TmuxEndToEndTests {
+@Suite(.serialized, Tmux.required) struct TmuxEndToEndTests {
     struct Setup {
         let quire: String
         let home: String
 
         init() throws {
             quire = try #require(BuiltProduct.path("quire"), "the quire executable is not built next to the tests")
-            #expect(Tmux.executable != nil, "tmux is missing: run make deps")
             home = try makeTemporaryDirectory("quire-tmux")
         }
 
@@ -57,7 +56,6 @@ import Testing
     }
 
     @Test func typeANoteResizeAndQuit() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         let tmux = try Tmux(script: setup.script(), directory: setup.home)
@@ -106,7 +104,6 @@ import Testing
     }
 
     @Test func sigtermRestoresTheTerminal() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         let (tmux, pid) = try setup.startRecordingPID()
@@ -117,7 +114,6 @@ import Testing
     }
 
     @Test func anUnknownTerminalTypeFallsBack() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         let tmux = try Tmux(script: setup.script(environment: "TERM=no-such-terminal"), directory: setup.home)
@@ -128,7 +124,6 @@ import Testing
     }
 
     @Test func colourFollowsNoColor() throws {
-        guard Tmux.executable != nil else { return }
         for noColor in [false, true] {
             let setup = try Setup()
             defer { try? FileManager.default.removeItem(atPath: setup.home) }
@@ -161,7 +156,6 @@ import Testing
     /// The terminal goes away while the external editor runs: what the editor saved is in the
     /// store all the same.
     @Test func aSaveSurvivesTheTerminalDyingMidEdit() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         #expect(try setup.cli("add", "Before the crash").status == 0)

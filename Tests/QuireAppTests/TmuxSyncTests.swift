@@ -10,7 +10,7 @@ import Testing
 /// The built `quire` on a real terminal syncing in the background with the built
 /// `quire-server` on a loopback port: what is typed reaches another device with no command
 /// run, and `s` brings another device's change in at once.
-@Suite(.serialized) struct TmuxSyncTests {
+@Suite(.serialized, Tmux.required) struct TmuxSyncTests {
     /// `quire-server serve` on a fresh SQLite file and a free loopback port.
     final class Server {
         let directory: String
@@ -61,7 +61,6 @@ import Testing
     }
 
     @Test func whatIsTypedSyncsInTheBackgroundAndSPullsAtOnce() throws {
-        guard Tmux.executable != nil else { return }
         let (server, a, b) = try twoDevices()
         defer {
             // The server must outlive the devices' last sync: it stops when released.
@@ -104,7 +103,6 @@ import Testing
     /// A real conflict, settled on the resolve screen per field and per hunk; the resolution
     /// syncs by itself and the other device gets exactly what was chosen.
     @Test func aConflictIsResolvedOnTheDiffScreenAndSyncs() throws {
-        guard Tmux.executable != nil else { return }
         let (server, a, b) = try twoDevices()
         defer {
             // The server must outlive the devices' last sync: it stops when released.
@@ -150,7 +148,6 @@ import Testing
     /// sooner than the minute's pull; and settings changed in another terminal take effect in a
     /// running app within moments, with no key pressed either.
     @Test func aNoteSavedInOneAppAppearsInTheOtherWithNoKeyPressed() throws {
-        guard Tmux.executable != nil else { return }
         let (server, a, b) = try twoDevices()
         defer {
             withExtendedLifetime(server) {}

@@ -7,11 +7,10 @@ import Testing
 /// The status bar tells the truth about sync within seconds, on real processes: the built
 /// `quire` in tmux and the built `quire-server` on a loopback port, which the tests kill,
 /// start again and revoke tokens on.
-@Suite(.serialized) struct TmuxSyncTruthTests {
+@Suite(.serialized, Tmux.required) struct TmuxSyncTruthTests {
     /// Runs `body` with a server and one device signed in to it, its app open and live; the app
     /// quits cleanly afterwards.
     func withLiveDevice(_ body: (TmuxSyncTests.Server, TmuxEndToEndTests.Setup, Tmux) throws -> Void) throws {
-        guard Tmux.executable != nil else { return }
         let server = try TmuxSyncTests.Server(binary: try #require(BuiltProduct.path("quire-server")))
         let device = try TmuxEndToEndTests.Setup()
         defer {

@@ -5,11 +5,10 @@ import Testing
 
 /// `u` in a real terminal takes back what was done before the app last quit, and what the CLI
 /// did, because the list of actions is the store's history.
-@Suite(.serialized) struct TmuxUndoTests {
+@Suite(.serialized, Tmux.required) struct TmuxUndoTests {
     typealias Setup = TmuxEndToEndTests.Setup
 
     @Test func undoSurvivesARestartAndCoversTheCLI() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         let first = try Tmux(script: setup.script(), directory: setup.home)
@@ -39,7 +38,6 @@ import Testing
     }
 
     @Test func theHistoryViewRestoresAnOlderVersion() throws {
-        guard Tmux.executable != nil else { return }
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
         #expect(try setup.cli("add", "Draft plan", "--body", "first idea").status == 0)

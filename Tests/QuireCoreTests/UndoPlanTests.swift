@@ -31,7 +31,7 @@ import Testing
     @Test func createDeleteAndRestoreAreTakenBackByTheirOpposites() {
         #expect(UndoPlan.taking(back: item(), before: nil, current: item()) == .remove)
         #expect(UndoPlan.taking(back: item(deleted: true), before: item(), current: item(deleted: true)) == .undelete)
-        #expect(UndoPlan.taking(back: item(), before: item(deleted: true), current: item()) == .remove)
+        #expect(UndoPlan.taking(back: item(), before: item(deleted: true), current: item()) == .deleteAgain)
     }
 
     @Test func whatHappenedSinceCanMakeAnActionImpossibleToTakeBack() {

@@ -194,4 +194,20 @@ import Testing
         #expect(harness.state.editor?.focus == .details)
         #expect(harness.items.allSatisfy { $0.title != "Idea" })
     }
+
+    /// "Changed" follows the text: not after opening a note, yes after an edit, no again once
+    /// the edit is taken back, and yes for kept text that differs from the item.
+    @Test func changedFollowsTheTextWhateverTheBodyWasMadeFrom() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("e"))
+        #expect(harness.state.editor?.hasChanges == false)
+        harness.type("!")
+        #expect(harness.state.editor?.hasChanges == true)
+        harness.press(.backspace)
+        #expect(harness.state.editor?.hasChanges == false)
+        let kept = EditorState(
+            restoring: Fixtures.id(7), kind: .note, title: "Pinned: packing list", body: "passport",
+            originalTitle: "Pinned: packing list", originalBody: "passport\ncharger\nsocks")
+        #expect(kept.hasChanges)
+    }
 }

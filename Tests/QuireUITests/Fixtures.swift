@@ -17,7 +17,7 @@ enum Fixtures {
 
     static let items: [Item] = [
         Item(
-            id: id(1), kind: .note, title: "Welcome to Quire", body: "Notes and tasks, offline first.",
+            id: id(1), kind: .note, title: "Ideas for the garden", body: "Tomatoes by the wall, herbs in pots.",
             createdAt: created, rev: 1, syncState: .synced),
         Item(
             id: id(2), kind: .task, title: "Buy milk", tags: ["home"], due: Day("2026-11-20"), priority: .high,

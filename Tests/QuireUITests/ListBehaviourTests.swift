@@ -228,7 +228,7 @@ import Testing
         harness.press(.character("a"))
         #expect(harness.state.screen == .list)
         harness.send(.resized(.standard))
-        #expect(harness.text.contains("Welcome to Quire"))
+        #expect(harness.text.contains("Ideas for the garden"))
         harness.send(.resized(Size(width: 15, height: 4)))
         harness.press(.character("q"))
         #expect(harness.state.quitting)

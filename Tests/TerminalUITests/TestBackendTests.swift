@@ -19,9 +19,9 @@ import Testing
     @Test func keysComeOutInOrder() {
         let backend = TestBackend(size: Size(width: 10, height: 2))
         backend.type([.character("j"), .control("s")])
-        #expect(backend.readKey() == .character("j"))
-        #expect(backend.readKey() == .control("s"))
-        #expect(backend.readKey() == nil)
+        #expect(backend.readInput() == .key(.character("j")))
+        #expect(backend.readInput() == .key(.control("s")))
+        #expect(backend.readInput() == nil)
     }
 
     @Test func rawCodesMapToKeys() {

@@ -12,8 +12,8 @@ public enum DetailScreen {
             .render(into: &buffer, area: chrome.content.inset(horizontal: 1))
         }
         // Back and help stay in the row however narrow the terminal.
-        if let hints = chrome.hints {
-            KeyHints(Keymap.hints(in: .detail), keepingLast: 2).render(into: &buffer, area: hints)
+        if let hints = chrome.hints, let item = state.list.selectedItem {
+            KeyHints(Keymap.detailHints(for: item), keepingLast: 2).render(into: &buffer, area: hints)
         }
         StatusBar.render(state, left: StatusBar.listText(state), into: &buffer, area: chrome.status)
     }

@@ -2,16 +2,30 @@ import TerminalUI
 
 /// Every key binding, grouped by where it applies, read from `Keymap.bindings`.
 public enum HelpScreen {
+    /// Below this many columns for the words beside the keys, the words go under them.
+    static let narrowDescriptionWidth = 24
+
+    /// `width` is the screen's; help is drawn one column in from each side.
     static func lines(width: Int) -> [Line] {
         let keyWidth = min(26, Keymap.bindings.map { $0.keyNames.displayWidth }.max() ?? 10)
+        let textWidth = width - 2
+        let narrow = textWidth - (2 + keyWidth + 2) < narrowDescriptionWidth
         var lines: [Line] = [Line([Span("Quire keys", style: Style(.title, bold: true))]), Line([])]
         for context in KeyContext.allCases {
             let bindings = Keymap.bindings(in: context)
             guard !bindings.isEmpty else { continue }
             lines.append(Line([Span(context.title, .accent)]))
             for binding in bindings {
-                let keys = binding.keyNames.padded(toWidth: keyWidth)
-                lines.append(Line([Span("  " + keys, .keyName), Span("  " + binding.help)]))
+                guard narrow else {
+                    let keys = binding.keyNames.padded(toWidth: keyWidth)
+                    lines.append(Line([Span("  " + keys, .keyName), Span("  " + binding.help)]))
+                    continue
+                }
+                // A narrow terminal: the keys on their row, what they do wrapped below them.
+                lines.append(Line([Span(" " + binding.keyNames, .keyName)]))
+                for row in WordWrap.lines(binding.help, width: max(1, textWidth - 3)) {
+                    lines.append(Line("   " + row))
+                }
             }
             lines.append(Line([]))
         }

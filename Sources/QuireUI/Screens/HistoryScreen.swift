@@ -43,7 +43,18 @@ enum HistoryScreen {
             }
         }
         if let hints = chrome.hints { KeyHints(Keymap.hints(in: .history)).render(into: &buffer, area: hints) }
-        StatusBar.render(state, left: StatusBar.listText(state), into: &buffer, area: chrome.status)
+        StatusBar.render(state, left: statusText(history), into: &buffer, area: chrome.status)
+    }
+
+    /// Where the person is among the item's versions (not the list's position underneath).
+    private static func statusText(_ history: HistoryState) -> Line {
+        let place =
+            if let versions = history.versions, !versions.isEmpty {
+                "History · version \(history.selected + 1) of \(versions.count)"
+            } else {
+                "History"
+            }
+        return Line(place, style: Style(.statusBar))
     }
 
     /// When a version was recorded: `14:22` today, `Nov 21 14:22` before.

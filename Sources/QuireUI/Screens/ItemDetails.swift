@@ -19,13 +19,16 @@ public enum ItemDetails {
 
         var facts = Line([Span(item.kind.rawValue, .muted)])
         if item.pinned { facts.spans += [Span(" · ", .muted), Span("★ pinned", .pinned)] }
-        for tag in item.tags { facts.append(Span(" #" + tag, .tag)) }
+        for tag in item.tags { facts.append(Span(" " + DetailsLine.tagWord(tag), .tag)) }
+        if item.deleted {
+            facts.spans += [Span(" · ", .muted), Span(syncState ? "deleted, in the trash" : "deleted", .badgeError)]
+        }
         lines.append(facts)
 
         if item.kind == .task && (item.due != nil || item.priority != .none || item.done) {
             var task = Line([])
             if let due = item.due {
-                task.spans += [Span("due ", .muted), ItemRow.due(due, today: today, compact: false)]
+                task.spans += [Span("due ", .muted), ItemRow.due(due, today: today, compact: false, done: item.done)]
             }
             if let priority = ItemRow.priority(item.priority) {
                 if !task.spans.isEmpty { task.append(Span(" · ", .muted)) }

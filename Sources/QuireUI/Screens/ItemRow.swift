@@ -27,8 +27,9 @@ public enum ItemRow {
     }
 
     /// A due date in few cells: `11-30` within the current year on narrow lists, else in full.
-    public static func due(_ day: Day, today: Day?, compact: Bool) -> Span {
-        let overdue = today.map { day < $0 } ?? false
+    /// Past and not `done`: overdue. A done task's date is only a date.
+    public static func due(_ day: Day, today: Day?, compact: Bool, done: Bool = false) -> Span {
+        let overdue = !done && (today.map { day < $0 } ?? false)
         let text: String
         if compact, let today, today.year == day.year {
             text = String(day.description.dropFirst(5))
@@ -52,7 +53,7 @@ public enum ItemRow {
         var meta = Line([])
         if item.kind == .task {
             if let day = item.due {
-                meta.append(ItemRow.due(day, today: today, compact: width < 70))
+                meta.append(ItemRow.due(day, today: today, compact: width < 70, done: item.done))
             }
             if let level = ItemRow.priority(item.priority) {
                 if !meta.spans.isEmpty { meta.append(Span(" ")) }
@@ -62,7 +63,7 @@ public enum ItemRow {
         var left = Line([badge(of: item), Span(" "), checkbox(item)])
         if item.pinned { left.append(Span("★ ", .pinned)) }
         left.append(Span(item.title, item.done ? .done : .normal))
-        for tag in item.tags { left.append(Span(" #" + tag, .tag)) }
+        for tag in item.tags { left.append(Span(" " + DetailsLine.tagWord(tag), .tag)) }
         let metaRoom = meta.width == 0 ? 0 : meta.width + 1
         if metaRoom > 0, width - metaRoom < 16 {
             // Too narrow for both: the title matters more than the dates.

@@ -35,7 +35,9 @@ enum ListScreen {
         let fieldWidth = area.maxX - x - 1
         if let prompt = state.prompt {
             let shown = prompt.field.visible(width: fieldWidth)
-            buffer.put(shown.text, x: x, y: area.y, maxWidth: fieldWidth)
+            // Shown as selected while typing would replace it.
+            let style = prompt.replacesOnTyping ? Style(.normal, reverse: true) : Style(.normal)
+            buffer.put(shown.text, x: x, y: area.y, style: style, maxWidth: fieldWidth)
             return Point(x: x + shown.cursorX, y: area.y)
         }
         x = buffer.put(state.list.query.search, x: x, y: area.y, maxWidth: fieldWidth)

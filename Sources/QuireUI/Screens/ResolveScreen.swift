@@ -101,7 +101,9 @@ enum ResolveScreen {
             return lines
         }
         lines.append(Line([Span("title  ", .muted), Span(item.title.isEmpty ? "(empty)" : item.title, .title)]))
-        var facts = [describe(item, .kind), describe(item, .done)]
+        // Open or done is a task's; a note has neither.
+        var facts = [describe(item, .kind)]
+        if item.kind == .task { facts.append(describe(item, .done)) }
         if !item.tags.isEmpty { facts.append(describe(item, .tags)) }
         if item.due != nil { facts.append("due " + describe(item, .due)) }
         if item.priority != .none { facts.append("priority " + describe(item, .priority)) }
@@ -408,7 +410,7 @@ enum ResolveScreen {
         case .kind: item.kind.rawValue
         case .title: item.title.isEmpty ? "(empty)" : item.title
         case .body: item.body.isEmpty ? "(empty)" : (item.body.split(separator: "\n").first.map(String.init) ?? "")
-        case .tags: item.tags.isEmpty ? "(none)" : item.tags.map { "#" + $0 }.joined(separator: " ")
+        case .tags: item.tags.isEmpty ? "(none)" : item.tags.map(DetailsLine.tagWord).joined(separator: " ")
         case .done: item.done ? "done" : "open"
         case .due: item.due?.description ?? "(none)"
         case .priority: item.priority.rawValue

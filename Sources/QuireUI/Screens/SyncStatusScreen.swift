@@ -130,8 +130,10 @@ enum SyncStatusScreen {
         }
     }
 
+    /// The name in a column of its own, never cut nor run into its value (`remote none`, not
+    /// `remotenone` on a narrow terminal); the value takes what is left.
     private static func factLine(_ fact: Fact, width: Int) -> Line {
-        let nameWidth = min(11, max(0, width / 3))
+        let nameWidth = max(fact.name.displayWidth + 1, min(11, width / 3))
         return Line([Span(fact.name.padded(toWidth: nameWidth), .muted), Span(fact.value, fact.role)])
             .padded(toWidth: width)
     }
@@ -163,7 +165,7 @@ enum SyncStatusScreen {
 
     /// The outbox depth over the last samples, with the largest one for scale.
     private static func sparkline(_ history: [Int], width: Int) -> Line {
-        let label = "outbox ".padded(toWidth: min(11, max(0, width / 3)))
+        let label = "outbox ".padded(toWidth: max(7, min(11, width / 3)))
         let peak = "  max \(history.suffix(SyncStatusState.historyLimit).max() ?? 0)"
         let room = max(0, width - label.displayWidth - peak.displayWidth)
         let bars = Sparkline.bars(history, width: min(room, SyncStatusState.historyLimit))

@@ -30,7 +30,7 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
             "the title, body and tags are \(bytes) bytes together; the limit is \(Validation.maxItemBytes) bytes (1 MiB + 64 KiB): shorten the title or the body"
         case .invalidDate(let text): "invalid date '\(text)': use YYYY-MM-DD"
         case .noSuchDay(let text): "no such day: \(text)"
-        case .invalidPriority(let text): "invalid priority '\(text)': use none, low, medium or high (or l, m, h)"
+        case .invalidPriority(let text): "invalid priority '\(text)': use none, low, medium or high"
         case .invalidKind(let text): "invalid kind '\(text)': use note or task"
         case .wrongType(let field): "wrong type of value for field '\(field.rawValue)'"
         }

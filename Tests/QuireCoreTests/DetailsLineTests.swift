@@ -29,7 +29,7 @@ import Testing
         ("milk", .note, "“milk” is not a detail: write tags as #tag"),
         ("due 2026-02-30", .task, "no such day: 2026-02-30"),
         ("due 30/02/2026", .task, "invalid date '30/02/2026': use YYYY-MM-DD"),
-        ("priority urgent", .task, "invalid priority 'urgent': use none, low, medium or high (or l, m, h)"),
+        ("priority urgent", .task, "invalid priority 'urgent': use none, low, medium or high"),
         ("#reading list", .note, "“list” is not a detail: write a tag with spaces as #\"reading list\""),
         ("\"reading list\"", .task, "“reading list” is not a detail: write a tag with spaces as #\"reading list\""),
         ("priority high", .note, "only tasks have a priority"),

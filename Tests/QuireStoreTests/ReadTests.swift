@@ -241,7 +241,7 @@ import Testing
     @Test func pageObserversGetFreshPages() throws {
         let store = try StoreFixture.make()
         let pages = Locked<[ItemPage]>([])
-        let observation = store.observePage(matching: .open, limit: 2, on: DispatchQueue(label: "test.pages")) { page in
+        let observation = store.observePage(matching: .live, limit: 2, on: DispatchQueue(label: "test.pages")) { page in
             pages.update { $0.append(page) }
         }
         defer { observation.cancel() }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuireCore
 import QuireStore
+import Synchronization
 import Testing
 
 @testable import QuireSync

@@ -6,11 +6,16 @@ import Testing
 /// answers (a refused token is said at once and saved all the same; an unreachable server is no
 /// error), and `quire sync` shows its progress on a terminal.
 @Suite struct SyncCLIMessagesTests {
+    static func makeHome() throws -> String {
+        let home = NSTemporaryDirectory() + "quire-cli-messages-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return home
+    }
+
     @Test func aRefusedTokenIsSaidAndStillSaved() async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
-        let home = NSTemporaryDirectory() + "quire-remote-set-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let home = try Self.makeHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
 
         let good = try await QuireBinary.execute(["remote", "set", server.baseURL, "--token", token], home: home)
@@ -34,8 +39,7 @@ import Testing
     @Test func syncShowsProgressOnATerminal() async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
-        let home = NSTemporaryDirectory() + "quire-sync-progress-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let home = try Self.makeHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
         #expect(
             try await QuireBinary.execute(["remote", "set", server.baseURL, "--token", token], home: home).status == 0)

@@ -9,12 +9,21 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses `YYYY-MM-DD`; nil for anything else, including impossible dates like 2026-02-30.
     public init?(_ text: String) {
+        guard case (let year, let month, let day)? = Day.numbers(text) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// Whether `text` has the shape `YYYY-MM-DD`, whether or not that day exists: what tells
+    /// "no such day" (`2026-02-30`) from a date written some other way.
+    public static func isWrittenAsDate(_ text: String) -> Bool { numbers(text) != nil }
+
+    private static func numbers(_ text: String) -> (Int, Int, Int)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
-        self.init(year: year, month: month, day: day)
+        return (year, month, day)
     }
 
     /// Builds a date from its parts; nil when the day does not exist.

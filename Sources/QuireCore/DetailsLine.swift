@@ -50,20 +50,20 @@ public enum DetailsLine {
         var values = Values()
         var tags: [String] = []
         var words = try split(text)[...]
+        var previousTag: String?
         while let word = words.popFirst() {
             if word.hasPrefix("#") {
                 let tag = String(word.dropFirst()).trimmingWhitespace()
                 guard !tag.isEmpty else { throw Problem(description: "a # with no tag after it") }
                 tags.append(tag)
+                previousTag = tag
                 continue
             }
             let (name, attached) = nameAndValue(word)
             guard name == "due" || name == "priority" else {
-                throw Problem(
-                    description:
-                        "“\(word)” is not a detail: write tags as #tag"
-                        + (kind == .task ? ", a due date as due YYYY-MM-DD, a priority as priority high" : ""))
+                throw Problem(description: notADetail(word, after: previousTag, kind: kind))
             }
+            previousTag = nil
             guard kind == .task else {
                 throw Problem(description: "only tasks have a \(name == "due" ? "due date" : "priority")")
             }
@@ -84,6 +84,20 @@ public enum DetailsLine {
         }
         values.tags = Tags.normalize(tags)
         return values
+    }
+
+    /// The error for a word that is no detail. A word with a space came in quotes without a
+    /// `#`, and a word right after a tag is most likely the rest of a tag with a space: both
+    /// are shown in the form that works, `#"reading list"`.
+    private static func notADetail(_ word: String, after previousTag: String?, kind: ItemKind) -> String {
+        if word.contains(" ") {
+            return "“\(word)” is not a detail: write a tag with spaces as #\"\(word)\""
+        }
+        if let previousTag, !word.contains(":") {
+            return "“\(word)” is not a detail: write a tag with spaces as #\"\(previousTag) \(word)\""
+        }
+        return "“\(word)” is not a detail: write tags as #tag"
+            + (kind == .task ? ", a due date as due YYYY-MM-DD, a priority as priority high" : "")
     }
 
     /// `due:2026-11-30` → ("due", "2026-11-30"); `due` → ("due", nil).

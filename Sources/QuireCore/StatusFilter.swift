@@ -1,8 +1,9 @@
 /// Which items a list keeps by their checkbox: the one rule for the TUI's `o` filter and the
 /// store's `--open`/`--done` listings, so an in-memory list and SQLite never disagree.
 ///
-/// SPEC gives `done` to tasks only, so a note is never done: it counts as open. That is what
-/// `quire list` shows by default (notes and open tasks), and the TUI's `o` follows it.
+/// SPEC gives `done` to tasks only, so a note has no status: `open` and `done` are tasks
+/// alone, and `any` (every live item, done tasks included) is the default of both `quire list`
+/// and the app's list.
 public enum StatusFilter: String, Hashable, Sendable, CaseIterable {
     case any
     case open
@@ -17,11 +18,11 @@ public enum StatusFilter: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// Whether the item's checkbox puts it in this list (notes are open).
+    /// Whether the item's checkbox puts it in this list (notes have none).
     public func admits(_ item: Item) -> Bool {
         switch self {
         case .any: true
-        case .open: !item.done
+        case .open: item.kind == .task && !item.done
         case .done: item.done
         }
     }

@@ -1,6 +1,24 @@
 /// Tag lists are sets; Quire keeps them sorted and free of duplicates so that equal sets
 /// compare, encode and hash equally everywhere.
 public enum Tags {
+    /// A tag as a person typed it on the command line, trimmed and without the leading `#`
+    /// lists show (`#work` is the tag `work`, as SPEC's filters say).
+    public static func typed(_ text: String) -> String {
+        var tag = text.trimmingWhitespace()
+        if tag.hasPrefix("#") { tag = String(tag.dropFirst()).trimmingWhitespace() }
+        return tag
+    }
+
+    /// Whether two tags are the same for a filter: without regard to case of the ASCII
+    /// letters, as SQLite's `COLLATE NOCASE` compares them, so a list filtered in memory and
+    /// one filtered by the store agree.
+    public static func same(_ a: String, _ b: String) -> Bool {
+        func folded(_ text: String) -> [UInt8] {
+            text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        }
+        return folded(a) == folded(b)
+    }
+
     /// Trims each tag, drops empty ones and duplicates, and sorts the rest.
     public static func normalize<S: Sequence>(_ tags: S) -> [String] where S.Element == String {
         Array(Set(tags.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty })).sorted()

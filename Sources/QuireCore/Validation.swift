@@ -9,6 +9,8 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
     /// Title, body and tags together pass `Validation.maxItemBytes`.
     case itemTooLarge(bytes: Int)
     case invalidDate(String)
+    /// Written as a date (`2026-02-30`) but not a day of the calendar.
+    case noSuchDay(String)
     case invalidPriority(String)
     case invalidKind(String)
     case wrongType(field: Field)
@@ -27,6 +29,7 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
         case .itemTooLarge(let bytes):
             "the title, body and tags are \(bytes) bytes together; the limit is \(Validation.maxItemBytes) bytes (1 MiB + 64 KiB): shorten the title or the body"
         case .invalidDate(let text): "invalid date '\(text)': use YYYY-MM-DD"
+        case .noSuchDay(let text): "no such day: \(text)"
         case .invalidPriority(let text): "invalid priority '\(text)': use none, low, medium or high"
         case .invalidKind(let text): "invalid kind '\(text)': use note or task"
         case .wrongType(let field): "wrong type of value for field '\(field.rawValue)'"
@@ -90,13 +93,23 @@ public enum Validation {
     /// A due date from `YYYY-MM-DD`, or nil for `none` or an empty string.
     public static func due(_ text: String) throws(ValidationError) -> Day? {
         if text.isEmpty || text.lowercased() == "none" { return nil }
-        guard let day = Day(text) else { throw .invalidDate(text) }
+        guard let day = Day(text) else {
+            throw Day.isWrittenAsDate(text) ? .noSuchDay(text) : .invalidDate(text)
+        }
         return day
     }
 
-    /// A priority by name (case-insensitive).
+    /// A priority by name or by the shorter names Taskwarrior users type (case-insensitive):
+    /// `h`, `m`, `med`, `l`, and `n` for none.
     public static func priority(_ text: String) throws(ValidationError) -> Priority {
-        guard let value = Priority(rawValue: text.lowercased()) else { throw .invalidPriority(text) }
-        return value
+        let name = text.lowercased()
+        if let value = Priority(rawValue: name) { return value }
+        switch name {
+        case "h", "hi": return .high
+        case "m", "med": return .medium
+        case "l", "lo": return .low
+        case "n": return .none
+        default: throw .invalidPriority(text)
+        }
     }
 }

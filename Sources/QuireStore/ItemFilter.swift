@@ -31,7 +31,7 @@ public struct ItemFilter: Sendable, Hashable {
 
     /// Every live item.
     public static let live = ItemFilter()
-    /// Notes and open tasks: what `quire list` shows by default.
+    /// Open tasks.
     public static let open = ItemFilter(status: .open)
 
     /// True when the filter looks only at deleted, done and kind: the running tallies
@@ -50,10 +50,10 @@ public struct ItemFilter: Sendable, Hashable {
         } else if !includeDeleted {
             conditions.append("item.deleted = 0")
         }
-        // `StatusFilter.admits` in SQL: a note's `done` is always 0, so notes are open.
+        // `StatusFilter.admits` in SQL: notes have no status.
         switch status {
         case .any: break
-        case .open: conditions.append("item.done = 0")
+        case .open: conditions.append("item.done = 0 AND item.kind = 'task'")
         case .done: conditions.append("item.done = 1")
         }
         if let kind {
@@ -61,7 +61,9 @@ public struct ItemFilter: Sendable, Hashable {
             arguments += [kind.rawValue]
         }
         if let tag {
-            conditions.append("EXISTS (SELECT 1 FROM json_each(item.tags) WHERE json_each.value = ?)")
+            // SPEC: tags match without regard to case (ASCII letters, as SQLite's NOCASE folds).
+            conditions.append(
+                "EXISTS (SELECT 1 FROM json_each(item.tags) WHERE json_each.value = ? COLLATE NOCASE)")
             arguments += [tag]
         }
         if needsReview { conditions.append("item.syncState = 'needs-review'") }

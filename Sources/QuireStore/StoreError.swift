@@ -30,7 +30,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let id):
             "no item has the id \(id)"
         case .unknownPrefix(let prefix):
-            "no item id starts with '\(prefix)'"
+            "no item has the id '\(prefix)'"
         case .ambiguousPrefix(let prefix, let candidates):
             "the id prefix '\(prefix)' is ambiguous: it matches \(candidates.joined(separator: ", "))"
                 + (candidates.count >= AppDatabase.ambiguityListLength ? " and maybe more" : "")
@@ -43,6 +43,18 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(title)' (\(id.prefix(13))) is a note; only tasks can be done or reopened"
         case .deleted(let id, let title):
             "'\(title)' (\(id.prefix(13))) is deleted; restore it first with 'quire restore'"
+        }
+    }
+
+    /// The same error with every item id in it replaced by what `name` gives for it (the short
+    /// id a person reads in lists), where it gives one.
+    public func naming(_ name: (String) -> String?) -> StoreError {
+        switch self {
+        case .ambiguousPrefix(let prefix, let candidates):
+            .ambiguousPrefix(prefix, candidates: candidates.map { name($0) ?? $0 })
+        case .notATask(let id, let title): .notATask(id: name(id) ?? id, title: title)
+        case .deleted(let id, let title): .deleted(id: name(id) ?? id, title: title)
+        default: self
         }
     }
 }

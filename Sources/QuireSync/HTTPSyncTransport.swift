@@ -25,9 +25,10 @@ public struct HTTPSyncTransport: SyncTransport {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    /// Base URLs of the servers that said they take gzip-compressed requests
-    /// (`Accept-Encoding: gzip` in an answer), for the life of the process.
-    static let serversTakingGzip = Mutex<Set<String>>([])
+    /// What each server's last answer said about gzip-compressed requests (`Accept-Encoding:
+    /// gzip` or not), by base URL, for the life of the process. A server missing here has not
+    /// answered yet.
+    static let serversTakingGzip = Mutex<[String: Bool]>([:])
 
     /// The server's base URL, without a trailing slash (`https://sync.example.com`).
     public let baseURL: String
@@ -96,8 +97,7 @@ public struct HTTPSyncTransport: SyncTransport {
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             let buffer: ByteBuffer
-            (buffer, compressed) = Self.requestBody(
-                body, serverTakesGzip: Self.serversTakingGzip.withLock({ $0.contains(baseURL) }))
+            (buffer, compressed) = Self.requestBody(body, serverTakesGzip: await serverTakesGzip(before: body.count))
             if compressed { request.headers.add(name: "Content-Encoding", value: SyncProtocol.requestCoding) }
             sentBytes = buffer.readableBytes
             request.body = .bytes(buffer)
@@ -110,9 +110,7 @@ public struct HTTPSyncTransport: SyncTransport {
             status = Int(response.status.code)
             retryAfterHeader = response.headers.first(name: "Retry-After")
             let takesGzip = Self.takesGzip(response.headers)
-            Self.serversTakingGzip.withLock { servers in
-                if takesGzip { servers.insert(baseURL) } else { servers.remove(baseURL) }
-            }
+            Self.serversTakingGzip.withLock { $0[baseURL] = takesGzip }
             answer = try await response.body.collect(upTo: maxAnswerBytes)
         } catch {
             throw .unreachable(Self.describe(error))
@@ -126,7 +124,7 @@ public struct HTTPSyncTransport: SyncTransport {
         if compressed, status == 415 {
             // Something between here and the server does not take what the server said it
             // takes: send uncompressed from now on (this round fails and is retried).
-            _ = Self.serversTakingGzip.withLock { $0.remove(baseURL) }
+            Self.serversTakingGzip.withLock { $0[baseURL] = false }
         }
         guard status == 200 else {
             let errorBody = try? JSONDecoder().decode(ErrorBody.self, from: bytes)
@@ -138,6 +136,25 @@ public struct HTTPSyncTransport: SyncTransport {
         } catch {
             throw .invalidAnswer(String(describing: error))
         }
+    }
+
+    /// Whether a body of `size` bytes may go compressed. SPEC lets a device compress only once
+    /// the server has said it takes gzip; a process whose first request is a large push (`quire
+    /// sync` after a day of offline edits) has heard nothing yet, so it first asks the health
+    /// endpoint, a few hundred bytes, instead of sending the push as it is. The app, which has
+    /// usually heard already, skips the question: both send the same bytes.
+    private func serverTakesGzip(before size: Int) async -> Bool {
+        if let known = Self.serversTakingGzip.withLock({ $0[baseURL] }) { return known }
+        guard size >= SyncProtocol.compressionThreshold else { return false }
+        var probe = HTTPClientRequest(url: baseURL + SyncProtocol.healthPath)
+        probe.method = .GET
+        guard let response = try? await Self.client.execute(probe, timeout: .milliseconds(Int64(timeout * 1000))) else {
+            return false
+        }
+        _ = try? await response.body.collect(upTo: 64 << 10)
+        let takesGzip = Self.takesGzip(response.headers)
+        Self.serversTakingGzip.withLock { $0[baseURL] = takesGzip }
+        return takesGzip
     }
 
     /// One line for a network failure (AsyncHTTPClient's errors describe themselves tersely).

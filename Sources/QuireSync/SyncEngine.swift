@@ -27,6 +27,9 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
 
     public let ledger: SyncLedger
     public let limits: Limits
+    /// Called after every exchange with the ops it pushed and the changes (or snapshot items)
+    /// it brought; `quire sync` draws its progress line from it. Set before the first round.
+    public var afterExchange: (@Sendable (_ pushed: Int, _ pulled: Int) -> Void)?
     private let connect: @Sendable () -> (any SyncTransport)?
     private let lock: SyncLock?
     /// Guards `lastHashCheck` and `reports`.
@@ -173,6 +176,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             let milliseconds = Int((took * 1000).rounded())
             report.record(
                 pushed: batch.count, pulled: response.changes.count, exchange: exchange, summary: pushed + pulled)
+            afterExchange?(batch.count, response.changes.count)
             if !batch.isEmpty {
                 try ledger.record(
                     SyncEvent(
@@ -237,6 +241,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             total = total + (try ledger.applySnapshotPage(page.value, after: after))
             items += page.value.items.count
             report.bytesReceived += page.bytesReceived
+            afterExchange?(0, page.value.items.count)
             after = page.value.next
         } while after != nil
         try ledger.finishResync(cursor: firstCursor ?? "", epoch: probe.value.epoch)

@@ -58,7 +58,7 @@ public struct ListQuery: Hashable, Sendable {
         if item.deleted != trash { return false }
         if let kind, item.kind != kind { return false }
         if !status.admits(item) { return false }
-        if let tag, !item.tags.contains(tag) { return false }
+        if let tag, !item.tags.contains(where: { Tags.same($0, tag) }) { return false }
         if needsReviewOnly && item.syncState != .needsReview { return false }
         let words = search.lowercased().split(separator: " ")
         if !words.isEmpty {

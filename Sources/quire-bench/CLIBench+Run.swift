@@ -6,8 +6,8 @@ import QuireStore
 enum CLIBenchMeasurement: String, CaseIterable, Hashable {
     case add = "`quire add TITLE --tag T`"
     case done = "`quire done ID`"
-    case list = "`quire list --json` (open items)"
-    case listFirst = "`quire list --json`: its first item out"
+    case list = "`quire list --open --json` (open tasks)"
+    case listFirst = "`quire list --open --json`: its first item out"
     case search = "`quire search WORD`"
     case importFile = "`quire import` of 10k items (JSON)"
 
@@ -68,9 +68,9 @@ struct CLIBenchRun {
                 try time(["done", openTaskIDs[index % openTaskIDs.count]], home: home)
             })
         results[.list] = CLIBenchStats(
-            try (0..<max(5, runs / 2)).map { _ in try time(["list", "--json"], home: home) })
+            try (0..<max(5, runs / 2)).map { _ in try time(["list", "--open", "--json"], home: home) })
         results[.listFirst] = CLIBenchStats(
-            try (0..<max(5, runs / 2)).map { _ in try timeToFirstItem(["list", "--json"], home: home) })
+            try (0..<max(5, runs / 2)).map { _ in try timeToFirstItem(["list", "--open", "--json"], home: home) })
         results[.search] = CLIBenchStats(try (0..<runs).map { _ in try time(["search", Self.searchWord], home: home) })
         let importRuns = max(3, runs / 3)
         var importSamples: [Double] = []

@@ -4,15 +4,19 @@ import QuireStore
 
 /// What the side-by-side benchmark times: each row one job done by both tools' usual command.
 enum TaskwarriorBenchMeasurement: CaseIterable, Hashable {
-    case add, done, list, search, searchDone, importFile
+    case startUp, add, done, list, search, searchDone, importFile
 
     /// The row's first cell: the job, both commands, and what each prints.
     var label: String {
         switch self {
+        case .startUp:
+            "start-up: `quire list` on an empty store (prints nothing) · `task count` on an empty data folder (prints 0); "
+                + "three times the runs"
         case .add: "add a task: `quire add TITLE --task --tag bench` · `task add TITLE +bench`"
         case .done: "complete an open task: `quire done ID` (full id) · `task N done` (its number)"
         case .list:
-            "list the open items: `quire list` (notes and open tasks) · `task list` (pending tasks), one line each"
+            "list the open tasks: `quire list --open` (open tasks) · `task list` (pending tasks, Quire's notes among them), "
+                + "one line each"
         case .search:
             "search a word found in one item in a thousand: `quire search zephyr` (titles, bodies, tags of every item) · "
                 + "`task /zephyr/ list` (descriptions and annotations of pending tasks)"
@@ -47,6 +51,7 @@ struct TaskwarriorBenchRun {
     /// What the seed holds, counted as it is made, to check what each command prints.
     private struct Expected {
         var open = 0
+        var openTasks = 0
         var done = 0
         var matches = 0
         var openMatches = 0
@@ -65,6 +70,20 @@ struct TaskwarriorBenchRun {
         var results = Results()
         results.quireVersion = try quire.output(["--version"]).trimmingCharacters(in: .whitespacesAndNewlines)
         results.taskVersion = try task.output(["--version"]).trimmingCharacters(in: .whitespacesAndNewlines)
+
+        // Start-up first, on empty stores: what every command pays before it does anything.
+        _ = try quire.output(["list"])
+        _ = try task.output(["count"])
+        results.pairs[.startUp] = try sideBySide(
+            runs * 3,
+            quire: { _ in try timeLines(quire, ["list"], expect: 0, containing: nil) },
+            task: { _ in
+                let (milliseconds, output) = try task.timeReading(["count"])
+                guard output.trimmingCharacters(in: .whitespacesAndNewlines) == "0" else {
+                    throw CLIBenchError("task count on an empty data folder printed \(output)")
+                }
+                return milliseconds
+            })
 
         var expected = Expected()
         let openTasks = try seed(quireHome: folder + "/quire", task: task, folder: folder, expected: &expected)
@@ -102,7 +121,7 @@ struct TaskwarriorBenchRun {
         _ = try task.output(["list"])
         results.pairs[.list] = try sideBySide(
             runs,
-            quire: { _ in try timeLines(quire, ["list"], expect: open, containing: nil) },
+            quire: { _ in try timeLines(quire, ["list", "--open"], expect: expected.openTasks, containing: nil) },
             task: { _ in try timeLines(task, ["list"], expect: open, containing: nil) })
         results.pairs[.search] = try sideBySide(
             runs,
@@ -128,6 +147,7 @@ struct TaskwarriorBenchRun {
             export.append(entry)
             let matches = entry.title.lowercased().contains(CLIBenchRun.searchWord)
             if entry.done { counts.done += 1 } else { counts.open += 1 }
+            if !entry.done && entry.kind == .task { counts.openTasks += 1 }
             if matches { counts.matches += 1 }
             if matches && !entry.done { counts.openMatches += 1 }
         }

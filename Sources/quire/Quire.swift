@@ -59,6 +59,7 @@ struct Quire: AsyncParsableCommand {
         if let first = message.split(separator: "\n").first { message = String(first) }
         if message.hasPrefix("Error: ") { message = String(message.dropFirst(7)) }
         if code == .validationFailure {
+            message = UsageMessage.plain(message, arguments: Array(CommandLine.arguments.dropFirst()))
             StandardError.line("quire: \(message) (see 'quire help')")
             Foundation.exit(QuireExitCode.badInput.rawValue)
         }

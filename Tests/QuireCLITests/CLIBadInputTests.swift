@@ -27,7 +27,7 @@ import Testing
         let id = try cli.add("Existing", "--task")
         let note = try cli.add("A note")
         try expectRefusal(cli, ["add", "  "], status: 1, message: "the title is empty")
-        try expectRefusal(cli, ["add", "x", "--due", "2026-02-30"], status: 1, message: "invalid date '2026-02-30'")
+        try expectRefusal(cli, ["add", "x", "--due", "2026-02-30"], status: 1, message: "no such day: 2026-02-30")
         try expectRefusal(cli, ["add", "x", "--priority", "urgent"], status: 1, message: "invalid priority 'urgent'")
         try expectRefusal(cli, ["edit", id, "--due", "someday"], status: 1, message: "invalid date 'someday'")
         try expectRefusal(cli, ["edit", id, "--title", ""], status: 1, message: "the title is empty")
@@ -37,10 +37,17 @@ import Testing
         try expectRefusal(
             cli, ["edit", id, "--body", "-"], stdin: huge, status: 1, message: "larger than 1048576 bytes")
         try expectRefusal(cli, ["done", id, note], status: 1, message: "is a note; only tasks")
-        try expectRefusal(cli, ["add"], status: 1, message: "Missing expected argument")
+        try expectRefusal(cli, ["add"], status: 1, message: "the title is missing")
         try expectRefusal(cli, ["list", "--bogus"], status: 1, message: "Unknown option '--bogus'")
-        try expectRefusal(cli, ["list", "--open", "--done"], status: 1, message: "had already been set")
-        try expectRefusal(cli, ["frobnicate"], status: 1, message: "Unexpected argument 'frobnicate'")
+        try expectRefusal(
+            cli, ["list", "--open", "--done"], status: 1, message: "--open and --done cannot be used together")
+        try expectRefusal(
+            cli, ["list", "--tasks", "--notes"], status: 1, message: "--tasks and --notes cannot be used together")
+        try expectRefusal(cli, ["frobnicate"], status: 1, message: "there is no command 'frobnicate'")
+        try expectRefusal(cli, ["show", id, "extra"], status: 1, message: "'extra' was not expected here")
+        try expectRefusal(cli, ["list", "--limit", "-1"], status: 1, message: "--limit must be 0 or more")
+        try expectRefusal(cli, ["search", "x", "--limit", "-1"], status: 1, message: "--limit must be 0 or more")
+        try expectRefusal(cli, ["add", "x", "--due"], status: 1, message: "--due needs a value: YYYY-MM-DD")
     }
 
     @Test func idPrefixesThatAreUnknownAmbiguousOrMalformed() throws {
@@ -52,7 +59,7 @@ import Testing
          {"id": "0193a9d2-7fff-7000-8000-00000000abce", "title": "two", "kind": "task"}]
         """.write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try cli.run("import", file).status == 0)
-        try expectRefusal(cli, ["show", "ffff"], status: 2, message: "no item id starts with 'ffff'")
+        try expectRefusal(cli, ["show", "ffff"], status: 2, message: "no item has the id 'ffff'")
         try expectRefusal(
             cli, ["done", "0193a9d2-7fff-7000-8000-00000000abcd", "ffffffff"], status: 2, message: "'ffffffff'")
         try expectRefusal(cli, ["done", "0193"], status: 1, message: "is ambiguous")

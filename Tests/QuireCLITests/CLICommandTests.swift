@@ -76,15 +76,17 @@ import Testing
             let list = try cli.json(["list", "--json"] + arguments) as? [[String: Any]] ?? []
             return list.compactMap { $0["title"] as? String }
         }
-        #expect(try titles() == ["a note", "open task"], "default: notes and open tasks")
+        #expect(try titles() == ["a note", "closed task", "open task"], "default: every live item, as in the app")
+        #expect(try titles("--open") == ["open task"], "a note has no checkbox")
         #expect(try titles("--done") == ["closed task"])
-        #expect(try titles("--tasks") == ["open task"])
+        #expect(try titles("--tasks") == ["closed task", "open task"])
         #expect(try titles("--tasks", "--done") == ["closed task"])
         #expect(try titles("--notes") == ["a note"])
         #expect(try titles("--tag", "x") == ["a note", "open task"])
         #expect(try titles("--all") == ["gone note", "a note", "closed task", "open task"])
         #expect(try titles("--needs-review").isEmpty)
         #expect(try titles("--limit", "1") == ["a note"])
+        #expect(try titles("--all", "--open") == ["open task"])
         _ = (open, note)
         let human = try cli.run("list", "--all")
         #expect(human.stdout.contains("gone note (deleted)"))

@@ -36,9 +36,10 @@ struct QuireCLI {
     func remove() { try? FileManager.default.removeItem(atPath: home) }
 
     /// Starts `quire` with `arguments`; the caller waits or kills, then collects.
-    func start(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) throws
-        -> (Process, ChildRun)
-    {
+    func start(
+        _ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:],
+        executable: String = QuireCLI.executable
+    ) throws -> (Process, ChildRun) {
         var env = ProcessInfo.processInfo.environment
         env["QUIRE_HOME"] = home
         env["NO_COLOR"] = "1"
@@ -46,7 +47,7 @@ struct QuireCLI {
         env["VISUAL"] = nil
         env["EDITOR"] = nil
         for (key, value) in environment.merging(extraEnvironment, uniquingKeysWith: { $1 }) { env[key] = value }
-        let child = try ChildRun(Self.executable, arguments, environment: env, stdin: stdin)
+        let child = try ChildRun(executable, arguments, environment: env, stdin: stdin)
         return (child.process, child)
     }
 
@@ -64,6 +65,23 @@ struct QuireCLI {
     func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
         let (process, capture) = try start(arguments, stdin: stdin, extraEnvironment: extra)
         return Self.collect(process, capture)
+    }
+
+    /// Runs `quire` with stdout and stderr on a terminal (a pseudo-terminal of `script(1)`, 100
+    /// columns wide), as a person at a terminal would; the result's stdout holds what the
+    /// terminal showed, both streams, with `\r\n` line ends turned into `\n`.
+    func runOnTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+        func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command =
+            "stty cols 100 rows 40 2>/dev/null; exec "
+            + ([Self.executable] + arguments).map(quoted).joined(separator: " ")
+        var environment = ["TERM": "xterm"]
+        for (key, value) in extra { environment[key] = value }
+        let (process, capture) = try start(
+            ["-qefc", command, "/dev/null"], extraEnvironment: environment, executable: "/usr/bin/script")
+        var result = Self.collect(process, capture)
+        result.stdout = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
+        return result
     }
 
     /// `quire add ...` that must succeed; returns the new id.

@@ -15,6 +15,10 @@ import Testing
         let values = try DetailsLine.parse("due:2026-01-02 priority:HIGH #b #a #a", kind: .task)
         #expect(values == DetailsLine.Values(tags: ["a", "b"], due: Day("2026-01-02"), priority: .high))
         #expect(try DetailsLine.parse("due none priority none", kind: .task) == DetailsLine.Values())
+        // Taskwarrior's short names, and the `med` lists show.
+        for (typed, priority) in [("h", Priority.high), ("M", .medium), ("med", .medium), ("l", .low)] {
+            #expect(try DetailsLine.parse("priority \(typed)", kind: .task).priority == priority)
+        }
     }
 
     @Test(arguments: [
@@ -23,8 +27,11 @@ import Testing
             "“milk” is not a detail: write tags as #tag, a due date as due YYYY-MM-DD, a priority as priority high"
         ),
         ("milk", .note, "“milk” is not a detail: write tags as #tag"),
-        ("due 2026-02-30", .task, "invalid date '2026-02-30': use YYYY-MM-DD"),
+        ("due 2026-02-30", .task, "no such day: 2026-02-30"),
+        ("due 30/02/2026", .task, "invalid date '30/02/2026': use YYYY-MM-DD"),
         ("priority urgent", .task, "invalid priority 'urgent': use none, low, medium or high"),
+        ("#reading list", .note, "“list” is not a detail: write a tag with spaces as #\"reading list\""),
+        ("\"reading list\"", .task, "“reading list” is not a detail: write a tag with spaces as #\"reading list\""),
         ("priority high", .note, "only tasks have a priority"),
         ("due", .task, "due needs a date: YYYY-MM-DD or none"),
         ("#", .task, "a # with no tag after it"),

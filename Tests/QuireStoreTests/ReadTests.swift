@@ -27,7 +27,7 @@ import Testing
         try store.delete([tasks[20].id, tasks[21].id])
         let cases: [(ItemFilter, Int)] = [
             (.live, 38),
-            (.open, 26),
+            (.open, 16),
             (ItemFilter(kind: .task, status: .open), 16),
             (ItemFilter(status: .done), 12),
             (ItemFilter(kind: .note), 10),
@@ -40,9 +40,9 @@ import Testing
             #expect(try store.count(matching: filter) == expected, "\(filter)")
             #expect(try store.items(matching: filter).count == expected, "\(filter)")
         }
-        let page = try store.page(matching: .open, limit: 10, offset: 20)
-        #expect(page.total == 26 && page.items.count == 6)
-        #expect(page.items == Array(try store.items(matching: .open)[20...]))
+        let page = try store.page(matching: .open, limit: 10, offset: 10)
+        #expect(page.total == 16 && page.items.count == 6)
+        #expect(page.items == Array(try store.items(matching: .open)[10...]))
         var streamed: [Item] = []
         try store.forEachItem(matching: .open) { streamed.append($0) }
         #expect(streamed == (try store.items(matching: .open)))
@@ -241,7 +241,7 @@ import Testing
     @Test func pageObserversGetFreshPages() throws {
         let store = try StoreFixture.make()
         let pages = Locked<[ItemPage]>([])
-        let observation = store.observePage(matching: .open, limit: 2, on: DispatchQueue(label: "test.pages")) { page in
+        let observation = store.observePage(matching: .live, limit: 2, on: DispatchQueue(label: "test.pages")) { page in
             pages.update { $0.append(page) }
         }
         defer { observation.cancel() }

@@ -2,6 +2,10 @@ import Foundation
 import QuireCore
 import QuireStore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The human listing of `quire list` and `quire search`: one aligned line per item.
 ///
 /// ```
@@ -11,8 +15,14 @@ import QuireStore
 /// Columns: the item's short id (see `ShortID`), the sync badge (`●` pending, `↻` syncing, `!` needs
 /// review, `✗` error, `◌` on this device only, blank when synced), `↑` for pinned, the checkbox of tasks, the title, the
 /// due date, the priority and the tags. Titles are cut to fit a terminal, never in a pipe.
+///
+/// In colour (a terminal, no `NO_COLOR`): an open task's due date red when it is past and
+/// yellow when it is today, high priority red, medium yellow, low dim, done and deleted items
+/// dim. A done task is never overdue.
 struct ItemListing {
     let terminal: Terminal
+    /// The local date due dates are read against.
+    var today: Day? = LocalTime.today()
 
     func write(_ items: [Item], shortIDs: [String: String], to out: inout Output) {
         guard !items.isEmpty else { return }
@@ -45,11 +55,19 @@ struct ItemListing {
                 textWidth = Terminal.width(text)
             }
             let padded = text + String(repeating: " ", count: max(0, titleWidth - textWidth))
-            parts.append(item.deleted ? terminal.paint(padded, .dim) : padded)
-            if dueWidth > 0 { parts.append(Terminal.pad(item.due?.description ?? "", to: dueWidth)) }
+            parts.append(item.deleted || item.done ? terminal.paint(padded, .dim) : padded)
+            if dueWidth > 0 {
+                let due = Terminal.pad(item.due?.description ?? "", to: dueWidth)
+                parts.append(dueRole(item).map { terminal.paint(due, $0) } ?? due)
+            }
             if priorityWidth > 0 {
                 let name = item.priority == .none ? "" : item.priority.rawValue
-                let role: Terminal.Role = item.priority == .high ? .high : .medium
+                let role: Terminal.Role =
+                    switch item.priority {
+                    case .high: .high
+                    case .medium: .medium
+                    default: .dim
+                    }
                 parts.append(terminal.paint(name, role) + String(repeating: " ", count: priorityWidth - name.count))
             }
             parts.append(terminal.paint(tagTexts[index], .tag))
@@ -57,6 +75,13 @@ struct ItemListing {
             while line.hasSuffix(" ") { line.removeLast() }
             out.line(line)
         }
+    }
+
+    /// Red for an open task past its due date, yellow for one due today; nothing for the rest.
+    func dueRole(_ item: Item) -> Terminal.Role? {
+        guard let due = item.due, let today, item.kind == .task, !item.done, !item.deleted else { return nil }
+        if due < today { return .high }
+        return due == today ? .medium : nil
     }
 
     private func title(of item: Item) -> String {
@@ -76,6 +101,15 @@ struct ItemListing {
 
 /// Local times for people: `2026-11-22 14:05`.
 enum LocalTime {
+    /// Today's date where the person is (`TZ` or the system's zone), read with the C library so
+    /// that a listing does not start Foundation's calendar for it.
+    static func today() -> Day? {
+        var now = time(nil)
+        var parts = tm()
+        guard localtime_r(&now, &parts) != nil else { return nil }
+        return Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+    }
+
     static func string(_ date: Date) -> String {
         let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }

@@ -14,7 +14,12 @@ extension StoreCommand {
         let store = try StoreAccess.open()
         var out = Output()
         defer { out.flush() }
-        try run(store: store, out: &out)
+        do {
+            try run(store: store, out: &out)
+        } catch let error as StoreError {
+            // Errors name items by the short id lists show, as everything else a person reads.
+            throw error.naming { id in (try? store.shortIDs(for: [id]))?[id] }
+        }
     }
 }
 
@@ -53,6 +58,9 @@ enum FieldInput {
     static func priority(_ text: String) throws(CLIFailure) -> Priority {
         do { return try Validation.priority(text) } catch { throw .badInput(error.description) }
     }
+
+    /// A tag typed as lists show it (`#work`) or without the `#`.
+    static func tag(_ text: String) -> String { Tags.typed(text) }
 
     static func title(_ text: String) throws(CLIFailure) -> String {
         do { return try Validation.title(text) } catch { throw .badInput(error.description) }

@@ -85,6 +85,9 @@ struct Terminal {
         return missing > 0 ? text + String(repeating: " ", count: missing) : text
     }
 
+    /// Whether stdout is a terminal: a person reads it, not a script.
+    static var isOutputTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
     /// The terminal's width, or nil when stdout is not a terminal.
     static func columns() -> Int? {
         var size = winsize()

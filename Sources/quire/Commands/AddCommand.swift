@@ -10,6 +10,8 @@ struct AddCommand: StoreCommand {
             The words of the title are joined with spaces, so quotes are optional:
               quire add Buy oat milk --task --tag errands --due 2026-11-30
               echo "Details" | quire add "Meeting notes" --body -
+            On a terminal it says 'added c672  Buy oat milk' (the short id lists show); in a \
+            pipe it prints the full id alone, which names the item on every device.
             """)
 
     @Argument(help: ArgumentHelp("The title: one line.", valueName: "title"))
@@ -24,28 +26,39 @@ struct AddCommand: StoreCommand {
     @Flag(help: "Make a task, with a checkbox, instead of a note.")
     var task = false
 
-    @Option(help: ArgumentHelp("A tag; repeat the option for more.", valueName: "tag"))
+    @Option(help: ArgumentHelp("A tag (a leading # is dropped); repeat the option for more.", valueName: "tag"))
     var tag: [String] = []
 
     @Option(help: ArgumentHelp("The due date.", valueName: "YYYY-MM-DD"))
     var due: String?
 
-    @Option(help: ArgumentHelp("none, low, medium or high.", valueName: "priority"))
+    @Option(help: ArgumentHelp("none, low, medium or high (or l, m, med, h).", valueName: "priority"))
     var priority: String?
 
     @Flag(help: "Pin it: pinned items are listed first.")
     var pin = false
+
+    @Flag(help: "Print the new item as one JSON object.")
+    var json = false
 
     func run(store: AppDatabase, out: inout Output) throws {
         let new = NewItem(
             kind: task ? .task : .note,
             title: try FieldInput.title(words.joined(separator: " ")),
             body: try body.map(BodyInput.read) ?? "",
-            tags: tag,
+            tags: tag.map(FieldInput.tag),
             due: try due.flatMap(FieldInput.due),
             priority: try priority.map(FieldInput.priority) ?? .none,
             pinned: pin)
         let item = try store.create(new)
-        out.line(item.id)
+        if json {
+            JSONOutput.item(&out, item)
+        } else if Terminal.isOutputTerminal {
+            let shortID = try store.shortIDs(for: [item])[item.id] ?? item.id
+            out.line("added \(shortID)  \(item.title)")
+        } else {
+            // Scripts carry the full id: short ids are this device's own.
+            out.line(item.id)
+        }
     }
 }

@@ -30,13 +30,15 @@ struct EditCommand: StoreCommand {
 
     @Option(
         parsing: .unconditionalSingleValue,
-        help: ArgumentHelp("+T adds tag T, -T removes it (a bare T adds it); repeat for more.", valueName: "+tag|-tag"))
+        help: ArgumentHelp(
+            "+T adds tag T, -T removes it (a bare T adds it; a leading # is dropped); repeat for more.",
+            valueName: "+tag|-tag"))
     var tag: [String] = []
 
     @Option(help: ArgumentHelp("A new due date, or none to clear it.", valueName: "YYYY-MM-DD|none"))
     var due: String?
 
-    @Option(help: ArgumentHelp("none, low, medium or high.", valueName: "priority"))
+    @Option(help: ArgumentHelp("none, low, medium or high (or l, m, med, h).", valueName: "priority"))
     var priority: String?
 
     @Flag(help: "Pin the item: pinned items are listed first.")
@@ -131,8 +133,7 @@ enum TagChange: Equatable {
 
     static func parse(_ values: [String]) throws(CLIFailure) -> [TagChange] {
         try values.map { value throws(CLIFailure) in
-            let name = (value.hasPrefix("+") || value.hasPrefix("-") ? String(value.dropFirst()) : value)
-                .trimmingWhitespace()
+            let name = Tags.typed(value.hasPrefix("+") || value.hasPrefix("-") ? String(value.dropFirst()) : value)
             guard !name.isEmpty else { throw .badInput("--tag needs a tag name after + or -") }
             return value.hasPrefix("-") ? .remove(name) : .add(name)
         }
@@ -142,8 +143,10 @@ enum TagChange: Equatable {
         var result = Set(tags)
         for change in changes {
             switch change {
-            case .add(let name): result.insert(name)
-            case .remove(let name): result.remove(name)
+            case .add(let name):
+                // A tag already there in another case stays as it is.
+                if !result.contains(where: { Tags.same($0, name) }) { result.insert(name) }
+            case .remove(let name): result = result.filter { !Tags.same($0, name) }
             }
         }
         return Tags.normalize(result)

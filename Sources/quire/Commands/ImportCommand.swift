@@ -29,8 +29,15 @@ struct ImportCommand: StoreCommand {
     @Option(help: ArgumentHelp("json, markdown or taskwarrior.", valueName: "format"))
     var format: Format?
 
+    @Flag(help: "No progress line on a terminal.")
+    var quiet = false
+
+    static let importing = ProgressLine(verb: "importing")
+
     func run(store: AppDatabase, out: inout Output) throws {
-        let summary = try importEntries(into: store)
+        let progress = ProgressReporter(quiet: quiet)
+        defer { progress.finish() }
+        let summary = try importEntries(into: store, progress: progress)
         let total = summary.created + summary.updated + summary.unchanged
         var details = ["\(summary.created) new", "\(summary.updated) updated", "\(summary.unchanged) unchanged"]
         if summary.skippedDeleted > 0 { details.append("\(summary.skippedDeleted) skipped (deleted here)") }
@@ -39,7 +46,7 @@ struct ImportCommand: StoreCommand {
 
     /// Reads the file (or folder) while the store writes it, an entry at a time: memory stays
     /// flat whatever the size, and one bad entry rolls the whole import back.
-    private func importEntries(into store: AppDatabase) throws -> ImportSummary {
+    private func importEntries(into store: AppDatabase, progress: ProgressReporter) throws -> ImportSummary {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure(.notFound, "no file or folder at \(path)")
@@ -48,8 +55,11 @@ struct ImportCommand: StoreCommand {
         if format == .markdown {
             let files = isDirectory.boolValue ? try markdownFiles() : [path]
             var remaining = files.makeIterator()
+            var done = 0
             return try importing(into: store, errorPrefix: "") { () throws(ImportError) in
-                try remaining.next().map(markdownFile)
+                progress.update(Self.importing, done: done, total: files.count)
+                done += 1
+                return try remaining.next().map(markdownFile)
             }
         }
         guard !isDirectory.boolValue else {
@@ -63,8 +73,23 @@ struct ImportCommand: StoreCommand {
         } catch {
             throw CLIFailure.badInput("cannot read \(path): \(StoreAccess.reason(error))")
         }
-        var reader = ImportReader(JSONElements(file: file), format: detected == .taskwarrior ? .taskwarrior : .json)
-        return try importing(into: store, errorPrefix: "\(path): ") { () throws(ImportError) in try reader.next() }
+        // The share of the file read so far stands in for the share of items imported: the
+        // number of entries is not known until the end.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        var bytesRead = 0
+        let elements = JSONElements {
+            let chunk = try file.read(upToCount: 1 << 20).map { [UInt8]($0) }
+            bytesRead += chunk?.count ?? 0
+            return chunk
+        }
+        var reader = ImportReader(elements, format: detected == .taskwarrior ? .taskwarrior : .json)
+        var done = 0
+        return try importing(into: store, errorPrefix: "\(path): ") { () throws(ImportError) in
+            progress.update(
+                Self.importing, done: done, fraction: size.map { $0 > 0 ? Double(bytesRead) / Double($0) : 1 })
+            done += 1
+            return try reader.next()
+        }
     }
 
     private func importing(

@@ -7,8 +7,9 @@ struct ListCommand: StoreCommand {
         commandName: "list",
         abstract: "List items, pinned first, then newest first.",
         discussion: """
-            By default: notes and open tasks. --done shows done tasks, --all shows everything, \
-            done tasks and deleted items included. Filters combine:
+            By default: every note and task, done tasks included, as the app's list shows \
+            them. --open shows only open tasks, --done only done ones, --all deleted items too. \
+            Tags match without regard to case, with or without the #. Filters combine:
               quire list --tasks --open --tag errands
             Each line: short id, sync badge (● pending, ↻ syncing, ! needs review, ✗ error), \
             ↑ when pinned, [ ]/[x] for tasks, title, due date, priority, tags.
@@ -24,23 +25,24 @@ struct ListCommand: StoreCommand {
     enum StatusChoice: String, EnumerableFlag {
         case open, done
         static func help(for value: StatusChoice) -> ArgumentHelp? {
-            value == .open ? "Only notes and open tasks (the default)." : "Only done tasks."
+            value == .open ? "Only open tasks." : "Only done tasks."
         }
     }
 
     @Flag(exclusivity: .exclusive) var kind: KindChoice?
     @Flag(exclusivity: .exclusive) var status: StatusChoice?
 
-    @Option(help: ArgumentHelp("Only items with this tag.", valueName: "tag"))
+    @Option(help: ArgumentHelp("Only items with this tag (#work, work and Work are the same).", valueName: "tag"))
     var tag: String?
 
     @Flag(help: "Only items that need review after a sync conflict.")
     var needsReview = false
 
-    @Flag(help: "Everything: done tasks and deleted items too (with --open or --done, deleted items of that status).")
+    @Flag(help: "Deleted items too.")
     var all = false
 
-    @Option(help: ArgumentHelp("Show at most this many items.", valueName: "n"))
+    // Unconditional, so that `--limit -1` reaches `validate()` instead of reading as an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show at most this many items.", valueName: "n"))
     var limit: Int?
 
     @Flag(help: "Print one JSON array of items.")
@@ -55,10 +57,11 @@ struct ListCommand: StoreCommand {
             switch self.status {
             case .open: .open
             case .done: .done
-            case nil: all ? .any : .open
+            case nil: .any
             }
         return ItemFilter(
-            kind: kind.map { $0 == .notes ? .note : .task }, status: status, tag: tag, needsReview: needsReview,
+            kind: kind.map { $0 == .notes ? .note : .task }, status: status, tag: tag.map(Tags.typed),
+            needsReview: needsReview,
             includeDeleted: all)
     }
 
@@ -77,7 +80,7 @@ struct ListCommand: StoreCommand {
         let items = try store.items(matching: filter, limit: limit)
         if items.isEmpty {
             // Silence in a pipe; a word for a person at a terminal.
-            if Terminal.columns() != nil { out.line("No items.") }
+            if Terminal.isOutputTerminal { out.line("No items.") }
             return
         }
         ItemListing(terminal: Terminal()).write(items, shortIDs: try store.shortIDs(for: items), to: &out)

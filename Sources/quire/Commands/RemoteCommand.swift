@@ -12,10 +12,15 @@ struct RemoteCommand: ParsableCommand {
         defaultSubcommand: RemoteShowCommand.self)
 }
 
-struct RemoteSetCommand: ParsableCommand {
+struct RemoteSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Sync with the server at URL (the token goes to the credentials file, mode 0600).")
+        abstract: "Sync with the server at URL (the token goes to the credentials file, mode 0600).",
+        discussion: """
+            When the server answers, the token is checked at once, and a token it refuses is \
+            said on standard error (it is saved all the same). Offline, nothing is checked and \
+            the exit status is 0.
+            """)
 
     @Argument(help: ArgumentHelp("The server's URL, such as https://sync.example.com.", valueName: "url"))
     var url: String
@@ -32,7 +37,7 @@ struct RemoteSetCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let secret: String
         if let token {
             secret = token
@@ -49,6 +54,25 @@ struct RemoteSetCommand: ParsableCommand {
         var out = Output()
         out.line("Remote set to \(url); the token is stored in \(settings.credentialsPath)")
         out.flush()
+        if let warning = await TokenCheck.warning(url: url, token: secret) { StandardError.line("quire: " + warning) }
+    }
+}
+
+/// Asks the server whether it takes a token, with one small authenticated read (the first
+/// item of the snapshot), so that a mistyped token is said when it is set rather than at the
+/// first sync. Only a refusal is worth a word: a server that cannot be reached now may be
+/// reachable later.
+enum TokenCheck {
+    static func warning(url: String, token: String) async -> String? {
+        let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 5, now: { Date() })
+        do {
+            _ = try await transport.snapshot(after: nil, limit: 1)
+            return nil
+        } catch {
+            guard case .status(let code, _, _) = error, code == 401 || code == 403 else { return nil }
+            return "the server refused this token (\(code)); it is saved, but sync will fail until you set the "
+                + "right one with 'quire remote set \(url) --token TOKEN'"
+        }
     }
 }
 

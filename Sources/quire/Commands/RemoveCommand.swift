@@ -13,10 +13,11 @@ struct RemoveCommand: StoreCommand {
 
     func run(store: AppDatabase, out: inout Output) throws {
         let fullIDs = try ItemIDs.resolve(ids, in: store)
+        let wasDeleted = try fullIDs.map { id throws(StoreError) in try store.item(id)?.deleted ?? false }
         let items = try store.delete(fullIDs)
         let shortIDs = try store.shortIDs(for: items)
-        for item in items {
-            out.line("deleted: \(shortIDs[item.id] ?? item.id)  \(item.title)")
+        for (item, deleted) in zip(items, wasDeleted) {
+            out.line("\(deleted ? "already deleted" : "deleted"): \(shortIDs[item.id] ?? item.id)  \(item.title)")
         }
     }
 }

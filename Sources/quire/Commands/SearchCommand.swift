@@ -16,7 +16,7 @@ struct SearchCommand: StoreCommand {
     @Argument(help: ArgumentHelp("Words to look for.", valueName: "query"))
     var words: [String]
 
-    @Option(help: ArgumentHelp("Show at most this many matches.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show at most this many matches.", valueName: "n"))
     var limit: Int?
 
     @Flag(help: "Print one JSON array of the matching items.")
@@ -38,7 +38,7 @@ struct SearchCommand: StoreCommand {
         }
         let (items, shortIDs) = try store.searchWithShortIDs(query, limit: limit)
         if items.isEmpty {
-            if Terminal.columns() != nil { out.line("No matches.") }
+            if Terminal.isOutputTerminal { out.line("No matches.") }
             return
         }
         ItemListing(terminal: Terminal()).write(items, shortIDs: shortIDs, to: &out)

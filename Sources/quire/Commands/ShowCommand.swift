@@ -22,7 +22,8 @@ struct ShowCommand: StoreCommand {
         }
         let terminal = Terminal()
         out.line(terminal.paint(item.title, .title) + (item.deleted ? " (deleted)" : ""))
-        var rows: [(String, String)] = [("id", item.id)]
+        let shortID = try store.shortIDs(for: [item])[item.id] ?? item.id
+        var rows: [(String, String)] = [("id", "\(shortID)  (\(item.id))")]
         rows.append(("kind", item.kind == .task ? "task, \(item.done ? "done" : "open")" : "note"))
         if let doneAt = item.doneAt { rows.append(("done at", LocalTime.string(doneAt))) }
         if !item.tags.isEmpty { rows.append(("tags", item.tags.joined(separator: ", "))) }

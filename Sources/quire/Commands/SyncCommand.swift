@@ -15,6 +15,9 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Print the outcome as one JSON object.")
     var json = false
 
+    @Flag(help: "No progress line on a terminal.")
+    var quiet = false
+
     struct Report: Encodable {
         var outcome: String
         var message: String?
@@ -37,8 +40,12 @@ struct SyncCommand: AsyncParsableCommand {
         let store = try StoreAccess.open()
         let settings = try SyncCommandSupport.checkedSettings()
         let engine = SyncCommandSupport.engine(store: store, settings: settings)
+        let progress = ProgressReporter(quiet: quiet)
+        let counted = SyncProgress(toPush: try store.outboxCounts().pending, reporter: progress)
+        engine.afterExchange = { counted.record(pushed: $0, pulled: $1) }
         let started = store.environment.now()
         let outcome = await engine.runToCompletion()
+        progress.finish()
         let rounds = engine.recentRounds
         let total = rounds.reduce(into: SyncRoundReport(kind: .normal, started: started)) { sum, round in
             sum.opsPushed += round.opsPushed
@@ -86,5 +93,33 @@ struct SyncCommand: AsyncParsableCommand {
         }
         out.flush()
         if let failure { throw failure }
+    }
+}
+
+/// What `quire sync`'s progress line counts: ops pushed of those waiting when it started, then
+/// changes pulled (how many the server holds is not known until the last page).
+final class SyncProgress: @unchecked Sendable {
+    static let pushing = ProgressLine(verb: "pushing", unit: "changes")
+    static let pulling = ProgressLine(verb: "pulling", unit: "changes")
+
+    // Written only from the sync task, one exchange after another (see `ProgressReporter`).
+    private let toPush: Int
+    private let reporter: ProgressReporter
+    private var pushed = 0
+    private var pulled = 0
+
+    init(toPush: Int, reporter: ProgressReporter) {
+        self.toPush = toPush
+        self.reporter = reporter
+    }
+
+    func record(pushed newlyPushed: Int, pulled newlyPulled: Int) {
+        pushed += newlyPushed
+        pulled += newlyPulled
+        if pushed < toPush || newlyPulled == 0 {
+            reporter.update(Self.pushing, done: pushed, total: max(toPush, pushed))
+        } else {
+            reporter.update(Self.pulling, done: pulled)
+        }
     }
 }

@@ -12,6 +12,9 @@ public enum DateWords {
         case noSuchDay(String)
         /// Neither a date nor a word for one.
         case notADate(String)
+        /// Not `YYYY-MM-DD` where nothing else is taken (a file being imported, a value without
+        /// a today to count from).
+        case notACalendarDate(String)
         /// A date before the year 1 or after 9999.
         case outOfRange(String)
 
@@ -21,15 +24,17 @@ public enum DateWords {
             case .notADate(let text):
                 "'\(text)' is not a date: use YYYY-MM-DD, today, tomorrow, yesterday, mon…sun, eow, eom, eoy, "
                     + "or a count from today such as +3d, +2w, +1m, +1y"
+            case .notACalendarDate(let text): "invalid date '\(text)': use YYYY-MM-DD"
             case .outOfRange(let text): "'\(text)' falls outside the years 1 to 9999"
             }
         }
     }
 
-    /// The day `text` names, counted from `today`.
-    public static func day(_ text: String, today: Day) throws(Failure) -> Day {
+    /// The day `text` names, counted from `today`; without a today, only `YYYY-MM-DD`.
+    public static func day(_ text: String, today: Day?) throws(Failure) -> Day {
         let word = text.trimmingWhitespace().lowercased()
         if let exact = try calendarDate(word, as: text) { return exact }
+        guard let today else { throw .notACalendarDate(text) }
         let found: Day?
         switch word {
         case "today": found = today
@@ -55,11 +60,7 @@ public enum DateWords {
     /// `YYYY-MM-DD` read as a date, nil when `word` has another shape; throws for a day the
     /// calendar does not have.
     private static func calendarDate(_ word: String, as text: String) throws(Failure) -> Day? {
-        let utf8 = Array(word.utf8)
-        let digit = { (byte: UInt8) in byte >= 48 && byte <= 57 }
-        guard utf8.count == 10, utf8[4] == 45, utf8[7] == 45,
-            utf8.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || digit($0.element) })
-        else { return nil }
+        guard Day.isWrittenAsDate(word) else { return nil }
         guard let day = Day(word) else { throw .noSuchDay(text) }
         return day
     }

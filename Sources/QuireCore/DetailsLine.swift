@@ -45,8 +45,9 @@ public enum DetailsLine {
         return words.joined(separator: " ")
     }
 
-    /// Reads a details line; a note takes tags only.
-    public static func parse(_ text: String, kind: ItemKind) throws(Problem) -> Values {
+    /// Reads a details line; a note takes tags only. A due date in words counts from `today`
+    /// (without one, only `YYYY-MM-DD` is taken).
+    public static func parse(_ text: String, kind: ItemKind, today: Day? = nil) throws(Problem) -> Values {
         var values = Values()
         var tags: [String] = []
         var words = try split(text)[...]
@@ -70,11 +71,12 @@ public enum DetailsLine {
             guard let value = attached ?? words.popFirst() else {
                 throw Problem(
                     description: name == "due"
-                        ? "due needs a date: YYYY-MM-DD or none" : "priority needs none, low, medium or high")
+                        ? "due needs a date: YYYY-MM-DD, a word such as tomorrow or fri, +3d, or none"
+                        : "priority needs none, low, medium or high")
             }
             do {
                 if name == "due" {
-                    values.due = try Validation.due(value)
+                    values.due = try Validation.due(value, today: today)
                 } else {
                     values.priority = try Validation.priority(value)
                 }

@@ -8,9 +8,10 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
     case bodyTooLarge(bytes: Int)
     /// Title, body and tags together pass `Validation.maxItemBytes`.
     case itemTooLarge(bytes: Int)
+    /// A stored or sent due date that is not `YYYY-MM-DD`.
     case invalidDate(String)
-    /// Written as a date (`2026-02-30`) but not a day of the calendar.
-    case noSuchDay(String)
+    /// A date a person typed that names no day (`DateWords`).
+    case date(DateWords.Failure)
     case invalidPriority(String)
     case invalidKind(String)
     case wrongType(field: Field)
@@ -29,7 +30,7 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
         case .itemTooLarge(let bytes):
             "the title, body and tags are \(bytes) bytes together; the limit is \(Validation.maxItemBytes) bytes (1 MiB + 64 KiB): shorten the title or the body"
         case .invalidDate(let text): "invalid date '\(text)': use YYYY-MM-DD"
-        case .noSuchDay(let text): "no such day: \(text)"
+        case .date(let failure): failure.description
         case .invalidPriority(let text): "invalid priority '\(text)': use none, low, medium or high"
         case .invalidKind(let text): "invalid kind '\(text)': use note or task"
         case .wrongType(let field): "wrong type of value for field '\(field.rawValue)'"
@@ -90,13 +91,11 @@ public enum Validation {
         return text
     }
 
-    /// A due date from `YYYY-MM-DD`, or nil for `none` or an empty string.
-    public static func due(_ text: String) throws(ValidationError) -> Day? {
+    /// A due date as a person types it (`DateWords`: `YYYY-MM-DD`, `tomorrow`, `fri`, `+3d` …,
+    /// counted from `today`; only `YYYY-MM-DD` without one), or nil for `none` or an empty string.
+    public static func due(_ text: String, today: Day?) throws(ValidationError) -> Day? {
         if text.isEmpty || text.lowercased() == "none" { return nil }
-        guard let day = Day(text) else {
-            throw Day.isWrittenAsDate(text) ? .noSuchDay(text) : .invalidDate(text)
-        }
-        return day
+        do { return try DateWords.day(text, today: today) } catch { throw .date(error) }
     }
 
     /// A priority by name or by the shorter names Taskwarrior users type (case-insensitive):

@@ -62,7 +62,7 @@ extension AppState {
         do {
             title = try Validation.title(editor.title.text)
             body = try Validation.body(editor.body.text)
-            details = try DetailsLine.parse(editor.details.text, kind: editor.kind)
+            details = try DetailsLine.parse(editor.details.text, kind: editor.kind, today: today)
         } catch {
             notice = Notice(text: "Cannot save: \(error)", isError: true)
             if error is DetailsLine.Problem {

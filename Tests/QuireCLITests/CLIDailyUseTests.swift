@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import Testing
 
 /// The CLI speaks with one voice: short ids wherever a person reads, the values people type
@@ -62,6 +63,31 @@ import Testing
             #expect(result.status == 1 && result.stderr == "quire: no such day: 2026-02-30\n", "\(result.stderr)")
         }
         #expect(try cli.run("add", "x", "--due", "30.02.2026").stderr.contains("use YYYY-MM-DD"))
+    }
+
+    @Test func datesInWordsCountFromTodayWhereThePersonIs() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        // Today as the quire process will see it (it inherits this process's time zone).
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        let today = try #require(Day(year: parts.year!, month: parts.month!, day: parts.day!))
+        for (word, expected) in [
+            ("tomorrow", today.adding(days: 1)), ("+2w", today.adding(days: 14)), ("eom", today.endOfMonth),
+        ] {
+            let id = try cli.add("Due \(word)", "--task", "--due", word)
+            let shown = try cli.json("show", id, "--json") as? [String: Any]
+            #expect(shown?["due"] as? String == expected?.description, "--due \(word)")
+        }
+        let id = try cli.add("Moved", "--task")
+        #expect(try cli.run("edit", id, "--due", "+1d").status == 0)
+        #expect(
+            (try cli.json("show", id, "--json") as? [String: Any])?["due"] as? String
+                == today.adding(days: 1)?.description)
+        let refused = try cli.run("add", "x", "--task", "--due", "someday")
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.hasPrefix("quire: 'someday' is not a date: use YYYY-MM-DD, today, tomorrow"),
+            "\(refused.stderr)")
     }
 
     @Test func errorsNameItemsByTheirShortId() throws {

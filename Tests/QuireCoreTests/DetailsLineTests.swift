@@ -33,11 +33,21 @@ import Testing
         ("#reading list", .note, "“list” is not a detail: write a tag with spaces as #\"reading list\""),
         ("\"reading list\"", .task, "“reading list” is not a detail: write a tag with spaces as #\"reading list\""),
         ("priority high", .note, "only tasks have a priority"),
-        ("due", .task, "due needs a date: YYYY-MM-DD or none"),
+        ("due", .task, "due needs a date: YYYY-MM-DD, a word such as tomorrow or fri, +3d, or none"),
         ("#", .task, "a # with no tag after it"),
         ("#\"open", .task, "a quote is not closed"),
     ])
     func whatCannotBeReadSaysWhy(text: String, kind: ItemKind, why: String) {
         #expect(throws: DetailsLine.Problem(description: why)) { try DetailsLine.parse(text, kind: kind) }
+    }
+
+    @Test func aDueDateInWordsCountsFromTheDayGiven() throws {
+        let today = Day("2026-11-26")!
+        #expect(try DetailsLine.parse("due tomorrow", kind: .task, today: today).due == Day("2026-11-27"))
+        #expect(try DetailsLine.parse("due:fri #home", kind: .task, today: today).due == Day("2026-11-27"))
+        #expect(try DetailsLine.parse("due +2w", kind: .task, today: today).due == Day("2026-12-10"))
+        #expect(throws: DetailsLine.Problem(description: "invalid date 'tomorrow': use YYYY-MM-DD")) {
+            try DetailsLine.parse("due tomorrow", kind: .task)
+        }
     }
 }

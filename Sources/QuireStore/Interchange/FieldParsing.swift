@@ -20,7 +20,8 @@ enum FieldParsing {
     }
 
     static func due(_ text: String) throws(ImportError) -> Day? {
-        do { return try Validation.due(text) } catch { throw ImportError("", error.description) }
+        // A file's dates do not depend on the day it is imported: YYYY-MM-DD only.
+        do { return try Validation.due(text, today: nil) } catch { throw ImportError("", error.description) }
     }
 
     static func priority(_ text: String) throws(ImportError) -> Priority {

@@ -52,7 +52,7 @@ enum BodyInput {
 /// Parses the option values people type for fields.
 enum FieldInput {
     static func due(_ text: String) throws(CLIFailure) -> Day? {
-        do { return try Validation.due(text) } catch { throw .badInput(error.description) }
+        do { return try Validation.due(text, today: LocalTime.today()) } catch { throw .badInput(error.description) }
     }
 
     static func priority(_ text: String) throws(CLIFailure) -> Priority {

@@ -29,7 +29,10 @@ struct AddCommand: StoreCommand {
     @Option(help: ArgumentHelp("A tag (a leading # is dropped); repeat the option for more.", valueName: "tag"))
     var tag: [String] = []
 
-    @Option(help: ArgumentHelp("The due date.", valueName: "YYYY-MM-DD"))
+    @Option(
+        help: ArgumentHelp(
+            "The due date: YYYY-MM-DD, today, tomorrow, yesterday, mon…sun (the next one), eow, eom, eoy, or +3d, +2w, +1m, +1y.",
+            valueName: "date"))
     var due: String?
 
     @Option(help: ArgumentHelp("none, low, medium or high (or l, m, med, h).", valueName: "priority"))

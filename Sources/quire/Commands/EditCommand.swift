@@ -35,7 +35,10 @@ struct EditCommand: StoreCommand {
             valueName: "+tag|-tag"))
     var tag: [String] = []
 
-    @Option(help: ArgumentHelp("A new due date, or none to clear it.", valueName: "YYYY-MM-DD|none"))
+    @Option(
+        help: ArgumentHelp(
+            "A new due date (YYYY-MM-DD, tomorrow, fri, eow, +3d… as add takes), or none to clear it.",
+            valueName: "date|none"))
     var due: String?
 
     @Option(help: ArgumentHelp("none, low, medium or high (or l, m, med, h).", valueName: "priority"))

@@ -77,9 +77,15 @@ struct SimulationRun {
     let steps: Int
     let faults: SimulatedSystem.Faults
 
-    /// Seeds that found a lost acknowledged change or a false review after a restore on the
-    /// code before its fix, one or more per shape (`make test` always runs them).
-    static let regressionSeeds: [UInt64] = []
+    /// Seeds that failed on the code before the restore fixes (issue 28) and pass now, by the
+    /// shape they took: an acknowledged delete lost or re-sent without its content by a
+    /// restore (44, 57, 76, 89, 96, 164, 197; 129 also with a false review), a device that
+    /// never edited an item asked to review it after its author's answers were lost before a
+    /// restore (106), and a revival from the trash that lost what was deleted or edits made
+    /// after it (102, 176, 190; 125 and 158 also failed after those fixes: a revival whose
+    /// delete's answer was lost merged over a base holding its own edits). `make test` always
+    /// runs them.
+    static let regressionSeeds: [UInt64] = [44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197]
 
     /// Steps of workload per seed, before healing.
     static let steps = 48

@@ -10,7 +10,7 @@ import Testing
 /// parallel; `make sim SEEDS=N` runs N (`QUIRE_SIM_SEEDS`, from `QUIRE_SIM_FIRST`) and the
 /// regression seeds; `QUIRE_SIM_SEED=N` replays one seed, which is what every failure prints.
 @Suite struct SimulationTests {
-    static let defaultSeeds = 1_000
+    static let defaultSeeds = 200
     static let chunks = 16
 
     static var seeds: [UInt64] {

@@ -78,14 +78,17 @@ struct SimulationRun {
     let faults: SimulatedSystem.Faults
 
     /// Seeds that failed on the code before the restore fixes (issue 28) and pass now, by the
-    /// shape they took: an acknowledged delete lost or re-sent without its content by a
-    /// restore (44, 57, 76, 89, 96, 164, 197; 129 also with a false review), a device that
-    /// never edited an item asked to review it after its author's answers were lost before a
-    /// restore (106), and a revival from the trash that lost what was deleted or edits made
-    /// after it (102, 176, 190; 125 and 158 also failed after those fixes: a revival whose
-    /// delete's answer was lost merged over a base holding its own edits). `make test` always
-    /// runs them.
-    static let regressionSeeds: [UInt64] = [44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197]
+    /// shape they took: an acknowledged change of the author lost after a restore while its
+    /// push failed once, the author asked to review (386); an acknowledged delete lost or
+    /// re-sent without its content by a restore (44, 57, 76, 89, 96, 164, 197; 129 also with a
+    /// false review); a device that never edited an item asked to review it after its author's
+    /// answers were lost around a restore (106, 421); and a revival from the trash that lost
+    /// what was deleted or edits made after it (102, 176, 190, 473, 508; 125 and 158 also
+    /// failed after those fixes: a revival whose delete's answer was lost merged over a base
+    /// holding its own edits). `make test` always runs them.
+    static let regressionSeeds: [UInt64] = [
+        44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197, 386, 421, 473, 508,
+    ]
 
     /// Steps of workload per seed, before healing.
     static let steps = 48

@@ -17,6 +17,15 @@ extension Item {
         Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0, FieldChange(from: .null, to: value(of: $0))) })
     }
 
+    /// The fields of the create that brings this tombstone back (`quire restore`): every field,
+    /// each from the value the tombstone holds. Edits made before it is sent fold into it, so
+    /// the `from` values are what still tells the version it revived (the merge base of its
+    /// changes); the server sets the `to` values on its tombstone whatever they came from.
+    public var revivalFields: [Field: FieldChange] {
+        Dictionary(
+            uniqueKeysWithValues: Field.allCases.map { ($0, FieldChange(from: value(of: $0), to: value(of: $0))) })
+    }
+
     /// True when this version has every value `op` sets: for a delete, when it is deleted.
     public func holds(_ op: Op) -> Bool {
         switch op.kind {

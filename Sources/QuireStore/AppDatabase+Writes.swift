@@ -142,7 +142,7 @@ extension AppDatabase {
         } else {
             opID = environment.newID(now)
             try Outbox.insert(
-                opID: opID!, item: after, kind: .create, fields: after.creationFields, createdAt: now, in: db)
+                opID: opID!, item: after, kind: .create, fields: before.revivalFields, createdAt: now, in: db)
         }
         after.syncState = try settledState(after, in: db)
         try ItemRow.update(after, in: db)

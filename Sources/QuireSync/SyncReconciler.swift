@@ -141,30 +141,44 @@ public struct SyncReconciler {
         for entry in ops.reversed() {
             switch entry.op.kind {
             case .create:
+                let fields = entry.op.fields ?? [:]
+                // A revival (`quire restore`) rests on the tombstone it revived: the values it
+                // changed from (edits made since fold into it), deleted. One queued before
+                // revivals kept them has every `from` null, and only the deleted flag is known.
+                if fields.values.contains(where: { $0.from != .null }), entry.op.basis == nil {
+                    undo(fields, of: &base, item: item, now: now)
+                    base.deleted = true
+                    continue
+                }
                 if entry.op.baseRev == 0 {
                     // A re-sent item the server had lost rests on the version it brings back.
-                    guard entry.op.basis != nil, let fields = entry.op.fields else { return nil }
+                    guard entry.op.basis != nil else { return nil }
                     for (field, change) in fields { try? base.set(field, to: change.from, now: now) }
                     base.deleted = false
                     base.rev = 0
                     base.serverVersion = entry.op.basis
                     return base
                 }
-                // A revived tombstone: the server's version was deleted.
                 base.deleted = true
             case .delete:
                 base.deleted = false
             case .update:
-                for (field, change) in entry.op.fields ?? [:] {
-                    if case .sha256 = change.from { continue }
-                    try? base.set(field, to: change.from, now: now)
-                    if field == .done { base.doneAt = item.doneAt }
-                }
+                undo(entry.op.fields ?? [:], of: &base, item: item, now: now)
             }
         }
         base.rev = first.op.baseRev
         base.serverVersion = first.op.baseVersion
         return base
+    }
+
+    /// Sets each field of `base` back to the value the op changed it from (a body sent as its
+    /// hash stays).
+    private static func undo(_ fields: [Field: FieldChange], of base: inout Item, item: Item, now: Date) {
+        for (field, change) in fields {
+            if case .sha256 = change.from { continue }
+            try? base.set(field, to: change.from, now: now)
+            if field == .done { base.doneAt = item.doneAt }
+        }
     }
 
     /// Drops the leading ops that were sent and whose changes the server's version already

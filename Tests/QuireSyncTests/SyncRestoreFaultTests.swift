@@ -264,6 +264,23 @@ import Testing
 
         try await expectBody(x, "line1\nline2\n")
     }
+
+    /// Found by the simulation (seed 125): A deletes X and never hears that the server did, then
+    /// restores it from the trash and edits it. Its revival meets the server's tombstone; the
+    /// edit folded into it must survive the merge with that tombstone.
+    @Test func aTombstoneAnEditOfARevivalWhoseDeleteAnswerWasLostSurvives() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await addX()
+        _ = try a.database.delete([x])
+        try await syncWithAnswerLost(a)
+        _ = try a.database.restore([x])
+        try a.edit(x, body: "line1\nline2\n")
+        await sync(a)
+        await sync(b)
+        try await syncUntilQuiet()
+
+        try await expectBody(x, "line1\nline2\n")
+    }
 }
 
 /// A device as `quire` runs it: its own home with the real store (`quire.db`, SQLite) and the

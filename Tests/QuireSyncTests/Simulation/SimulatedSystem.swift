@@ -15,21 +15,41 @@ import QuireStore
 /// Everything runs one step at a time on the test's task, so a seed replays the same run.
 final class SimulatedSystem: @unchecked Sendable {
     /// The faults the network and the machines suffer, with their rates per step or exchange.
+    ///
+    /// The rates are aimed at a server restore: backups and restores are frequent, answers are
+    /// lost far more often between a backup and the restore that follows it (so another device
+    /// pulls a version whose answer its author never heard) and just after a restore, and the
+    /// first push of one device after a restore fails once, so the others re-send first.
     struct Faults: Sendable {
-        var lostRequest = 0.06
-        var lostAnswer = 0.06
-        var duplicated = 0.04
-        var serverError = 0.03
+        var lostRequest = 0.03
+        var lostAnswer = 0.03
+        /// The rate of lost answers between a backup and the next restore, and for a few steps
+        /// after a restore.
+        var lostAnswerNearRestore = 0.2
+        var duplicated = 0.03
+        var serverError = 0.02
         var deviceCrash = 0.01
         var serverRestart = 0.01
-        var backup = 0.02
-        var restore = 0.03
-        var tokenRevoked = 0.01
-        var offline = 0.03
+        var backup = 0.06
+        var restore = 0.06
+        /// The chance that, after a restore, one device's next push is answered 503 once.
+        var pushFailsAfterRestore = 0.7
+        var tokenRevoked = 0.005
+        var offline = 0.02
 
         static let none = Faults(
-            lostRequest: 0, lostAnswer: 0, duplicated: 0, serverError: 0, deviceCrash: 0, serverRestart: 0, backup: 0,
-            restore: 0, tokenRevoked: 0, offline: 0)
+            lostRequest: 0, lostAnswer: 0, lostAnswerNearRestore: 0, duplicated: 0, serverError: 0, deviceCrash: 0,
+            serverRestart: 0, backup: 0, restore: 0, pushFailsAfterRestore: 0, tokenRevoked: 0, offline: 0)
+    }
+
+    /// Where the run stands relative to a restore, for the rate and the name of a lost answer.
+    enum RestoreWindow: Sendable {
+        /// No backup since the last restore.
+        case calm
+        /// A backup was taken since the last restore: a change acknowledged now can be lost.
+        case backedUp
+        /// A restore happened this many steps ago (or fewer).
+        case restored(steps: Int)
     }
 
     /// What happened during a run, for the totals.
@@ -37,6 +57,18 @@ final class SimulatedSystem: @unchecked Sendable {
         var ops = 0
         var faults: [String: Int] = [:]
         var spuriousConflicts = 0
+        /// Ops the server applied and answered.
+        var acknowledged = 0
+        /// Changes the final check compared with the server and every device.
+        var checked = 0
+
+        mutating func add(_ other: Tally) {
+            ops += other.ops
+            faults.merge(other.faults, uniquingKeysWith: +)
+            spuriousConflicts += other.spuriousConflicts
+            acknowledged += other.acknowledged
+            checked += other.checked
+        }
 
         mutating func fault(_ kind: String) {
             faults[kind, default: 0] += 1
@@ -48,6 +80,7 @@ final class SimulatedSystem: @unchecked Sendable {
     var random: SeededRandom
     var faults: Faults
     var tally = Tally()
+    var window = RestoreWindow.calm
     /// The simulated time, moved on by every step.
     private(set) var now = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -146,17 +179,20 @@ final class SimulatedSystem: @unchecked Sendable {
         let path = directory + "/backup-\(backups.count).db"
         _ = try SQLiteBackup.backup(database: serverPath, to: path)
         backups.append(path)
+        window = .backedUp
         tally.fault("backup")
     }
 
     /// `quire-server restore` of any earlier backup: installs it and renews the epoch.
     func restoreServer() async throws {
         guard !backups.isEmpty else { return }
-        let backup = backups[pick(backups.count)]
+        // Mostly the newest backup: the changes acknowledged since it are the ones to put back.
+        let backup = chance(0.7) ? backups[backups.count - 1] : backups[pick(backups.count)]
         store = nil
         let (path, time) = (serverPath, now)
         _ = try await SimulatedSystem.retryingLock { try SQLiteBackup.restore(backup: backup, into: path, now: time) }
         try await openServer()
+        window = .restored(steps: 0)
         tally.fault("restore")
     }
 
@@ -247,7 +283,20 @@ final class SimulatedSystem: @unchecked Sendable {
         tally.fault("device crash")
     }
 
-    func tick() { now = now.addingTimeInterval(1) }
+    func tick() {
+        now = now.addingTimeInterval(1)
+        if case .restored(let steps) = window { window = steps < 6 ? .restored(steps: steps + 1) : .calm }
+    }
+
+    /// Whether this answer is lost, and the fault's name by where the run stands. The higher
+    /// rate near a restore is for answers to pushes: an applied change its author never heard of.
+    func losesAnswer(pushing: Bool) -> String? {
+        switch window {
+        case _ where !pushing, .calm: return chance(faults.lostAnswer) ? "lost answer" : nil
+        case .backedUp: return chance(faults.lostAnswerNearRestore) ? "lost answer before restore" : nil
+        case .restored: return chance(faults.lostAnswerNearRestore) ? "lost answer after restore" : nil
+        }
+    }
 }
 
 /// The network between one device and the simulated server: answers go through the wire
@@ -282,13 +331,14 @@ struct SimulatedNetwork: SyncTransport, @unchecked Sendable {
             system.tally.fault("duplicated request")
             answer = try await system.serve(bytes)
         }
-        if system.chance(faults.lostAnswer) {
-            system.tally.fault("lost answer")
+        if let lost = system.losesAnswer(pushing: !request.ops.isEmpty) {
+            system.tally.fault(lost)
             throw .unreachable("the answer was lost")
         }
         guard let response = answer.withUnsafeBufferPointer(SyncResponse.readCompact) else {
             throw .invalidAnswer("unreadable answer")
         }
+        system.tally.acknowledged += response.results.count(where: { $0.status == .applied })
         if SimulationRun.tracing {
             for (op, result) in zip(request.ops, response.results) {
                 let fields = (op.fields ?? [:]).keys.map(\.rawValue).sorted().joined(separator: ",")

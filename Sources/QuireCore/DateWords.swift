@@ -67,7 +67,12 @@ public enum DateWords {
 
     /// A count of days, weeks, months or years from today.
     private struct Offset {
-        enum Unit: Character { case day = "d", week = "w", month = "m", year = "y" }
+        enum Unit: Character {
+            case day = "d"
+            case week = "w"
+            case month = "m"
+            case year = "y"
+        }
         let count: Int
         let unit: Unit
 

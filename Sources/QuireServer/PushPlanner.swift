@@ -24,6 +24,10 @@ struct OpRecord: Sendable, Hashable {
     /// The answer carried the item (a conflict, or an op applied to a version the device had
     /// not seen).
     var carriesItem: Bool
+    /// The op applied to exactly the version it was made on (or to what its batch's previous
+    /// op for the item made from that version): a later op of the device made on the same
+    /// version rests on it when the op is replayed, as it would have in its first batch.
+    var chained = false
 
     init(op: String, answer: OpResult) {
         self.op = op
@@ -33,23 +37,28 @@ struct OpRecord: Sendable, Hashable {
         self.result = result
     }
 
-    /// The mark stored after the answer's JSON when it carried the item (JSON readers skip
-    /// keys they do not know, so the stored text still reads as an `OpResult`).
-    private static let itemMark = #","carriesItem":true}"#
+    /// The marks stored after the answer's JSON (JSON readers skip keys they do not know, so
+    /// the stored text still reads as an `OpResult`).
+    private struct Marks: Codable {
+        var carriesItem: Bool?
+        var chained: Bool?
+    }
 
     /// The record as the stores keep it.
     var storedText: String {
         let text = result.compactJSON()
-        guard carriesItem else { return text }
-        return String(text.dropLast()) + OpRecord.itemMark
+        let marks = (carriesItem ? #","carriesItem":true"# : "") + (chained ? #","chained":true"# : "")
+        return marks.isEmpty ? text : String(text.dropLast()) + marks + "}"
     }
 
     /// Reads a stored record; one written before records lost their item copies is read the
-    /// same way (its copy dropped).
+    /// same way (its copy dropped), and one written before the chain mark as not chained.
     init(op: String, storedText text: String) throws {
-        let answer = try WireJSON.decoder().decode(OpResult.self, from: Data(text.utf8))
-        self.init(op: op, answer: answer)
-        if text.hasSuffix(OpRecord.itemMark) { carriesItem = true }
+        let data = Data(text.utf8)
+        self.init(op: op, answer: try WireJSON.decoder().decode(OpResult.self, from: data))
+        let marks = try WireJSON.decoder().decode(Marks.self, from: data)
+        carriesItem = carriesItem || marks.carriesItem == true
+        chained = marks.chained == true
     }
 
     /// The answer to a replay: the item as it is now when the first answer carried it.
@@ -111,6 +120,11 @@ struct PushPlanner {
             if let earlier = answered[op.id] {
                 tally.duplicate += 1
                 if earlier.result.status == .conflict { conflicted.insert(op.item) }
+                if earlier.result.status == .applied {
+                    // A replayed op of a chain is still the version the device's next op rests on.
+                    appliedBase[op.item] =
+                        earlier.chained ? earlier.result.rev.map { (op.baseRev, op.baseVersion, $0) } : nil
+                }
                 results.append(earlier.replayed(current: state.items[op.item]?.item))
                 continue
             }
@@ -143,7 +157,8 @@ struct PushPlanner {
             case .rejected: tally.rejected += 1
             case .skipped: tally.skipped += 1
             }
-            let record = OpRecord(op: op.id, answer: result)
+            var record = OpRecord(op: op.id, answer: result)
+            record.chained = result.status == .applied && appliedBase[op.item] != nil
             answered[op.id] = record
             records.append(record)
             results.append(result)

@@ -93,6 +93,9 @@ extension SyncReconciler {
                 OutboxOp(op: Op(id: newID(now), item: local.id, kind: .delete, baseRev: 1), createdAt: now))
         }
         local.item = item
+        // The version the re-send makes gets its server version when acknowledged, like any
+        // version this device sends: it is what later merges find as a version both hold.
+        history.append(HistoryEntry(item: item, origin: .merge, opID: local.ops.last?.op.id))
         summary.resent += 1
         log(.resync, "the server had lost this item: sending it again", item: local.id, op: op.op.id)
     }
@@ -132,7 +135,9 @@ extension SyncReconciler {
 
     /// Makes `merged` the item (a version of the history when it changed) and logs the re-send.
     private mutating func show(_ merged: Item, over current: Item, resending ops: [OutboxOp], local: inout LocalItem) {
-        if merged != current {
+        // A re-sent version is a version of the history even when the item looks the same: its
+        // entry carries the op, so the server's acknowledgment stamps it with its version.
+        if merged != current || !ops.isEmpty {
             history.append(HistoryEntry(item: merged, origin: .merge, opID: ops.last?.op.id))
         }
         local.item = merged

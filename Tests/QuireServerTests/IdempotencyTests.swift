@@ -11,6 +11,32 @@ import Testing
 
 /// SPEC "Idempotency": the server remembers each op id's result.
 @Suite struct IdempotencyTests {
+    /// A device's changes made on one version while the answer to the first ones was lost:
+    /// sent again with the next change, the replayed ones are still what the next rests on,
+    /// as they were in their first batch (a delete has no from values to fall back on).
+    @Test(arguments: StoreKind.available)
+    func aReplayedChainIsStillWhatTheNextChangeRestsOn(_ kind: StoreKind) async throws {
+        try await withHarness(kind) { server in
+            let token = try await server.addUser("ann")
+            var device = DeviceModel()
+            let item = Make.id()
+            try await server.round(&device, token, ops: [Make.create(item, title: "draft", [.body: .string("a\n")])])
+            let chain = [
+                Make.update(item, baseRev: 1, [.body: (.string("a\n"), .string("a\nb\n"))]),
+                Make.update(item, baseRev: 1, [.tags: (.null, .strings(["x"]))]),
+            ]
+            let lost = try await server.sync(token, SyncRequest(device: device.id, cursor: device.cursor, ops: chain))
+            #expect(lost.results.map(\.status) == [.applied, .applied])
+
+            let again = try await server.round(&device, token, ops: chain + [Make.delete(item, baseRev: 1)])
+            #expect(again.results.map(\.status) == [.applied, .applied, .applied])
+            var reader = DeviceModel()
+            try await server.catchUp(&reader, token)
+            #expect(reader.items[item]?.deleted == true)
+            #expect(reader.items[item]?.body == "a\nb\n", "the tombstone keeps the last version")
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func aReplayedBatchAppliesNothingTwice(_ kind: StoreKind) async throws {
         try await withHarness(kind) { server in

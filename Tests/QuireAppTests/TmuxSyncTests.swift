@@ -74,8 +74,13 @@ import Testing
         tmux.keys("a")
         tmux.type("Written on the train")
         tmux.keys("C-s")
+        // On the list (the editor, still open with the typed title, shows the bar's last line
+        // too), with the row's badge gone (pending ●, syncing ↻).
         #expect(
-            tmux.waitFor(timeout: 20) { $0.contains("All changes synced") && $0.contains("Written on the train") },
+            tmux.waitFor(timeout: 20) {
+                $0.contains("Enter open") && $0.contains("All changes synced") && $0.contains("Written on the train")
+                    && !$0.contains("●") && !$0.contains("↻")
+            },
             "\(tmux.capture())")
         #expect(try b.cli("sync").status == 0)
         #expect(try b.titles() == ["Written on the train"])

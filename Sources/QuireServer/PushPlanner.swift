@@ -18,23 +18,30 @@ struct OpTally: Sendable, Hashable {
 /// the item: a record is small whatever the item's size, and a replay of an answer that
 /// carried the item carries it as the server holds it then (`carriesItem`).
 struct OpRecord: Sendable, Hashable {
-    var op: String
+    let op: String
     /// The answer without its item copy.
-    var result: OpResult
+    let result: OpResult
     /// The answer carried the item (a conflict, or an op applied to a version the device had
     /// not seen).
-    var carriesItem: Bool
+    let carriesItem: Bool
     /// The op applied to exactly the version it was made on (or to what its batch's previous
     /// op for the item made from that version): a later op of the device made on the same
     /// version rests on it when the op is replayed, as it would have in its first batch.
-    var chained = false
+    let chained: Bool
+    /// The record as the stores keep it, encoded once: the push counts its bytes against the
+    /// user's quota and the store writes it.
+    let storedText: String
 
-    init(op: String, answer: OpResult) {
+    init(op: String, answer: OpResult, chained: Bool = false) {
         self.op = op
         var result = answer
         carriesItem = result.current != nil
         result.current = nil
         self.result = result
+        self.chained = chained
+        let text = result.compactJSON()
+        let marks = (carriesItem ? #","carriesItem":true"# : "") + (chained ? #","chained":true"# : "")
+        storedText = marks.isEmpty ? text : String(text.dropLast()) + marks + "}"
     }
 
     /// The marks stored after the answer's JSON (JSON readers skip keys they do not know, so
@@ -44,21 +51,18 @@ struct OpRecord: Sendable, Hashable {
         var chained: Bool?
     }
 
-    /// The record as the stores keep it.
-    var storedText: String {
-        let text = result.compactJSON()
-        let marks = (carriesItem ? #","carriesItem":true"# : "") + (chained ? #","chained":true"# : "")
-        return marks.isEmpty ? text : String(text.dropLast()) + marks + "}"
-    }
-
     /// Reads a stored record; one written before records lost their item copies is read the
     /// same way (its copy dropped), and one written before the chain mark as not chained.
     init(op: String, storedText text: String) throws {
         let data = Data(text.utf8)
-        self.init(op: op, answer: try WireJSON.decoder().decode(OpResult.self, from: data))
+        var result = try WireJSON.decoder().decode(OpResult.self, from: data)
         let marks = try WireJSON.decoder().decode(Marks.self, from: data)
-        carriesItem = carriesItem || marks.carriesItem == true
+        self.op = op
+        carriesItem = result.current != nil || marks.carriesItem == true
+        result.current = nil
+        self.result = result
         chained = marks.chained == true
+        storedText = text
     }
 
     /// The answer to a replay: the item as it is now when the first answer carried it.
@@ -157,8 +161,8 @@ struct PushPlanner {
             case .rejected: tally.rejected += 1
             case .skipped: tally.skipped += 1
             }
-            var record = OpRecord(op: op.id, answer: result)
-            record.chained = result.status == .applied && appliedBase[op.item] != nil
+            let record = OpRecord(
+                op: op.id, answer: result, chained: result.status == .applied && appliedBase[op.item] != nil)
             answered[op.id] = record
             records.append(record)
             results.append(result)

@@ -45,11 +45,8 @@ public struct ProgressLine: Sendable {
         return value < 0 ? "-" + result : result
     }
 
-    /// `86` → `1m 26s`; `7` → `7s`; `3700` → `1h 1m`.
+    /// `86` → `1m 26s`; `7` → `7s`; `3700` → `1h 1m` (seconds rounded up).
     public static func duration(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.up))
-        if whole < 60 { return "\(whole)s" }
-        if whole < 3600 { return "\(whole / 60)m \(whole % 60)s" }
-        return "\(whole / 3600)h \((whole % 3600) / 60)m"
+        SpokenDuration.text(seconds: Int(seconds.rounded(.up)))
     }
 }

@@ -103,14 +103,7 @@ public struct SyncSummary: Hashable, Sendable {
     public static func countdown(from now: Date, to moment: Date) -> String {
         let remaining = moment.timeIntervalSince(now)
         guard remaining > 0 else { return "now" }
-        let seconds = Int(remaining.rounded(.up))
-        if seconds < 60 { return "in \(seconds)s" }
-        if seconds < 3600 {
-            let rest = seconds % 60
-            return rest == 0 ? "in \(seconds / 60)m" : "in \(seconds / 60)m \(rest)s"
-        }
-        let minutes = (seconds % 3600) / 60
-        return minutes == 0 ? "in \(seconds / 3600)h" : "in \(seconds / 3600)h \(minutes)m"
+        return "in " + SpokenDuration.text(seconds: Int(remaining.rounded(.up)))
     }
 
     /// `14:22` for a moment today, `Nov 21 14:22` for an earlier day (in `timeZone`).

@@ -64,7 +64,9 @@ struct RemoteSetCommand: AsyncParsableCommand {
 /// reachable later.
 enum TokenCheck {
     static func warning(url: String, token: String) async -> String? {
-        let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 5, now: { Date() })
+        // A refused connection answers at once; a busy server gets as long as a person would
+        // wait at a prompt before the check gives up without a word.
+        let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 20, now: { Date() })
         do {
             _ = try await transport.snapshot(after: nil, limit: 1)
             return nil

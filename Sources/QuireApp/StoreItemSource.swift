@@ -30,12 +30,15 @@ public struct StoreItemSource: ItemSource {
             status: query.status,
             tag: query.tag,
             needsReview: query.needsReviewOnly,
-            onlyDeleted: query.trash)
+            onlyDeleted: query.trash,
+            expression: searchText(query) == nil ? query.filter : query.filter.withoutRankingWords)
     }
 
+    /// The words a search ranks by: those every match holds. A filter without them (`+home`,
+    /// `a or b`) lists its matches in list order.
     private static func searchText(_ query: ListQuery) -> String? {
-        let text = query.search.trimmingWhitespace()
-        return text.isEmpty ? nil : text
+        let words = query.filter.rankingWords
+        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
     public func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {

@@ -32,10 +32,12 @@ public struct SyncSummary: Hashable, Sendable {
     /// True while a hint stream brings other devices' changes at once, false while they are
     /// found by the periodic pull; nil where that does not apply (`quire status`).
     public var live: Bool?
+    /// Items a first pull has brought so far, while one runs (see `SyncWorkerState`).
+    public var firstPullReceived: Int?
 
     public init(
         connection: SyncConnection, pending: Int = 0, needsReview: Int = 0, deadLetters: Int = 0,
-        lastSuccess: Date? = nil, nextRetry: Date? = nil, live: Bool? = nil
+        lastSuccess: Date? = nil, nextRetry: Date? = nil, live: Bool? = nil, firstPullReceived: Int? = nil
     ) {
         self.connection = connection
         self.pending = pending
@@ -44,6 +46,7 @@ public struct SyncSummary: Hashable, Sendable {
         self.lastSuccess = lastSuccess
         self.nextRetry = nextRetry
         self.live = live
+        self.firstPullReceived = firstPullReceived
     }
 
     /// One line for a status bar, most urgent news first:
@@ -76,7 +79,7 @@ public struct SyncSummary: Hashable, Sendable {
             parts.append(["sync error", retry].compactMap { $0 }.joined(separator: ", "))
             return parts.joined(separator: " · ")
         case .syncing:
-            parts.append("syncing…")
+            parts.append(firstPullReceived.map { SyncSummary.firstPullText(received: $0) } ?? "syncing…")
             if needsReview > 0 { parts.append("press c") }
             return parts.joined(separator: " · ")
         case .idle:
@@ -96,6 +99,12 @@ public struct SyncSummary: Hashable, Sendable {
         guard let lastSuccess else { return "Not synced yet" }
         let synced = "All changes synced · \(SyncSummary.clockTime(lastSuccess, now: now, timeZone: timeZone))"
         return live.map { synced + ($0 ? " · live" : " · polling") } ?? synced
+    }
+
+    /// `first sync · 12,500 items received`: how far a first pull has come. Of how many is
+    /// not known (the server does not say), so no share and no time left.
+    public static func firstPullText(received: Int) -> String {
+        "first sync · \(ProgressLine.grouped(received)) " + (received == 1 ? "item" : "items") + " received"
     }
 
     /// `8s`, `1m 5s`, `2h 3m`; "now" once the moment has come. Seconds round up, so a

@@ -24,11 +24,14 @@ public struct SyncWorkerState: Hashable, Sendable {
     public var pollingDetail: String?
     public var roundsStarted: Int
     public var roundsFinished: Int
+    /// How many items the first pull has brought so far, while one runs (a device's first
+    /// sync, or a download of everything): the server does not say how many there are in all.
+    public var firstPullReceived: Int?
 
     public init(
         connection: SyncConnection, lastSuccess: Date? = nil, nextRetry: Date? = nil, live: Bool? = nil,
         problem: String? = nil, problemDetail: String? = nil, pollingReason: String? = nil,
-        pollingDetail: String? = nil, roundsStarted: Int = 0, roundsFinished: Int = 0
+        pollingDetail: String? = nil, roundsStarted: Int = 0, roundsFinished: Int = 0, firstPullReceived: Int? = nil
     ) {
         self.connection = connection
         self.lastSuccess = lastSuccess
@@ -40,6 +43,7 @@ public struct SyncWorkerState: Hashable, Sendable {
         self.pollingDetail = pollingDetail
         self.roundsStarted = roundsStarted
         self.roundsFinished = roundsFinished
+        self.firstPullReceived = firstPullReceived
     }
 
     /// The summary with this state's connection, times and liveness over the store's counts.
@@ -49,6 +53,7 @@ public struct SyncWorkerState: Hashable, Sendable {
         combined.lastSuccess = lastSuccess ?? summary.lastSuccess
         combined.nextRetry = nextRetry
         combined.live = connection == .noRemote ? nil : live
+        combined.firstPullReceived = firstPullReceived
         return combined
     }
 

@@ -16,10 +16,12 @@ public struct ItemFilter: Sendable, Hashable {
     public var includeDeleted: Bool
     /// Tombstones only: the trash.
     public var onlyDeleted: Bool
+    /// What a person typed as a filter (`quire list +home due.before:eow`), on top of the rest.
+    public var expression: Filter
 
     public init(
         kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, needsReview: Bool = false,
-        includeDeleted: Bool = false, onlyDeleted: Bool = false
+        includeDeleted: Bool = false, onlyDeleted: Bool = false, expression: Filter = .all
     ) {
         self.kind = kind
         self.status = status
@@ -27,6 +29,7 @@ public struct ItemFilter: Sendable, Hashable {
         self.needsReview = needsReview
         self.includeDeleted = includeDeleted
         self.onlyDeleted = onlyDeleted
+        self.expression = expression
     }
 
     /// Every live item.
@@ -36,7 +39,7 @@ public struct ItemFilter: Sendable, Hashable {
 
     /// True when the filter looks only at deleted, done and kind: the running tallies
     /// (migration "v9 tallies") count what it admits without reading the items.
-    var isTallied: Bool { tag == nil && !needsReview }
+    var isTallied: Bool { tag == nil && !needsReview && expression.isEmpty }
 
     /// The WHERE clause (over alias `item`) and its arguments.
     ///
@@ -67,6 +70,11 @@ public struct ItemFilter: Sendable, Hashable {
             arguments += [tag]
         }
         if needsReview { conditions.append("item.syncState = 'needs-review'") }
+        if !expression.isEmpty {
+            let (sql, more) = FilterSQL.condition(expression)
+            conditions.append(sql)
+            arguments += more
+        }
         return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), arguments)
     }
 }

@@ -30,12 +30,20 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     /// Called after every exchange with the ops it pushed and the changes (or snapshot items)
     /// it brought; `quire sync` draws its progress line from it. Set before the first round.
     public var afterExchange: (@Sendable (_ pushed: Int, _ pulled: Int) -> Void)?
+    /// Called as a first pull goes: with how many items it has brought so far (0 as it starts,
+    /// then after every page that brought any), and with nil once it has caught up; the app
+    /// shows it while a new device fills. A first pull is that of a device that never pulled,
+    /// or a download of everything (a resync); it may take several rounds. Set before the
+    /// first round.
+    public var onFirstPull: (@Sendable (_ received: Int?) -> Void)?
     private let connect: @Sendable () -> (any SyncTransport)?
     private let lock: SyncLock?
-    /// Guards `lastHashCheck` and `reports`.
+    /// Guards `lastHashCheck`, `reports` and `firstPullReceived`.
     private let mutex = NSLock()
     private var lastHashCheck: Date?
     private var reports: [SyncRoundReport] = []
+    /// Items the first pull under way has brought; nil when none runs (see `onFirstPull`).
+    private var firstPullReceived: Int?
 
     /// - Parameters:
     ///   - connect: the transport for the configured remote, or nil when none is configured
@@ -111,6 +119,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         // Ops left in flight by an interrupted round go again, under their own ids.
         try ledger.returnInFlight(serverFault: false, reason: nil)
         try ledger.logRoundStart(kind == .resync ? "resync started" : "sync started")
+        if try kind == .resync || ledger.position().cursor == nil { firstPullBegins() }
         if kind == .resync {
             if let failure = try await resync(transport: transport, report: &report) { return failure }
         }
@@ -177,6 +186,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             report.record(
                 pushed: batch.count, pulled: response.changes.count, exchange: exchange, summary: pushed + pulled)
             afterExchange?(batch.count, response.changes.count)
+            firstPullBrought(response.changes.count)
             if !batch.isEmpty {
                 try ledger.record(
                     SyncEvent(
@@ -200,10 +210,40 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                     return .resyncNeeded
                 }
                 try ledger.recordSuccess()
+                firstPullEnds()
                 return .caughtUp
             }
         }
         return .moreToDo
+    }
+
+    // MARK: - First pull progress
+
+    private func firstPullBegins() {
+        let began = mutex.withLock { () -> Bool in
+            guard firstPullReceived == nil else { return false }
+            firstPullReceived = 0
+            return true
+        }
+        if began { onFirstPull?(0) }
+    }
+
+    private func firstPullBrought(_ count: Int) {
+        guard count > 0 else { return }
+        let received = mutex.withLock { () -> Int? in
+            guard let before = firstPullReceived else { return nil }
+            firstPullReceived = before + count
+            return before + count
+        }
+        if let received { onFirstPull?(received) }
+    }
+
+    private func firstPullEnds() {
+        let wasRunning = mutex.withLock { () -> Bool in
+            defer { firstPullReceived = nil }
+            return firstPullReceived != nil
+        }
+        if wasRunning { onFirstPull?(nil) }
     }
 
     /// A pull page asked for ahead of time, and the cursor it was asked from.
@@ -242,6 +282,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             items += page.value.items.count
             report.bytesReceived += page.bytesReceived
             afterExchange?(0, page.value.items.count)
+            firstPullBrought(page.value.items.count)
             after = page.value.next
         } while after != nil
         try ledger.finishResync(cursor: firstCursor ?? "", epoch: probe.value.epoch)

@@ -14,6 +14,8 @@ public final class SyncNews: Sendable {
     private struct Heard {
         var status: SyncMachine.Status?
         var hints: HintState?
+        /// Items the first pull under way has brought; nil when none runs.
+        var firstPull: Int?
         var listener: (@Sendable (SyncWorkerState) -> Void)?
         var worker: SyncWorker?
         var follower: HintFollower?
@@ -54,6 +56,14 @@ public final class SyncNews: Sendable {
         }
     }
 
+    /// The engine's `onFirstPull`: how many items a first pull has brought, nil once it is over.
+    public func firstPullChanged(_ received: Int?) {
+        heard.withLock {
+            $0.firstPull = received
+            tell($0)
+        }
+    }
+
     /// The hint follower's `onState`.
     public func hintsChanged(_ hints: HintState) {
         heard.withLock {
@@ -85,6 +95,7 @@ public final class SyncNews: Sendable {
             connection: status.connection, lastSuccess: status.lastSuccess, nextRetry: status.nextRetry,
             live: heard.follower == nil ? nil : heard.hints?.isLive ?? false, problem: status.problem,
             problemDetail: status.problemDetail, pollingReason: reason, pollingDetail: detail,
-            roundsStarted: status.roundsStarted, roundsFinished: status.roundsFinished)
+            roundsStarted: status.roundsStarted, roundsFinished: status.roundsFinished,
+            firstPullReceived: heard.firstPull)
     }
 }

@@ -83,11 +83,7 @@ extension SyncReconciler {
             let newRemote =
                 local.conflict.map { $0.remote.serverVersion != remote.serverVersion || $0.remote.rev != remote.rev }
                 ?? true
-            if newRemote {
-                var theirs = remote
-                theirs.syncState = .synced
-                history.append(HistoryEntry(item: theirs, origin: .remote))
-            }
+            if newRemote { remember(remote) }
             local.conflict = ConflictRecord(
                 itemID: local.id, base: merge.base,
                 local: wasInConflict ? (local.conflict?.local ?? merge.local) : merge.local,
@@ -116,7 +112,11 @@ extension SyncReconciler {
         let basis = bases.count == replaced.count ? bases.reduce(nil) { $0?.joined(with: $1) ?? $1 } : nil
         var ops = makeOps(from: remote, to: merged)
         for index in ops.indices { ops[index].op.basis = basis }
-        if ops.isEmpty { merged = SyncReconciler.serverCopy(remote, for: merged) }
+        if ops.isEmpty {
+            merged = SyncReconciler.serverCopy(remote, for: merged)
+        } else {
+            remember(remote)
+        }
         local.ops += ops
         // The server's copy held nothing this device lacked (its own earlier ops of the push):
         // the unsent changes now rest on the newer revision, and there is nothing to report.

@@ -22,6 +22,7 @@ extension SyncReconciler {
                 // batch is still to be answered, the server may have applied that one on top:
                 // merging now would queue this device's in-flight changes again, against a
                 // revision already gone. The last answer for the item settles it.
+                acknowledgeIfMade(sent, result: result, current: current, of: local)
                 unsettled[local.id] = newer(current, than: unsettled[local.id])
             } else if var item = local.item, let rev = result.rev, rev == sent.baseRev + 1, rev > item.rev {
                 // Exactly this device's version: take the server's revision, version and times,
@@ -72,6 +73,23 @@ extension SyncReconciler {
             merge(remote: current, into: &local, force: true)
         }
         settleBadge(&local)
+    }
+
+    /// Acknowledges the version `sent` made on this device when the server's copy in its answer
+    /// is exactly that version (the op applied on top of this device's earlier op of the batch,
+    /// or a replay answered before a later op moved the item on): its history version gets the
+    /// server's stamp, so a later merge finds it as a version both hold. Unstamped, a restore
+    /// that lost the newer versions leaves only an older one, and the author reviews its own
+    /// change against another device's re-send of this very version.
+    private mutating func acknowledgeIfMade(_ sent: Op, result: OpResult, current: ChangeItem, of local: LocalItem) {
+        guard let version = result.version, current.version == version, current.rev == result.rev,
+            let made = histories[local.id]?.first(where: { $0.opID == sent.id })?.item,
+            made.hasSameContent(as: remoteItem(current, local: made))
+        else { return }
+        acknowledged.append(
+            AcknowledgedVersion(
+                itemID: local.id, opID: sent.id, rev: current.rev, version: version, updatedAt: result.updatedAt,
+                doneAt: result.doneAt))
     }
 
     /// The later of two server copies of one item, by revision (both are answers of one push).

@@ -121,6 +121,8 @@ extension SyncReconciler {
         let ops = resendOps(from: remote, to: merged, lost: lost)
         if ops.isEmpty && remote.serverVersion != nil {
             merged = SyncReconciler.serverCopy(remote, for: merged)
+        } else {
+            remember(remote)
         }
         local.ops += ops
         show(merged, over: current, resending: ops, local: &local)
@@ -170,6 +172,7 @@ extension SyncReconciler {
         merged.serverVersion = remote.serverVersion
         local.ops.removeAll { $0.isActive }
         let resent = resendOps(from: remote, to: restored, lost: lost)
+        remember(remote)
         local.ops += resent + makeOps(from: restored, to: merged)
         show(merged, over: current, resending: resent, local: &local)
         return true

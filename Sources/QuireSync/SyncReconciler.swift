@@ -105,13 +105,14 @@ public struct SyncReconciler {
     /// The ops that turn the server's version into `target`, none when they agree. A delete
     /// first sets what the copy it deletes holds, when the server's version lacks it: the
     /// tombstone keeps the last version (so a restore brings back what was deleted), which a
-    /// re-sent delete of a copy the server lost needs.
+    /// re-sent delete of a copy the server lost needs. So does a tombstone whose last version
+    /// the server's tombstone lacks: it is brought back with that version, then deleted.
     func makeOps(from remote: Item, to target: Item) -> [OutboxOp] {
         let op: Op
         switch (remote.deleted, target.deleted) {
-        case (true, true):
+        case (true, true) where target.hasSameFields(as: remote):
             return []
-        case (false, true):
+        case (_, true):
             var live = target
             live.deleted = false
             let delete = Op(
@@ -221,6 +222,21 @@ public struct SyncReconciler {
         case .update: return op.baseVersion.map { version.holds($0) } ?? false
         case .delete: return false
         }
+    }
+
+    /// Records the server's copy an item is merged with as a version of its history, unless
+    /// the history has that version already: the merge rests on it, so a later merge (after a
+    /// restore brought back a server that holds it and not the merge's own version) finds it
+    /// by its version stamp as the newest version both hold.
+    mutating func remember(_ remote: Item) {
+        guard let version = remote.serverVersion else { return }
+        let known = (histories[remote.id] ?? []) + history.filter { $0.item.id == remote.id }
+        if known.contains(where: { $0.item.serverVersion == version && $0.item.hasSameContent(as: remote) }) {
+            return
+        }
+        var copy = remote
+        copy.syncState = .synced
+        history.append(HistoryEntry(item: copy, origin: .remote))
     }
 
     // MARK: - Helpers

@@ -39,7 +39,7 @@ extension AppState {
             editor.focus = .details
         case (.cursorUp?, .details):
             editor.focus = .title
-        case (.cursorUp?, .body) where editor.body.cursorPosition(width: layout.wrapWidth).y == 0:
+        case (.cursorUp?, .body) where editor.body.isOnFirstRow(width: layout.wrapWidth):
             editor.focus = .details
         case (_, .title):
             guard editor.title.edit(key, command) else { return [] }

@@ -142,11 +142,7 @@ extension AppState {
                 kind: .tag, field: TextField(tag), queryBefore: list.query, replacesOnTyping: !tag.isEmpty)
             return []
         case .back:
-            if !list.query.search.isEmpty {
-                var query = list.query
-                query.search = ""
-                return setQuery(query)
-            }
+            if !list.query.search.isEmpty { return setQuery(list.query.withoutSearch) }
             if !list.query.isUnfiltered { return setQuery(ListQuery()) }
             return []
         case .nextNeedingReview:
@@ -238,9 +234,8 @@ extension AppState {
         }
         if case .detail(let wanted) = screen, let item = list.selectedItem {
             screen = .detail(
-                scroll: min(
-                    wanted,
-                    DetailScreen.maxScroll(item: item, shownID: list.shownID(of: item), size: size, today: today)))
+                scroll: DetailScreen.scroll(
+                    wanted, item: item, shownID: list.shownID(of: item), size: size, today: today))
         }
         return []
     }

@@ -18,9 +18,7 @@ extension AppState {
             prompt = nil
             switch current.kind {
             case .search:
-                var query = list.query
-                query.search = ""
-                return setQuery(query)
+                return setQuery(list.query.withoutSearch)
             case .tag:
                 return list.query == current.queryBefore ? [] : setQuery(current.queryBefore)
             }
@@ -63,11 +61,20 @@ extension AppState {
         return searchFollowsPrompt()
     }
 
-    /// The search prompt filters as the person types: a new query when its text changed.
+    /// The search prompt filters as the person types: a new query when its text changed and
+    /// reads as a filter; while it does not (`due:` half typed), the list stays as it was and
+    /// the prompt says why.
     mutating func searchFollowsPrompt() -> [Effect] {
-        guard let current = prompt, current.kind == .search, current.field.text != list.query.search else { return [] }
+        guard var current = prompt, current.kind == .search, current.field.text != list.query.search else { return [] }
         var query = list.query
-        query.search = current.field.text
+        do {
+            try query.search(current.field.text, calendar: filterCalendar)
+            current.error = nil
+        } catch {
+            current.error = error.description
+        }
+        prompt = current
+        guard current.error == nil else { return [] }
         return setQuery(query, keepSelection: false)
     }
 

@@ -32,6 +32,8 @@ public struct AppState: Hashable, Sendable {
         /// The text is the tag shown when the prompt opened, as if selected: the first
         /// character typed replaces it (instead of adding to it) and Backspace clears it.
         public var replacesOnTyping = false
+        /// Why the search text does not read as a filter (the list keeps the last that did).
+        public var error: String?
     }
 
     /// A yes/no question over the current screen.
@@ -128,6 +130,20 @@ public struct AppState: Hashable, Sendable {
         syncStatus = SyncStatusState()
         self.today = today
         quitting = false
+    }
+
+    /// Today and where the person's days start, for the dates in a search (`due.before:eow`).
+    public var filterCalendar: FilterCalendar {
+        let calendar = {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            return calendar
+        }()
+        let today = self.today ?? Day(ordinal: Int(((now ?? Date()).timeIntervalSince1970 / 86_400).rounded(.down)))
+        return FilterCalendar(today: today ?? Day(year: 2000, month: 1, day: 1)!) { day in
+            calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
+                ?? Date(timeIntervalSince1970: TimeInterval(day.ordinal) * 86_400)
+        }
     }
 
     /// The status bar's words for sync at the last tick, e.g. `3 pending · offline, retrying in 8s`.

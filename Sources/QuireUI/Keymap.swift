@@ -43,7 +43,9 @@ public enum Keymap {
         KeyBinding(.list, [.character("d")], .delete, "delete the selected item", hint: "delete"),
         KeyBinding(.list, [.character("u")], .undo, "undo the last local action", hint: "undo"),
         KeyBinding(.list, [.character("p")], .pin, "pin or unpin"),
-        KeyBinding(.list, [.character("/")], .search, "search (filters as you type)", hint: "search"),
+        KeyBinding(
+            .list, [.character("/")], .search, "search and filter as you type",
+            hint: "search"),
         KeyBinding(.list, [.character("f")], .filterKind, "show all, notes, or tasks"),
         KeyBinding(.list, [.character("o")], .filterStatus, "show any, open, or done tasks"),
         KeyBinding(.list, [.character("#")], .filterTag, "show one tag (empty for all)"),

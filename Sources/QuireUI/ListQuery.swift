@@ -9,8 +9,11 @@ public struct ListQuery: Hashable, Sendable {
     public var kind: ItemKind?
     public var status: StatusFilter
     public var tag: String?
-    /// Full-text search over title, body and tags; empty for no search.
+    /// What the person typed at `/`, as typed (the prompt and the bar show it).
     public var search: String
+    /// `search` read as a filter (SPEC: Filters): free words search title, body and tags,
+    /// and terms such as `+home` or `due.before:eow` narrow. Set with `search(_:calendar:)`.
+    public var filter: Filter
     /// Only items whose sync state is needs-review.
     public var needsReviewOnly: Bool
     /// The trash: deleted items only (the other filters still apply).
@@ -18,20 +21,35 @@ public struct ListQuery: Hashable, Sendable {
 
     public init(
         kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, search: String = "",
-        needsReviewOnly: Bool = false, trash: Bool = false
+        filter: Filter = .all, needsReviewOnly: Bool = false, trash: Bool = false
     ) {
         self.kind = kind
         self.status = status
         self.tag = tag
         self.search = search
+        self.filter = filter
         self.needsReviewOnly = needsReviewOnly
         self.trash = trash
     }
 
     /// True when nothing narrows the list.
     public var isUnfiltered: Bool {
-        kind == nil && status == .any && tag == nil && search.trimmingWhitespace().isEmpty && !needsReviewOnly
-            && !trash
+        kind == nil && status == .any && tag == nil && filter.isEmpty && !needsReviewOnly && !trash
+    }
+
+    /// Sets the search to `text`, read as a filter against `calendar`; a text that does not
+    /// read leaves the query as it was and says why.
+    public mutating func search(_ text: String, calendar: FilterCalendar) throws(Filter.Failure) {
+        filter = try Filter.parse(text, calendar: calendar)
+        search = text
+    }
+
+    /// The query without a search.
+    public var withoutSearch: ListQuery {
+        var query = self
+        query.search = ""
+        query.filter = .all
+        return query
     }
 
     /// The filters in words for the status bar, e.g. `tasks · open · #home · /milk`.
@@ -52,20 +70,14 @@ public struct ListQuery: Hashable, Sendable {
 
     /// Whether an item belongs in this list, for stores that filter in memory.
     ///
-    /// The search part is a plain case-insensitive substring test over title, body and tags; a
-    /// real store answers searches with its full-text index instead.
+    /// The search part is `Filter.admits`, the in-memory reading of what the store runs as SQL.
     public func matches(_ item: Item) -> Bool {
         if item.deleted != trash { return false }
         if let kind, item.kind != kind { return false }
         if !status.admits(item) { return false }
         if let tag, !item.tags.contains(where: { Tags.same($0, tag) }) { return false }
         if needsReviewOnly && item.syncState != .needsReview { return false }
-        let words = search.lowercased().split(separator: " ")
-        if !words.isEmpty {
-            let haystack = (item.title + "\n" + item.body + "\n" + item.tags.joined(separator: " ")).lowercased()
-            for word in words where !haystack.contains(word) { return false }
-        }
-        return true
+        return filter.admits(item)
     }
 
     /// The list order: pinned first, then newest (largest id) first.

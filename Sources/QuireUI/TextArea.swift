@@ -3,26 +3,36 @@ import TerminalUI
 /// A multi-line text input with word wrap: the editor's body and the resolve screen's merged body,
 /// which share its keys (`edit`) and its drawing (`render`).
 ///
-/// Text is kept as logical lines of characters; what the screen shows are visual rows made by
-/// wrapping each line at the view's width. Cursor movement up and down and scrolling work in
-/// visual rows, the way a person sees the text.
+/// Text is kept as logical lines; what the screen shows are visual rows made by wrapping each
+/// line at the view's width. Cursor movement up and down and scrolling work in visual rows, the
+/// way a person sees the text.
 ///
-/// A key costs the length of its line plus a screenful, whatever the size of the text: the
-/// number of rows each line wraps to is remembered (`rowCounts`) and only the lines an edit
-/// touched are wrapped again, and drawing wraps only the lines on screen.
+/// Nothing is laid out beyond what is shown. The first row on screen is kept as a line and a row
+/// of it (`top`), not as a count of rows from the start of the text, so drawing, scrolling and
+/// moving wrap only the lines they pass, starting there: opening a megabyte at its end wraps a
+/// screenful. A line stays the slice of the text it was read from until an edit touches it, so
+/// opening does not split a megabyte into characters either. A key costs the length of its line
+/// plus a screenful, whatever the size of the text.
 public struct TextArea: Hashable, Sendable {
-    public private(set) var lines: [[Character]]
+    /// A visual row named by its place in the text: a logical line and one of the rows it wraps
+    /// to (at the width last used).
+    public struct RowPlace: Hashable, Sendable, Comparable {
+        public var line: Int
+        public var row: Int
+
+        public static func < (left: RowPlace, right: RowPlace) -> Bool {
+            (left.line, left.row) < (right.line, right.row)
+        }
+    }
+
+    private var lines: [LineText]
     /// The UTF-8 size of `text`, kept as lines change, so that "did anything change?" is cheap.
     public private(set) var utf8Count: Int
-    /// How many visual rows each line wraps to at `rowCountWidth`; -1 where an edit changed the
-    /// line since (see `refreshRowCounts`). A cache: equality and hashing ignore it.
-    private var rowCounts: [Int]
-    private var rowCountWidth = 0
     /// The cursor's logical line and the character index in it.
     public private(set) var line: Int
     public private(set) var column: Int
     /// The first visual row shown.
-    public private(set) var scroll: Int
+    public private(set) var top = RowPlace(line: 0, row: 0)
     /// Whether any edit changed the text since it was made: until one does, it still is the
     /// text it was made from, and comparing a megabyte with itself on every frame is skipped.
     private var edited = false
@@ -30,16 +40,27 @@ public struct TextArea: Hashable, Sendable {
     private var goalX: Int?
 
     public init(_ text: String = "") {
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
-        if lines.isEmpty { lines = [[]] }
+        lines = LineText.lines(of: text)
         utf8Count = text.utf8.count
-        rowCounts = Array(repeating: -1, count: lines.count)
         line = 0
         column = 0
-        scroll = 0
     }
 
-    public var text: String { lines.map { String($0) }.joined(separator: "\n") }
+    public var text: String {
+        var result = ""
+        result.reserveCapacity(utf8Count)
+        for (index, text) in lines.enumerated() {
+            if index > 0 { result.append("\n") }
+            text.append(to: &result)
+        }
+        return result
+    }
+
+    /// How many logical lines the text has (at least one).
+    public var lineCount: Int { lines.count }
+
+    /// The characters of logical line `index`.
+    public func characters(inLine index: Int) -> [Character] { lines[index].characters }
 
     /// Whether the text differs from `other`; cheap while their sizes differ, and while nothing
     /// was edited (`original` says `other` is the text this area was made from).
@@ -49,15 +70,15 @@ public struct TextArea: Hashable, Sendable {
     }
 
     public static func == (left: TextArea, right: TextArea) -> Bool {
-        left.line == right.line && left.column == right.column && left.scroll == right.scroll
-            && left.goalX == right.goalX && left.lines == right.lines
+        left.line == right.line && left.column == right.column && left.top == right.top
+            && left.goalX == right.goalX && left.utf8Count == right.utf8Count && left.lines == right.lines
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(lines)
+        hasher.combine(text)
         hasher.combine(line)
         hasher.combine(column)
-        hasher.combine(scroll)
+        hasher.combine(top)
     }
 
     // MARK: - Editing
@@ -68,10 +89,10 @@ public struct TextArea: Hashable, Sendable {
             newline()
             return
         }
-        lines[line].insert(character, at: column)
+        let column = self.column
+        change(line) { $0.insert(character, at: column) }
         utf8Count += character.utf8.count
-        rowCounts[line] = -1
-        column += 1
+        self.column += 1
         goalX = nil
     }
 
@@ -89,32 +110,36 @@ public struct TextArea: Hashable, Sendable {
         }
         goalX = nil
         utf8Count += pieces.reduce(pieces.count - 1) { $0 + String($1).utf8.count }
-        let rest = Array(lines[line][column...])
-        lines[line].replaceSubrange(column..., with: pieces[0])
-        rowCounts[line] = -1
+        let column = self.column
+        let rest = change(line) { characters in
+            let rest = Array(characters[column...])
+            characters.replaceSubrange(column..., with: pieces[0])
+            return rest
+        }
         guard pieces.count > 1 else {
-            column += pieces[0].count
-            lines[line] += rest
+            self.column += pieces[0].count
+            change(line) { $0 += rest }
             return
         }
         let last = pieces[pieces.count - 1]
-        lines.insert(contentsOf: pieces[1...], at: line + 1)
-        rowCounts.insert(contentsOf: repeatElement(-1, count: pieces.count - 1), at: line + 1)
+        lines.insert(contentsOf: pieces[1...].map { LineText.characters($0) }, at: line + 1)
         line += pieces.count - 1
-        column = last.count
-        lines[line] += rest
+        self.column = last.count
+        change(line) { $0 += rest }
     }
 
     public mutating func newline() {
         edited = true
-        let rest = Array(lines[line][column...])
-        lines[line].removeSubrange(column...)
-        lines.insert(rest, at: line + 1)
+        let column = self.column
+        let rest = change(line) { characters in
+            let rest = Array(characters[column...])
+            characters.removeSubrange(column...)
+            return rest
+        }
+        lines.insert(.characters(rest), at: line + 1)
         utf8Count += 1
-        rowCounts[line] = -1
-        rowCounts.insert(-1, at: line + 1)
         line += 1
-        column = 0
+        self.column = 0
         goalX = nil
     }
 
@@ -122,32 +147,31 @@ public struct TextArea: Hashable, Sendable {
         edited = true
         goalX = nil
         if column > 0 {
-            utf8Count -= lines[line].remove(at: column - 1).utf8.count
-            rowCounts[line] = -1
-            column -= 1
+            let column = self.column
+            utf8Count -= change(line) { $0.remove(at: column - 1) }.utf8.count
+            self.column -= 1
         } else if line > 0 {
-            let joined = lines.remove(at: line)
-            rowCounts.remove(at: line)
+            let joined = lines.remove(at: line).characters
             utf8Count -= 1
             line -= 1
-            rowCounts[line] = -1
-            column = lines[line].count
-            lines[line] += joined
+            column = change(line) { characters in
+                defer { characters += joined }
+                return characters.count
+            }
         }
     }
 
     public mutating func deleteForward() {
         edited = true
         goalX = nil
-        if column < lines[line].count {
-            utf8Count -= lines[line].remove(at: column).utf8.count
+        if column < length(ofLine: line) {
+            let column = self.column
+            utf8Count -= change(line) { $0.remove(at: column) }.utf8.count
         } else if line + 1 < lines.count {
-            let next = lines.remove(at: line + 1)
-            rowCounts.remove(at: line + 1)
+            let next = lines.remove(at: line + 1).characters
             utf8Count -= 1
-            lines[line] += next
+            change(line) { $0 += next }
         }
-        rowCounts[line] = -1
     }
 
     /// Deletes from the cursor to the end of its line; at the end of a line, joins the next
@@ -155,14 +179,15 @@ public struct TextArea: Hashable, Sendable {
     public mutating func killToLineEnd() {
         edited = true
         goalX = nil
-        guard column < lines[line].count else {
+        guard column < length(ofLine: line) else {
             deleteForward()
             return
         }
-        let removed = lines[line][column...]
-        utf8Count -= removed.reduce(0) { $0 + $1.utf8.count }
-        lines[line].removeSubrange(column...)
-        rowCounts[line] = -1
+        let column = self.column
+        utf8Count -= change(line) { characters in
+            defer { characters.removeSubrange(column...) }
+            return characters[column...].reduce(0) { $0 + $1.utf8.count }
+        }
     }
 
     /// Deletes the word before the cursor and the spaces after it (Ctrl-W); at the start of a
@@ -174,11 +199,15 @@ public struct TextArea: Hashable, Sendable {
             backspace()
             return
         }
-        let start = TextField.wordStart(before: column, in: lines[line])
-        utf8Count -= lines[line][start..<column].reduce(0) { $0 + $1.utf8.count }
-        lines[line].removeSubrange(start..<column)
-        column = start
-        rowCounts[line] = -1
+        let column = self.column
+        let (start, bytes) = change(line) { characters in
+            let start = TextField.wordStart(before: column, in: characters)
+            let bytes = characters[start..<column].reduce(0) { $0 + $1.utf8.count }
+            characters.removeSubrange(start..<column)
+            return (start, bytes)
+        }
+        utf8Count -= bytes
+        self.column = start
     }
 
     // MARK: - Moving
@@ -189,13 +218,13 @@ public struct TextArea: Hashable, Sendable {
             column -= 1
         } else if line > 0 {
             line -= 1
-            column = lines[line].count
+            column = length(ofLine: line)
         }
     }
 
     public mutating func moveRight() {
         goalX = nil
-        if column < lines[line].count {
+        if column < length(ofLine: line) {
             column += 1
         } else if line + 1 < lines.count {
             line += 1
@@ -206,14 +235,14 @@ public struct TextArea: Hashable, Sendable {
     /// To the start of the visual row the cursor is on.
     public mutating func moveToRowStart(width: Int) {
         goalX = nil
-        let rows = WordWrap.rows(lines[line], width: width)
+        let rows = TextArea.rows(of: lines[line].characters, width: width)
         column = rows[rowIndex(in: rows)].lowerBound
     }
 
     /// To the end of the visual row the cursor is on (before a wrapped row's trailing space).
     public mutating func moveToRowEnd(width: Int) {
         goalX = nil
-        let rows = WordWrap.rows(lines[line], width: width)
+        let rows = TextArea.rows(of: lines[line].characters, width: width)
         let index = rowIndex(in: rows)
         let row = rows[index]
         let isLast = index == rows.count - 1
@@ -228,21 +257,20 @@ public struct TextArea: Hashable, Sendable {
 
     public mutating func moveToEnd() {
         line = lines.count - 1
-        column = lines[line].count
+        column = length(ofLine: line)
         goalX = nil
     }
 
     /// Moves by `count` visual rows (negative is up), keeping the screen column where it can.
     public mutating func moveVertically(by count: Int, width: Int) {
-        refreshRowCounts(width: width)
-        let current = cursorPosition(width: width)
+        let current = cursorPlace(width: width)
         let x = goalX ?? current.x
-        let target = min(max(0, current.y + count), totalRows(width: width) - 1)
-        let (targetLine, firstRow) = lineHolding(row: target, width: width)
-        let rows = WordWrap.rows(lines[targetLine], width: width)
-        let index = target - firstRow
-        line = targetLine
-        column = TextArea.index(atX: x, in: lines[line], range: rows[index], isLastRow: index == rows.count - 1)
+        let target = place(current.place, movedBy: count, width: width)
+        let characters = lines[target.line].characters
+        let rows = TextArea.rows(of: characters, width: width)
+        line = target.line
+        column = TextArea.index(
+            atX: x, in: characters, range: rows[target.row], isLastRow: target.row == rows.count - 1)
         goalX = x
     }
 
@@ -254,71 +282,109 @@ public struct TextArea: Hashable, Sendable {
         public var range: Range<Int>
     }
 
-    /// Every visual row of the text at a width.
+    /// Every visual row of the text at a width: a wrap of the whole text, which nothing on
+    /// screen needs (it is what tests compare with).
     public func visualRows(width: Int) -> [VisualRow] {
         var result: [VisualRow] = []
-        for (index, characters) in lines.enumerated() {
-            for range in WordWrap.rows(characters, width: width) {
+        for (index, text) in lines.enumerated() {
+            for range in WordWrap.rows(text.characters, width: width) {
                 result.append(VisualRow(line: index, range: range))
             }
         }
         return result
     }
 
-    /// The cursor's visual row and column at a width.
-    public func cursorPosition(width: Int) -> Point {
-        var y = 0
-        for index in 0..<line { y += rowCount(of: index, width: width) }
-        let rows = WordWrap.rows(lines[line], width: width)
+    /// The cursor's visual row and its screen column in that row.
+    public func cursorPlace(width: Int) -> (place: RowPlace, x: Int) {
+        let characters = lines[line].characters
+        let rows = TextArea.rows(of: characters, width: width)
         let index = rowIndex(in: rows)
-        let x = String(lines[line][rows[index].lowerBound..<column]).displayWidth
-        return Point(x: x, y: y + index)
+        let x = String(characters[rows[index].lowerBound..<column]).displayWidth
+        return (RowPlace(line: line, row: index), x)
     }
 
-    /// How many visual rows line `index` wraps to: remembered, or wrapped now.
-    private func rowCount(of index: Int, width: Int) -> Int {
-        if width == rowCountWidth, rowCounts[index] >= 0 { return rowCounts[index] }
-        return TextArea.rowCount(lines[index], width: width)
+    /// Whether the cursor is on the text's first visual row (Up leaves the text from there).
+    public func isOnFirstRow(width: Int) -> Bool {
+        line == 0 && cursorPlace(width: width).place.row == 0
     }
 
-    /// How many rows a line wraps to. A line that surely fits (no character takes more than
-    /// two cells) is one row without wrapping it: opening a long note must not wrap every
-    /// line of it to find where the last one is.
-    static func rowCount(_ characters: [Character], width: Int) -> Int {
-        if characters.count * 2 <= width { return 1 }
-        if characters.count <= width, characters.allSatisfy(\.isASCII) { return 1 }
-        return WordWrap.rows(characters, width: width).count
+    /// The cursor's visual row counted from the start of the text, and its column: this wraps
+    /// every line above the cursor, which is what a small text or a test can afford.
+    public func cursorPosition(width: Int) -> Point {
+        let cursor = cursorPlace(width: width)
+        let above = (0..<line).reduce(0) { $0 + rowCount(ofLine: $1, width: width) }
+        return Point(x: cursor.x, y: above + cursor.place.row)
     }
 
-    /// All visual rows at a width.
-    private func totalRows(width: Int) -> Int {
-        var total = 0
-        for index in lines.indices { total += rowCount(of: index, width: width) }
-        return total
+    /// The rows a line wraps to. A line that surely fits (no character takes more than two
+    /// cells) is one row without wrapping it.
+    static func rows(of characters: [Character], width: Int) -> [Range<Int>] {
+        if characters.count * 2 <= width { return [0..<characters.count] }
+        return WordWrap.rows(characters, width: width)
     }
 
-    /// The line that visual row `row` belongs to, and the visual row where that line starts.
-    private func lineHolding(row: Int, width: Int) -> (line: Int, firstRow: Int) {
-        var first = 0
-        for index in lines.indices {
-            let count = rowCount(of: index, width: width)
-            if row < first + count { return (index, first) }
-            first += count
+    /// How many visual rows line `index` wraps to; a line that surely fits one row is not split
+    /// into characters to say so.
+    private func rowCount(ofLine index: Int, width: Int) -> Int {
+        if lines[index].surelyFits(width: width) { return 1 }
+        return TextArea.rows(of: lines[index].characters, width: width).count
+    }
+
+    /// The row `delta` rows below `start` (above when negative), stopping at the text's first
+    /// and last rows; wraps only the lines it passes.
+    private func place(_ start: RowPlace, movedBy delta: Int, width: Int) -> RowPlace {
+        var place = clamped(start, width: width)
+        var remaining = delta
+        while remaining < 0 {
+            if place.row + remaining >= 0 {
+                place.row += remaining
+                return place
+            }
+            guard place.line > 0 else { return RowPlace(line: 0, row: 0) }
+            remaining += place.row + 1
+            place.line -= 1
+            place.row = rowCount(ofLine: place.line, width: width) - 1
         }
-        return (lines.count - 1, first - rowCount(of: lines.count - 1, width: width))
+        while remaining > 0 {
+            let count = rowCount(ofLine: place.line, width: width)
+            if place.row + remaining < count {
+                place.row += remaining
+                return place
+            }
+            guard place.line + 1 < lines.count else { return RowPlace(line: place.line, row: count - 1) }
+            remaining -= count - place.row
+            place.line += 1
+            place.row = 0
+        }
+        return place
     }
 
-    /// Wraps again the lines edits changed (all of them when the width changed), so that
-    /// the next key finds every count remembered.
-    private mutating func refreshRowCounts(width: Int) {
-        if width != rowCountWidth {
-            rowCountWidth = width
-            rowCounts = lines.map { TextArea.rowCount($0, width: width) }
-            return
+    /// How many rows lie from `start` down to `end` (`end` not before `start`), counted no
+    /// further than `limit`: beyond it the answer is some number at least `limit`.
+    private func rows(from start: RowPlace, to end: RowPlace, limit: Int, width: Int) -> Int {
+        if start.line == end.line { return end.row - start.row }
+        var count = rowCount(ofLine: start.line, width: width) - start.row
+        var index = start.line + 1
+        while index < end.line, count < limit {
+            count += rowCount(ofLine: index, width: width)
+            index += 1
         }
-        for index in rowCounts.indices where rowCounts[index] < 0 {
-            rowCounts[index] = TextArea.rowCount(lines[index], width: width)
+        return count + end.row
+    }
+
+    /// A place that exists in the text as it is now. A line that wraps to fewer rows than it
+    /// did (an edit, a wider view) hands the rows it lost on to the lines after it, so the view
+    /// stays where it was counted in rows; a line that has gone is the text's last.
+    private func clamped(_ place: RowPlace, width: Int) -> RowPlace {
+        guard place.line < lines.count else {
+            let last = lines.count - 1
+            return RowPlace(line: last, row: rowCount(ofLine: last, width: width) - 1)
         }
+        let start = RowPlace(line: max(0, place.line), row: 0)
+        if place.row < rowCount(ofLine: start.line, width: width) {
+            return RowPlace(line: start.line, row: max(0, place.row))
+        }
+        return self.place(start, movedBy: place.row, width: width)
     }
 
     /// The width text wraps at in an area: one cell narrower, so the cursor fits after the last
@@ -328,11 +394,13 @@ public struct TextArea: Hashable, Sendable {
     /// Scrolls as little as possible so the cursor's row is inside `height` visible rows.
     public mutating func scrollToCursor(width: Int, height: Int) {
         guard height > 0 else { return }
-        refreshRowCounts(width: width)
-        let y = cursorPosition(width: width).y
-        if y < scroll { scroll = y }
-        if y >= scroll + height { scroll = y - height + 1 }
-        scroll = max(0, scroll)
+        let cursor = cursorPlace(width: width).place
+        top = clamped(top, width: width)
+        if cursor < top {
+            top = cursor
+        } else if rows(from: top, to: cursor, limit: height, width: width) >= height {
+            top = place(cursor, movedBy: -(height - 1), width: width)
+        }
     }
 
     // MARK: - Keys
@@ -367,28 +435,50 @@ public struct TextArea: Hashable, Sendable {
 
     // MARK: - Drawing
 
-    /// Draws the visible rows into `area`; the cursor's place there, or nil when it is scrolled
-    /// out of view.
-    func render(into buffer: inout Buffer, area: Rect) -> Point? {
+    /// Draws the rows from `top` down into `area`; the cursor's place there, or nil when it is
+    /// scrolled out of view.
+    public func render(into buffer: inout Buffer, area: Rect) -> Point? {
         let width = TextArea.wrapWidth(in: area)
-        var (index, firstRow) = lineHolding(row: scroll, width: width)
-        var offset = firstRow - scroll
-        while offset < area.height, index < lines.count {
-            for range in WordWrap.rows(lines[index], width: width) {
-                if offset >= 0 && offset < area.height {
-                    buffer.put(String(lines[index][range]), x: area.x, y: area.y + offset, maxWidth: area.width)
+        let start = clamped(top, width: width)
+        var cursor: Point?
+        var y = 0
+        var index = start.line
+        var firstRow = start.row
+        while y < area.height, index < lines.count {
+            let characters = lines[index].characters
+            let rows = TextArea.rows(of: characters, width: width)
+            let cursorRow = index == line ? rowIndex(in: rows) : nil
+            for row in firstRow..<rows.count where y < area.height {
+                let range = rows[row]
+                buffer.put(String(characters[range]), x: area.x, y: area.y + y, maxWidth: area.width)
+                if row == cursorRow {
+                    let x = String(characters[range.lowerBound..<column]).displayWidth
+                    cursor = Point(x: area.x + x, y: area.y + y)
                 }
-                offset += 1
+                y += 1
             }
+            firstRow = 0
             index += 1
         }
-        let position = cursorPosition(width: width)
-        let y = position.y - scroll
-        guard y >= 0, y < area.height else { return nil }
-        return Point(x: area.x + position.x, y: area.y + y)
+        return cursor
     }
 
     // MARK: - Helpers
+
+    /// The number of characters in line `index`; the cursor's line is split into characters
+    /// for the keys that follow.
+    private mutating func length(ofLine index: Int) -> Int {
+        change(index) { $0.count }
+    }
+
+    /// Runs `body` on the characters of line `index`, splitting a slice first; the array is
+    /// changed in place, not copied.
+    private mutating func change<Result>(_ index: Int, _ body: (inout [Character]) -> Result) -> Result {
+        var characters = lines[index].characters
+        lines[index] = .characters([])
+        defer { lines[index] = .characters(characters) }
+        return body(&characters)
+    }
 
     private func rowIndex(in rows: [Range<Int>]) -> Int {
         // The cursor at a wrap point belongs to the next row, except at the very end of the line.

@@ -8,13 +8,15 @@ enum CLIBenchMeasurement: String, CaseIterable, Hashable {
     case done = "`quire done ID`"
     case list = "`quire list --open --json` (open tasks)"
     case listFirst = "`quire list --open --json`: its first item out"
+    case filtered = "`quire list +garden status:open due.before:eow --json` (a filter)"
+    case next = "`quire next` (the 10 most urgent of the open tasks)"
     case search = "`quire search WORD`"
     case importFile = "`quire import` of 10k items (JSON)"
 
     var target: Double {
         switch self {
         case .add, .done: 15
-        case .list: 150
+        case .list, .filtered, .next: 150
         case .listFirst: 20
         case .search: 30
         case .importFile: 1000
@@ -47,6 +49,8 @@ struct CLIBenchRun {
     let runs: Int
     /// The word the search runs for; it is in one item in a thousand.
     static let searchWord = "zephyr"
+    /// A filter of the kind a Taskwarrior user types: a tag, a status and a date in words.
+    static let filterArguments = ["list", "+garden", "status:open", "due.before:eow", "--json"]
 
     func measure() throws -> [CLIBenchMeasurement: CLIBenchStats] {
         let home = NSTemporaryDirectory() + "quire-bench-cli-\(size)-\(getpid())"
@@ -71,6 +75,9 @@ struct CLIBenchRun {
             try (0..<max(5, runs / 2)).map { _ in try time(["list", "--open", "--json"], home: home) })
         results[.listFirst] = CLIBenchStats(
             try (0..<max(5, runs / 2)).map { _ in try timeToFirstItem(["list", "--open", "--json"], home: home) })
+        results[.filtered] = CLIBenchStats(
+            try (0..<max(5, runs / 2)).map { _ in try time(Self.filterArguments, home: home) })
+        results[.next] = CLIBenchStats(try (0..<max(5, runs / 2)).map { _ in try time(["next"], home: home) })
         results[.search] = CLIBenchStats(try (0..<runs).map { _ in try time(["search", Self.searchWord], home: home) })
         let importRuns = max(3, runs / 3)
         var importSamples: [Double] = []

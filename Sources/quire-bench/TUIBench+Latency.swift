@@ -101,9 +101,29 @@ struct TUIBenchLatency {
         results.append(("type a search: key to results", TUIBenchStats(shown)))
         results.append(("type a search: key to every match counted", TUIBenchStats(settled)))
 
-        // The built-in editor on the 1 MB note: typing and moving through the body.
+        // The built-in editor on the 1 MB note: opening it, typing and moving through the body.
+        // `e` opens the item with the cursor at the end of its body; Esc leaves it unchanged.
         _ = time(.character("g"))
-        // `e` opens the item with the cursor at the end of its body.
+        var opening: [Double] = []
+        var firstKeys: [Double] = []
+        for _ in 0..<max(5, presses / 20) {
+            opening.append(time(.character("e")).frame)
+            firstKeys.append(time(.character("x")).frame)
+            _ = time(.backspace)
+            _ = time(.escape)
+        }
+        results.append(("editor, 1 MB body: open at its end (`e`) to first frame", TUIBenchStats(opening)))
+        // The item view (Enter) of the same note: its first rows, then a row further.
+        var viewing: [Double] = []
+        var scrolling: [Double] = []
+        for _ in 0..<max(5, presses / 20) {
+            viewing.append(time(.enter).frame)
+            scrolling.append(time(.character("j")).frame)
+            _ = time(.escape)
+        }
+        results.append(("item view, 1 MB body: open (`Enter`) to first frame", TUIBenchStats(viewing)))
+        results.append(("item view, 1 MB body: scroll a row (`j`)", TUIBenchStats(scrolling)))
+        results.append(("editor, 1 MB body: the first key typed after opening", TUIBenchStats(firstKeys)))
         _ = time(.character("e"))
         var typing: [Double] = []
         var moving: [Double] = []

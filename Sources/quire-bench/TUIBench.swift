@@ -94,10 +94,14 @@ struct TUIBenchStats {
 
 enum TUIBenchReport {
     /// The p99 a latency row must stay under, or nil when it is reported without a target:
-    /// every key's frame within 16 ms; a search's results within 16 ms up to 100k items and
-    /// 50 ms at a million; the full count of a search's matches is not held to one.
+    /// every key's frame within 16 ms (opening the 1 MB note, in the editor or the item view,
+    /// within two frames);
+    /// a search's results within 16 ms up to 100k items and 50 ms at a million; the full count
+    /// of a search's matches is not held to one.
     static func latencyTarget(_ name: String, items: Int) -> Double? {
         if name.hasSuffix("every match counted") { return nil }
+        // Opening a note is held to a frame or two.
+        if name.contains("open at its end") || name.contains("open (`Enter`)") { return 33 }
         if name.hasSuffix("key to results") { return items >= 1_000_000 ? 50 : 16 }
         return 16
     }

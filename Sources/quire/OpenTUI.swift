@@ -41,6 +41,7 @@ func openTUI(help: String) throws {
         connect: { settings.remote() }, live: { settings.liveHints }, cursorSeq: { ledger.cursorSeq() },
         onMove: { worker.syncNow() }, onState: { news.hintsChanged($0) })
     news.link(worker: worker, hints: hints)
+    engine.onFirstPull = { news.firstPullChanged($0) }
     let watcher = SettingsWatcher(settings: settings) {
         worker.credentialsChanged()
         hints.reconnect()

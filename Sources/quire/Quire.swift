@@ -11,7 +11,7 @@ struct Quire: AsyncParsableCommand {
     static let localCommands: [any ParsableCommand.Type] = [
         AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, DoneCommand.self,
         ReopenCommand.self, RemoveCommand.self, RestoreCommand.self, SearchCommand.self, HistoryCommand.self,
-        ExportCommand.self, ImportCommand.self, UndoCommand.self,
+        ExportCommand.self, ImportCommand.self, UndoCommand.self, NextCommand.self, AgendaCommand.self,
     ]
 
     static let configuration = CommandConfiguration(

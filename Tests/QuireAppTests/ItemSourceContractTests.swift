@@ -82,11 +82,29 @@ import Testing
         #expect(try ids(source, ListQuery()).contains(note.id))
     }
 
+    /// The list's query for `/` followed by `text`.
+    func searching(_ text: String) throws -> ListQuery {
+        var query = ListQuery()
+        try query.search(text, calendar: .utc(today: Day("2026-11-26")!))
+        return query
+    }
+
+    /// A search is a filter: terms narrow the words' matches, and a filter without free words
+    /// lists its matches in list order.
+    @Test(arguments: Kind.allCases) func aSearchIsAFilter(_ kind: Kind) throws {
+        let source = try kind.make()
+        let (note, open, done) = try threeItems(source)
+        #expect(try ids(source, searching("milk kind:task")) == [open.id])
+        #expect(try Set(ids(source, searching("kind:task"))) == [open.id, done.id])
+        #expect(try Set(ids(source, searching("milk or status:done"))) == [note.id, open.id, done.id])
+        #expect(try ids(source, searching("-milk kind:note")) == [note.id])
+    }
+
     @Test(arguments: Kind.allCases) func searchFindsWordsInTitlesAndBodies(_ kind: Kind) throws {
         let source = try kind.make()
         let (note, open, _) = try threeItems(source)
-        #expect(try Set(ids(source, ListQuery(search: "milk"))) == [note.id, open.id])
-        #expect(try ids(source, ListQuery(search: "rent")).count == 1)
+        #expect(try Set(ids(source, searching("milk"))) == [note.id, open.id])
+        #expect(try ids(source, searching("rent")).count == 1)
     }
 
     /// A search's pages are read from the matches found once, and a write anywhere (here a
@@ -94,7 +112,7 @@ import Testing
     @Test(arguments: Kind.allCases) func searchPagesFollowEveryWrite(_ kind: Kind) throws {
         let source = try kind.make()
         let (note, open, _) = try threeItems(source)
-        let query = ListQuery(search: "milk")
+        let query = try searching("milk")
         #expect(try source.page(query, offset: 1, limit: 1).total == 2)
         let added = try source.create(kind: .note, title: "Milk prices", body: "")
         let page = try source.page(query, offset: 0, limit: 10)

@@ -51,24 +51,48 @@ import Testing
         #expect(tmux.waitFor { $0.contains("quire-exited-0") })
     }
 
+    /// `e` opens an existing item with the cursor at the end of its body (the status bar says
+    /// which line); Tab goes to the title, and Tab in the title goes to the body, as in a new
+    /// item's editor. From the item view (Enter, then `e`) it is the same editor.
     @Test func tabMovesBetweenTitleAndBodyWhenEditingAnItem() throws {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(atPath: setup.home) }
-        #expect(try setup.cli("add", "Title", "--body", "Body").status == 0)
+        #expect(try setup.cli("add", "Groceries", "--body", "eggs\nflour").status == 0)
         let tmux = try Tmux(script: setup.script(), directory: setup.home)
-        #expect(tmux.waitFor { $0.contains("Title") })
+        #expect(tmux.waitFor { $0.contains("Groceries") })
+
+        // From the list: the cursor starts after "flour"; Tab, Tab and typing end up there.
         tmux.keys("e")
-        #expect(tmux.waitFor { $0.contains("Edit note") && $0.contains("row 1") })
+        #expect(tmux.waitFor { $0.contains("Edit note · line 2") })
         tmux.keys("Tab")
         #expect(tmux.waitFor { $0.contains("Edit note · title") })
-        tmux.type(" one")
         tmux.keys("Tab")
-        #expect(tmux.waitFor { $0.contains("Edit note · row 1") })
-        tmux.type(" two")
+        #expect(tmux.waitFor { $0.contains("Edit note · line 2") })
+        tmux.keys("Enter")
+        tmux.type("milk")
+        #expect(tmux.waitFor { $0.contains("milk") && $0.contains("Edit note · line 3") })
         tmux.keys("C-s")
-        #expect(tmux.waitFor { $0.contains("Saved") })
-        let item = try #require(try Self.items(setup).first)
-        #expect(item.title == "Title one" && item.body == "Body two")
+        #expect(tmux.waitFor { $0.contains("Saved “Groceries”") })
+        var item = try #require(try Self.items(setup).first)
+        #expect(item.title == "Groceries" && item.body == "eggs\nflour\nmilk")
+
+        // From the item view: the title is reached with Tab, typed in, and Tab goes back to
+        // the body, where typing goes on at its end.
+        tmux.keys("Enter")
+        #expect(tmux.waitFor { $0.contains("history") && $0.contains("back") && !$0.contains("Edit note") })
+        tmux.keys("e")
+        #expect(tmux.waitFor { $0.contains("Edit note · line 3") })
+        tmux.keys("Tab")
+        #expect(tmux.waitFor { $0.contains("Edit note · title") })
+        tmux.type(" for Sunday")
+        tmux.keys("Tab")
+        #expect(tmux.waitFor { $0.contains("Edit note · line 3") })
+        tmux.type(" and butter")
+        tmux.keys("C-s")
+        // Saved, and back on the item view it was opened from.
+        #expect(tmux.waitFor { $0.contains("Saved “Groceries for Sunday”") && $0.contains("history") })
+        item = try #require(try Self.items(setup).first)
+        #expect(item.title == "Groceries for Sunday" && item.body == "eggs\nflour\nmilk and butter")
     }
 
     @Test func ctrlZSuspendsToTheShellAndFgComesBack() throws {

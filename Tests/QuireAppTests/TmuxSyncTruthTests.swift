@@ -49,13 +49,22 @@ import Testing
     }
 
     /// "retrying in Ns" is when the worker really tries next: each countdown read off the bar
-    /// is checked against the attempt the store's event log records.
+    /// is checked against the attempt the store's event log records. Once the backoff has
+    /// grown to a few seconds, an edit is made while offline (`p` pins the item): it waits for
+    /// the worker's schedule, and the countdown read after it must still say when that is (the
+    /// app used to guess its own: "retrying in 31s", then a retry within a second or two).
     @Test func theRetryCountdownIsWhenTheNextAttemptHappens() throws {
         try withLiveDevice { server, device, tmux in
+            #expect(try device.cli("add", "Buy milk").status == 0)
+            #expect(tmux.waitFor { $0.contains("Buy milk") }, "\(tmux.capture())")
             let store = try AppDatabase.open(path: device.home + "/quire.db")
             server.process.kill()
             var previous = Date.distantPast
-            for attempt in 1...3 {
+            var pinned = false
+            var attempt = 0
+            // Full jitter: a wait of 4 s or more comes after a handful of failures.
+            while attempt < 10 && !(pinned && attempt >= 3) {
+                attempt += 1
                 // A countdown read after the last attempt had time to show its outcome.
                 var seen = Date()
                 var seconds: Int?
@@ -63,6 +72,17 @@ import Testing
                     seen = Date()
                     seconds = Self.countdown(in: Self.bar(screen))
                     return seconds != nil && seen > previous.addingTimeInterval(0.3)
+                }
+                if !pinned, let long = seconds, long >= 4 {
+                    pinned = true
+                    tmux.keys("p")
+                    #expect(tmux.waitFor { $0.contains("★ Buy milk") }, "\(tmux.capture())")
+                    seconds = nil
+                    _ = tmux.waitFor(timeout: 2) { screen in
+                        seen = Date()
+                        seconds = Self.countdown(in: Self.bar(screen))
+                        return seconds != nil
+                    }
                 }
                 let wait = try #require(seconds, "attempt \(attempt): no countdown on the bar: \(tmux.capture())")
                 #expect(shown)
@@ -84,6 +104,7 @@ import Testing
                     abs(happened.timeIntervalSince(due)) <= 1.0,
                     "attempt \(attempt): the bar said \(wait)s; it came \(happened.timeIntervalSince(seen)) s later")
             }
+            #expect(pinned, "the backoff never reached 4 s in \(attempt) attempts")
         }
     }
 

@@ -38,7 +38,7 @@ import Testing
         #expect(shown["id"] as? String == note && shown["body"] as? String == "Agenda:\n- one")
         let text = try cli.run("show", note)
         #expect(text.stdout.hasPrefix("Meeting notes\n") && text.stdout.hasSuffix("Agenda:\n- one\n"))
-        #expect(text.stdout.contains("tags      work"))
+        #expect(text.stdout.contains("tags      #work"))
     }
 
     /// Columns line up by what a terminal shows, not by bytes or characters: wide characters

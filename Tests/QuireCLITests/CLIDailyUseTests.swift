@@ -54,6 +54,22 @@ import Testing
         #expect((try cli.json("show", hashed, "--json") as? [String: Any])?["tags"] as? [String] == ["Later"])
     }
 
+    /// A tag with a space reads as one tag wherever a person reads tags, written as the app
+    /// writes it (`#"reading list"`); `--json` keeps the tag as it is stored.
+    @Test func aTagWithASpaceIsQuotedInListsAndShow() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let id = try cli.add("Dune", "--tag", "reading list", "--tag", "books")
+        let listed = try cli.run("list").stdout
+        #expect(listed.contains("#books #\"reading list\""), "\(listed)")
+        let found = try cli.run("search", "Dune").stdout
+        #expect(found.contains("#books #\"reading list\""), "\(found)")
+        let shown = try cli.run("show", id).stdout
+        #expect(shown.contains("tags      #books #\"reading list\""), "\(shown)")
+        let json = try #require(try cli.json("show", id, "--json") as? [String: Any])
+        #expect(json["tags"] as? [String] == ["books", "reading list"])
+    }
+
     @Test func aDateThatDoesNotExistIsNoSuchDay() throws {
         let cli = try QuireCLI()
         defer { cli.remove() }

@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: [
         "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
-        "undo",
+        "undo", "next", "agenda",
     ])
     func everySubcommandHasHelp(_ command: String) throws {
         let cli = try QuireCLI()
@@ -35,7 +35,7 @@ import Testing
     /// "on" / "the local store…": a short line whose next word would have fitted on it.
     @Test(arguments: [
         "", "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export",
-        "import", "undo", "sync", "status", "conflicts", "resolve", "remote",
+        "import", "undo", "sync", "status", "conflicts", "resolve", "remote", "next", "agenda",
     ])
     func helpSentencesAreNotBrokenTwice(_ command: String) throws {
         let cli = try QuireCLI()

@@ -149,6 +149,25 @@ import Testing
         #expect(!both.needsReview, "both deleted it: nothing to review")
     }
 
+    @Test func aTombstoneBroughtBackEditedAndDeletedAgainKeepsItsLastVersion() {
+        let tombstone = edited(base) { $0.deleted = true }
+        let local = edited(tombstone) {
+            $0.body = "one\ntwo\nthree\nfour\n"
+            $0.title = "Buy oat milk"
+        }
+        let merge = ItemMerge(base: tombstone, local: local, remote: tombstone)
+        #expect(merge.item.deleted)
+        #expect(!merge.needsReview)
+        #expect(merge.item.body == local.body, "the server's tombstone changed nothing: this side's version stays")
+        #expect(merge.item.title == "Buy oat milk")
+        // Deleted on both sides after changes of each: the server's tombstone, as before.
+        let remote = edited(tombstone) {
+            $0.title = "Buy soy milk"
+            $0.rev = 6
+        }
+        #expect(ItemMerge(base: tombstone, local: local, remote: remote).item.hasSameContent(as: remote))
+    }
+
     @Test func aRestoreMeetingNoEditIsTaken() {
         let deletedBase = edited(base) { $0.deleted = true }
         let merge = ItemMerge(base: deletedBase, local: edited(deletedBase) { $0.deleted = false }, remote: deletedBase)

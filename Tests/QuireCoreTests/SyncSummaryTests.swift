@@ -20,6 +20,21 @@ import Testing
                 == "1 needs review · press c")
     }
 
+    /// A first pull says how many items it has brought; the server does not say how many
+    /// there are in all, so there is no share and no time left.
+    @Test func aFirstSyncCountsTheItemsReceivedSoFar() {
+        func line(_ summary: SyncSummary) -> String { summary.statusLine(now: now, timeZone: utc) }
+        #expect(
+            line(SyncSummary(connection: .syncing, firstPullReceived: 12_500)) == "first sync · 12,500 items received")
+        #expect(
+            line(SyncSummary(connection: .syncing, pending: 2, firstPullReceived: 1))
+                == "2 pending · first sync · 1 item received")
+        // Between its rounds or after a failure, the bar says what is true then.
+        #expect(line(SyncSummary(connection: .offline, pending: 1, firstPullReceived: 500)) == "1 pending · offline")
+        let worker = SyncWorkerState(connection: .syncing, firstPullReceived: 40)
+        #expect(line(worker.applied(to: SyncSummary(connection: .idle))) == "first sync · 40 items received")
+    }
+
     @Test func otherStates() {
         func line(_ summary: SyncSummary) -> String { summary.statusLine(now: now, timeZone: utc) }
         #expect(

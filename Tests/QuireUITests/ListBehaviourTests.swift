@@ -131,6 +131,27 @@ import Testing
         #expect(harness.state.list.total == Fixtures.items.count)
     }
 
+    /// `/` takes the filter language: terms narrow as they are typed, and a term half typed
+    /// keeps the last list that read while the prompt says why.
+    @Test func theSearchIsAFilterAndSaysWhenATermDoesNotRead() {
+        var harness = Harness(size: .standard)
+        harness.press(.character("/"))
+        harness.type("kind:task")
+        #expect(harness.state.list.total == 4)
+        harness.type(" status:")
+        #expect(harness.state.prompt?.error?.contains("status is open or done") == true)
+        // The last text that read: "status" was a free word one key earlier.
+        #expect(harness.state.list.query.search == "kind:task status")
+        #expect(harness.state.list.total == 0)
+        #expect(harness.text.contains("'status:': status is open or done"))
+        harness.type("open")
+        #expect(harness.state.prompt?.error == nil)
+        #expect(harness.state.list.total == 3)
+        harness.press(.escape)
+        #expect(harness.state.list.query.isUnfiltered)
+        #expect(harness.state.list.total == Fixtures.items.count)
+    }
+
     @Test func searchKeysAreTextNotCommands() {
         var harness = Harness(size: .standard)
         harness.press(.character("/"))
@@ -241,6 +262,43 @@ import Testing
         let list = harness.state.list
         #expect(list.selection >= list.top && list.selection < list.top + harness.state.visibleRows)
         #expect(harness.frame.buffer.lines.contains { $0.hasPrefix(">") && $0.contains("Item 170") })
+    }
+
+    /// The item view scrolls by rows and stops with the last row at the bottom, and draws the
+    /// rows of a full wrap of the item from where it is scrolled, for a 1 MiB note as for a
+    /// short one (it reads the body only down to the rows it shows).
+    @Test func theItemViewScrollsARowAtATimeAndStopsAtTheEnd() {
+        let line = "A line of a long note, long enough to wrap on an 80-column screen, then more words.\n"
+        let huge = String(repeating: line, count: (1 << 20) / line.utf8.count) + "The last line."
+        let short = (1...60).map { "line \($0)" }.joined(separator: "\n")
+        for body in [short, huge] {
+            let item = Item(id: Fixtures.id(1), kind: .note, title: "Long", body: body, createdAt: Fixtures.created)
+            var harness = Harness(size: .standard, items: [item])
+            harness.press(.enter)
+            let area = ScreenChrome(size: .standard).content.inset(horizontal: 1)
+            let shownID = harness.state.list.shownID(of: item)
+            let rows = Paragraph(ItemDetails.lines(item, today: Fixtures.today, shownID: shownID)).rows(
+                width: area.width)
+            func expectRows(from scroll: Int) {
+                let shown = harness.text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .dropFirst(area.y).prefix(area.height).map { String($0.dropFirst(area.x)) }
+                let wanted = rows.dropFirst(scroll).prefix(area.height).map { row in
+                    var text = row.plainText
+                    while text.hasSuffix(" ") { text.removeLast() }
+                    return text
+                }
+                #expect(Array(shown.prefix(wanted.count)) == wanted, "scroll \(scroll)")
+            }
+            expectRows(from: 0)
+            harness.press(.character("j"), .character("j"), .pageDown)
+            let page = ScreenChrome(size: .standard).pageHeight
+            #expect(harness.state.screen == .detail(scroll: 2 + page))
+            expectRows(from: 2 + page)
+            guard body == short else { continue }
+            for _ in 0..<20 { harness.press(.pageDown) }
+            #expect(harness.state.screen == .detail(scroll: rows.count - area.height))
+            expectRows(from: rows.count - area.height)
+        }
     }
 
     @Test func staleAnswersAreIgnored() {

@@ -69,6 +69,20 @@ import Testing
         #expect(!harness.text.contains("Connection refused"))
     }
 
+    /// A first sync shows how many items have come so far, on the screen as in the bar, and
+    /// each page moves it on; once it is over, neither speaks of it.
+    @Test func aFirstSyncShowsTheItemsReceivedSoFar() {
+        var harness = SyncStatusFixtures.harness(size: .large, detail: SyncStatusFixtures.busy)
+        harness.send(.syncWorkerChanged(SyncWorkerState(connection: .syncing, firstPullReceived: 12_500)))
+        #expect(harness.state.syncLine.hasSuffix("first sync · 12,500 items received"), "\(harness.state.syncLine)")
+        #expect(harness.text.contains("syncing · first sync · 12,500 items received so far"), "\(harness.text)")
+        harness.send(.syncWorkerChanged(SyncWorkerState(connection: .syncing, firstPullReceived: 13_000)))
+        #expect(harness.text.contains("first sync · 13,000 items received so far"), "\(harness.text)")
+        harness.send(.syncWorkerChanged(SyncWorkerState(connection: .idle, lastSuccess: Fixtures.created)))
+        #expect(!harness.text.contains("first sync"), "\(harness.text)")
+        #expect(!harness.state.syncLine.contains("first sync"))
+    }
+
     @Test func everySizeKeepsToItsRows() {
         for size in Size.all + [Size(width: 20, height: 6), Size(width: 200, height: 60)] {
             let harness = SyncStatusFixtures.harness(size: size, detail: SyncStatusFixtures.busy)

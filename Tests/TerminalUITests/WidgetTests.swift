@@ -20,6 +20,26 @@ import Testing
         #expect(paragraph.rows(width: 12).count == 4)
     }
 
+    /// Drawing from a scroll wraps only what it shows; what it shows is the full wrap's rows
+    /// from there, for short lines, long ones, wide characters and blank lines alike.
+    @Test func paragraphDrawsTheFullWrapsRowsFromItsScroll() {
+        let text = "short\n\none two three four five six seven eight\n日本語のメモ、新しい計画について話す\nx\n\nthe end"
+        for wrap in [true, false] {
+            let rows = Paragraph(text: text, wrap: wrap).rows(width: 10)
+            for scroll in 0...rows.count {
+                var buffer = Buffer(size: Size(width: 10, height: 4))
+                Paragraph(text: text, wrap: wrap, scroll: scroll).render(into: &buffer, area: buffer.area)
+                var expected = Buffer(size: Size(width: 10, height: 4))
+                for (offset, row) in rows.dropFirst(scroll).prefix(4).enumerated() {
+                    expected.put(row, x: 0, y: offset, maxWidth: 10)
+                }
+                #expect(buffer.lines == expected.lines, "wrap \(wrap), scroll \(scroll)")
+            }
+            #expect(Paragraph(text: text, wrap: wrap).rowCount(width: 10, upTo: 100) == rows.count)
+            #expect(Paragraph(text: text, wrap: wrap).rowCount(width: 10, upTo: 3) >= 3)
+        }
+    }
+
     @Test func paragraphKeepsStylesAcrossWraps() {
         let line = Line([Span("plain "), Span("tagged words", .tag)])
         let rows = Paragraph.wrap(line, width: 9)

@@ -120,9 +120,16 @@ public struct ItemMerge: Hashable, Sendable {
             // Both sides deleted it: nothing left to review, and the tombstone is the server's,
             // byte for byte. What this device changed before deleting went with its delete
             // (its history keeps it); merging it into a tombstone would only make this copy
-            // differ from every other.
+            // differ from every other. But a server tombstone that is the base itself changed
+            // nothing: this device alone went on from it (brought the item back, edited it and
+            // deleted it again), so its tombstone keeps this device's last version, as a field
+            // changed on one side only keeps that side's value.
             merged = remote
             merged.id = local.id
+            if remote.hasSameContent(as: base) {
+                for field in Field.allCases { merged.copy(field, from: local) }
+                merged.updatedAt = max(local.updatedAt, remote.updatedAt)
+            }
             conflicts = []
             bodyMerge = nil
         }

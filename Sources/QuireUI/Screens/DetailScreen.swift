@@ -5,11 +5,15 @@ import TerminalUI
 public enum DetailScreen {
     static func render(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
         let chrome = ScreenChrome(size: state.size)
+        let text = chrome.content.inset(horizontal: 1)
         if let item = state.list.selectedItem {
+            // The body's lines down to the last row shown, not the whole of a long note.
+            let reach = Size(width: max(1, text.width), height: scroll + text.height)
             Paragraph(
-                ItemDetails.lines(item, today: state.today, shownID: state.list.shownID(of: item)), scroll: scroll
+                ItemDetails.lines(item, today: state.today, shownID: state.list.shownID(of: item), fitting: reach),
+                scroll: scroll
             )
-            .render(into: &buffer, area: chrome.content.inset(horizontal: 1))
+            .render(into: &buffer, area: text)
         }
         // Back and help stay in the row however narrow the terminal.
         if let hints = chrome.hints, let item = state.list.selectedItem {
@@ -18,11 +22,14 @@ public enum DetailScreen {
         StatusBar.render(state, left: StatusBar.listText(state), into: &buffer, area: chrome.status)
     }
 
-    /// The largest useful scroll: the last row of text at the bottom of the view.
-    public static func maxScroll(item: Item, shownID: String, size: Size, today: Day?) -> Int {
+    /// The scroll `wanted`, or the largest useful one when the text does not reach that far
+    /// (its last row at the bottom of the view). Reads the item only down to the rows `wanted`
+    /// would show: scrolling the start of a long note does not wrap all of it.
+    public static func scroll(_ wanted: Int, item: Item, shownID: String, size: Size, today: Day?) -> Int {
         let text = ScreenChrome(size: size).content.inset(horizontal: 1)
-        let count = Paragraph(ItemDetails.lines(item, today: today, shownID: shownID)).rows(width: max(1, text.width))
-            .count
-        return max(0, count - text.height)
+        let reach = Size(width: max(1, text.width), height: wanted + text.height)
+        let count = Paragraph(ItemDetails.lines(item, today: today, shownID: shownID, fitting: reach))
+            .rowCount(width: reach.width, upTo: reach.height)
+        return max(0, min(wanted, count - text.height))
     }
 }

@@ -49,12 +49,11 @@ enum EditorScreen {
         if let hints = layout.hints {
             KeyHints(Keymap.hints(in: .editor)).render(into: &buffer, area: hints)
         }
-        let row = editor.body.cursorPosition(width: layout.wrapWidth).y + 1
         let place =
             switch editor.focus {
             case .title: "title"
             case .details: editor.kind == .task ? "tags, due date, priority" : "tags"
-            case .body: "row \(row)"
+            case .body: "line \(editor.body.line + 1)"
             }
         StatusBar.render(
             state, left: Line("\(editor.heading) · \(place)", style: Style(.statusBar)), into: &buffer,

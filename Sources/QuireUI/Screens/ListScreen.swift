@@ -37,7 +37,12 @@ enum ListScreen {
             let shown = prompt.field.visible(width: fieldWidth)
             // Shown as selected while typing would replace it.
             let style = prompt.replacesOnTyping ? Style(.normal, reverse: true) : Style(.normal)
-            buffer.put(shown.text, x: x, y: area.y, style: style, maxWidth: fieldWidth)
+            let end = buffer.put(shown.text, x: x, y: area.y, style: style, maxWidth: fieldWidth)
+            if let error = prompt.error {
+                // After the text, where it fits: the list still shows the last filter that read.
+                let after = end + 2
+                buffer.put(error, x: after, y: area.y, style: Style(.error), maxWidth: max(0, area.maxX - after))
+            }
             return Point(x: x + shown.cursorX, y: area.y)
         }
         x = buffer.put(state.list.query.search, x: x, y: area.y, maxWidth: fieldWidth)

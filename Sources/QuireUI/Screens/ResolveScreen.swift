@@ -434,9 +434,8 @@ enum ResolveScreen {
             let shown = Keymap.bindings(in: .editor).filter { $0.hint != nil && $0.command != .switchField }
             KeyHints(shown.map { ($0.keys[0].name, $0.hint!) }).render(into: &buffer, area: hints)
         }
-        let row = area.cursorPosition(width: TextArea.wrapWidth(in: text)).y + 1
         StatusBar.render(
-            state, left: Line("Merged body · row \(row)", style: Style(.statusBar)),
+            state, left: Line("Merged body · line \(area.line + 1)", style: Style(.statusBar)),
             into: &buffer, area: chrome.status)
         return cursor
     }

@@ -94,6 +94,9 @@ enum SyncStatusScreen {
         } else if let updates = detail.updates, detail.connection == .idle || detail.connection == .syncing {
             stateText += " · " + updates
         }
+        if detail.connection == .syncing, let received = state.syncWorker?.firstPullReceived {
+            stateText += " · " + SyncSummary.firstPullText(received: received) + " so far"
+        }
         let connection = Fact(name: "state", value: stateText, role: role(of: detail.connection))
         let said = failureDetail(state).map { Fact(name: "it said", value: $0, role: .muted) }
         let last = Fact(name: "last sync", value: time(detail.lastSuccess) ?? "never")

@@ -22,12 +22,45 @@ public struct Paragraph: Widget {
         return lines.flatMap { Paragraph.wrap($0, width: width) }
     }
 
+    /// Wraps only the lines it shows: a line scrolled past is counted, without wrapping it when
+    /// it surely fits one row, and nothing after the last row shown is looked at.
     public func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
-        let shown = rows(width: area.width).dropFirst(max(0, scroll)).prefix(area.height)
-        for (offset, row) in shown.enumerated() {
-            buffer.put(row, x: area.x, y: area.y + offset, maxWidth: area.width)
+        var skipped = max(0, scroll)
+        var y = 0
+        for line in lines where y < area.height {
+            if skipped > 0, !wrap || Paragraph.surelyFitsOneRow(line, width: area.width) {
+                skipped -= 1
+                continue
+            }
+            for row in wrap ? Paragraph.wrap(line, width: area.width) : [line] where y < area.height {
+                if skipped > 0 {
+                    skipped -= 1
+                    continue
+                }
+                buffer.put(row, x: area.x, y: area.y + y, maxWidth: area.width)
+                y += 1
+            }
         }
+    }
+
+    /// How many rows the paragraph takes at a width, counted no further than `limit`: a view
+    /// that only needs to know whether the text reaches a row does not wrap all of it.
+    public func rowCount(width: Int, upTo limit: Int) -> Int {
+        var count = 0
+        for line in lines where count < limit {
+            let fits = !wrap || Paragraph.surelyFitsOneRow(line, width: width)
+            count += fits ? 1 : Paragraph.wrap(line, width: width).count
+        }
+        return count
+    }
+
+    /// Whether a line takes one row at `width` for sure, read from its size alone: a character
+    /// is at least one UTF-8 byte and at most two cells wide, an ASCII one one cell.
+    static func surelyFitsOneRow(_ line: Line, width: Int) -> Bool {
+        let bytes = line.spans.reduce(0) { $0 + $1.text.utf8.count }
+        if bytes * 2 <= width { return true }
+        return bytes <= width && line.spans.allSatisfy { $0.text.utf8.allSatisfy { $0 < 0x80 } }
     }
 
     /// Wraps one styled line at spaces, keeping each character's style.

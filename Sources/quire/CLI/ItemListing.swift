@@ -30,7 +30,7 @@ struct ItemListing {
         let hasTasks = items.contains { $0.kind == .task }
         let dueWidth = items.contains { $0.due != nil } ? 10 : 0
         let priorityWidth = items.map { $0.priority == .none ? 0 : $0.priority.rawValue.count }.max() ?? 0
-        let tagTexts = items.map { $0.tags.map { "#" + $0 }.joined(separator: " ") }
+        let tagTexts = items.map { $0.tags.map(DetailsLine.tagWord).joined(separator: " ") }
         let titles = items.map { title(of: $0) }
         let titleWidths = titles.map(Terminal.width)
         var titleWidth = min(titleWidths.max() ?? 0, 60)
@@ -99,6 +99,24 @@ struct ItemListing {
     }
 }
 
+/// How a command that lists items prints them: one JSON array with `--json`; on a terminal a
+/// word when there are none (silence in a pipe); else the listing with short ids.
+enum ItemsOutput {
+    static func write(
+        _ items: [Item], json: Bool, whenEmpty: String, shortIDs: [String: String]? = nil, store: AppDatabase,
+        to out: inout Output
+    ) throws {
+        if json {
+            JSONOutput.items(&out) { emit in items.forEach(emit) }
+        } else if items.isEmpty {
+            if Terminal.isOutputTerminal { out.line(whenEmpty) }
+        } else {
+            let ids = try shortIDs ?? store.shortIDs(for: items)
+            ItemListing(terminal: Terminal()).write(items, shortIDs: ids, to: &out)
+        }
+    }
+}
+
 /// Local times for people: `2026-11-22 14:05`.
 enum LocalTime {
     /// Today's date where the person is (`TZ` or the system's zone), read with the C library so
@@ -108,6 +126,22 @@ enum LocalTime {
         var parts = tm()
         guard localtime_r(&now, &parts) != nil else { return nil }
         return Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+    }
+
+    /// Today and where each local day starts, for dates in filters (`created:today`).
+    static func filterCalendar() -> FilterCalendar {
+        guard let today = today() else {
+            return .utc(today: Day(ordinal: Int(time(nil) / 86_400)) ?? Day(year: 1970, month: 1, day: 1)!)
+        }
+        return FilterCalendar(today: today) { day in
+            var parts = tm()
+            parts.tm_year = Int32(day.year - 1900)
+            parts.tm_mon = Int32(day.month - 1)
+            parts.tm_mday = Int32(day.day)
+            // Midnight, whether or not summer time is in force that day.
+            parts.tm_isdst = -1
+            return Date(timeIntervalSince1970: TimeInterval(mktime(&parts)))
+        }
     }
 
     static func string(_ date: Date) -> String {

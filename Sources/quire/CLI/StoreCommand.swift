@@ -59,6 +59,23 @@ enum FieldInput {
         do { return try Validation.priority(text) } catch { throw .badInput(error.description) }
     }
 
+    /// Refuses a `--flag` among filter terms: the terms take every argument the command's own
+    /// flags do not (so that `-home` is a term), and a mistyped flag must not read as `-tag`.
+    static func refuseFlags(among terms: [String]) throws {
+        if let flag = terms.first(where: { $0.hasPrefix("--") }) { throw ValidationError("Unknown option '\(flag)'.") }
+    }
+
+    /// Filter terms from the command line (SPEC: Filters), dates read in the local calendar.
+    static func filter(_ arguments: [String]) throws(CLIFailure) -> Filter {
+        // `quire list` alone, the common case, reads no clock or time zone.
+        if arguments.isEmpty { return .all }
+        do {
+            return try Filter.parse(arguments: arguments, calendar: LocalTime.filterCalendar())
+        } catch {
+            throw .badInput(error.description)
+        }
+    }
+
     /// A tag typed as lists show it (`#work`) or without the `#`.
     static func tag(_ text: String) -> String { Tags.typed(text) }
 

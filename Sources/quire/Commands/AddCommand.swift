@@ -29,7 +29,9 @@ struct AddCommand: StoreCommand {
     @Option(help: ArgumentHelp("A tag (a leading # is dropped); repeat the option for more.", valueName: "tag"))
     var tag: [String] = []
 
+    // Unconditional, so that a count back from today (`--due -2d`) reads as the value.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The due date: YYYY-MM-DD, today, tomorrow, yesterday, mon…sun (the next one), eow, eom, eoy, or +3d, +2w, +1m, +1y.",
             valueName: "date"))

@@ -35,7 +35,9 @@ struct EditCommand: StoreCommand {
             valueName: "+tag|-tag"))
     var tag: [String] = []
 
+    // Unconditional, so that a count back from today (`--due -2d`) reads as the value.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "A new due date (YYYY-MM-DD, tomorrow, fri, eow, +3d… as add takes), or none to clear it.",
             valueName: "date|none"))

@@ -8,9 +8,22 @@ struct ListCommand: StoreCommand {
         abstract: "List items, pinned first, then newest first.",
         discussion: """
             By default: every note and task, done tasks included, as the app's list shows \
-            them. --open shows only open tasks, --done only done ones, --all deleted items too. \
-            Tags match without regard to case, with or without the #. Filters combine:
-              quire list --tasks --open --tag errands
+            them. --open shows only open tasks, --done only done ones, --all deleted items too.
+            A filter narrows the list (quire search and the app's / take the same words):
+              milk               a word in the title, body or tags starts with milk
+              +home  -home       with or without the tag (#home too), in any case
+              kind:task          note or task
+              status:open        open or done
+              priority:high      none, low, medium or high (l, m, h)
+              due:today          also due.before:, due.after: and due:none
+              created:today      also .before: and .after:, and the same for updated
+            Dates: 2026-12-24, today, tomorrow, yesterday, mon…sun, eow, eom, eoy (the end \
+            of that day), +3d, +2w, +1m, +1y.
+            Terms side by side must all hold; or joins alternatives and binds looser, so \
+            '+a +b or +c' is '(+a +b) or +c'; parentheses group. Quote a word that holds \
+            spaces or a colon. Flags and filters combine:
+              quire list --tasks +errands due.before:eow
+              quire list '(+home or +garden)' priority:high
             Each line: short id, sync badge (● pending, ↻ syncing, ! needs review, ✗ error), \
             ↑ when pinned, [ ]/[x] for tasks, title, due date, priority, tags.
             """)
@@ -29,6 +42,12 @@ struct ListCommand: StoreCommand {
         }
     }
 
+    // Every argument that is not one of the flags below, so that `-home` reads as a term.
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("Filter terms (see above), e.g. +home due.before:eow.", valueName: "filter"))
+    var terms: [String] = []
+
     @Flag(exclusivity: .exclusive) var kind: KindChoice?
     @Flag(exclusivity: .exclusive) var status: StatusChoice?
 
@@ -41,6 +60,16 @@ struct ListCommand: StoreCommand {
     @Flag(help: "Deleted items too.")
     var all = false
 
+    enum SortChoice: String, ExpressibleByArgument, CaseIterable {
+        case due, priority, urgency, created, updated
+    }
+
+    @Option(
+        help: ArgumentHelp(
+            "Order by due (soonest first), priority, urgency (as quire next), created or updated (newest first).",
+            valueName: "order"))
+    var sort: SortChoice?
+
     // Unconditional, so that `--limit -1` reaches `validate()` instead of reading as an option.
     @Option(parsing: .unconditional, help: ArgumentHelp("Show at most this many items.", valueName: "n"))
     var limit: Int?
@@ -50,9 +79,10 @@ struct ListCommand: StoreCommand {
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        try FieldInput.refuseFlags(among: terms)
     }
 
-    var filter: ItemFilter {
+    func filter() throws(CLIFailure) -> ItemFilter {
         let status: StatusFilter =
             switch self.status {
             case .open: .open
@@ -62,11 +92,27 @@ struct ListCommand: StoreCommand {
         return ItemFilter(
             kind: kind.map { $0 == .notes ? .note : .task }, status: status, tag: tag.map(Tags.typed),
             needsReview: needsReview,
-            includeDeleted: all)
+            includeDeleted: all, expression: try FieldInput.filter(terms))
+    }
+
+    /// The items in the asked-for order, or nil for the list's own (which streams in --json).
+    func sorted(_ filter: ItemFilter, in store: AppDatabase) throws -> [Item]? {
+        guard let sort else { return nil }
+        guard let order = ItemOrder(rawValue: sort.rawValue) else {
+            // Urgency is quire next's order, over every match.
+            return try store.mostUrgent(
+                matching: filter, limit: limit ?? store.count(matching: filter), today: LocalTime.filterCalendar().today
+            )
+        }
+        return try store.items(matching: filter, sortedBy: order, limit: limit)
     }
 
     func run(store: AppDatabase, out: inout Output) throws {
-        let filter = self.filter
+        let filter = try self.filter()
+        if let items = try sorted(filter, in: store) {
+            try ItemsOutput.write(items, json: json, whenEmpty: "No items.", store: store, to: &out)
+            return
+        }
         if json {
             try JSONOutput.items(&out) { emit in
                 if let limit {

@@ -88,9 +88,20 @@ struct SimulationRun {
     /// holding its own edits). Later fixes: a re-sent version never stamped in its device's
     /// history, so a second restore found too old a base and asked to review a delete (605);
     /// a delete queued behind changes whose answer was lost, refused when they were replayed
-    /// with it (868, 2157). `make test` always runs them.
+    /// with it (868, 2157); a tombstone brought back, edited and
+    /// deleted again, merged away by the server's older tombstone (1058 after several
+    /// restores, 1914, 2306); the author asked to review its own change, merged over a version
+    /// older than the server's copy it had merged with before a second restore (2141); the
+    /// issue's C-create shape, the author asked to review its own lines because the version
+    /// another device re-sent was never stamped in its history (its op applied on top of the
+    /// author's earlier op, answered with the whole item: 4134). Two guard a rule tried and
+    /// dropped (a version the unsent changes rest on with the server's content taken as the
+    /// base over the stamps): a device re-sending a tombstone merged its delete over the live
+    /// copy its re-send made, not the tombstone both held, and deleted the author's revival
+    /// (1449, 4633). `make test` always runs them.
     static let regressionSeeds: [UInt64] = [
-        44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197, 386, 421, 473, 508, 605, 868, 2157,
+        44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197, 386, 421, 473, 508, 605, 868, 1058, 1449,
+        1914, 2141, 2157, 2306, 4134, 4633,
     ]
 
     /// Steps of workload per seed, before healing.
@@ -183,7 +194,7 @@ struct SimulationRun {
                 _ = try await sync(device)
                 try countSpurious(device, index: index, system: system, tracked: tracked)
             }
-            try await injectFaults(system)
+            try await injectFaults(system, tracked: tracked)
         }
 
         try await heal(system, tracked: &tracked)
@@ -249,7 +260,7 @@ struct SimulationRun {
         return outcome
     }
 
-    private func injectFaults(_ system: SimulatedSystem) async throws {
+    private func injectFaults(_ system: SimulatedSystem, tracked: [String: Tracked]) async throws {
         let faults = system.faults
         if system.chance(faults.backup) {
             try system.backUpServer()
@@ -260,9 +271,11 @@ struct SimulationRun {
             trace("server restored from a backup, epoch renewed")
             // The device that syncs first after it may not be the first to push.
             if system.chance(faults.pushFailsAfterRestore) {
-                let unlucky = system.devices[system.pick(system.devices.count)]
+                let index = system.pick(system.devices.count)
+                let unlucky = system.devices[index]
                 unlucky.pushFailsOnce = true
                 trace("\(unlucky.name)'s next push will fail once")
+                try await countLostCreates(author: index, system: system, tracked: tracked)
             }
         }
         if system.chance(faults.serverRestart) {
@@ -282,6 +295,19 @@ struct SimulationRun {
                 device.signedOut.toggle()
                 if device.signedOut { system.tally.fault("token revoked") }
             }
+        }
+    }
+
+    /// Counts the C-create shape: the restored backup was taken before an item was
+    /// made, its author's copy was acknowledged and another device holds it, and the author's
+    /// next push fails once (so the other device re-sends it first).
+    private func countLostCreates(author: Int, system: SimulatedSystem, tracked: [String: Tracked]) async throws {
+        let server = try await system.serverItems()
+        for (id, item) in tracked where item.owner == author && server[id] == nil {
+            let holders = try system.devices.filter { try ($0.database.item(id)?.rev ?? 0) > 0 }
+            guard holders.contains(where: { $0 === system.devices[author] }), holders.count > 1 else { continue }
+            system.tally.fault("restore lost a create, its author's push failed once")
+            trace("the server lost \(id.suffix(6)), which \(holders.count) devices hold")
         }
     }
 

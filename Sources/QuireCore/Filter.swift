@@ -1,0 +1,120 @@
+import Foundation
+
+/// A filter as a person types it (SPEC: Filters), read once by `Filter.parse` and used by
+/// `quire list`, `quire search` and the app alike: the store runs it as SQL, and `admits`
+/// says the same in memory.
+///
+/// Dates in it are already days and instants: words such as `eow` are read when the filter is
+/// parsed, against the day the person is in, so the value means the same wherever it runs.
+public indirect enum Filter: Hashable, Sendable {
+    /// Every item: the empty filter.
+    case all
+    case term(Term)
+    /// Every part holds (`a b`, `a and b`).
+    case and([Filter])
+    /// At least one part holds (`a or b`).
+    case or([Filter])
+
+    /// One test of one field.
+    public enum Term: Hashable, Sendable {
+        /// A free word: some word of the title, body or tags starts with it (lowercased, as
+        /// the full-text index folds case).
+        case word(String)
+        /// `+tag` (present) or `-tag` (absent), without regard to case.
+        case tag(String, present: Bool)
+        case kind(ItemKind)
+        case status(StatusFilter)
+        case priority(Priority)
+        /// `due…`: nil for `due:none` (no due date).
+        case due(DayRange?)
+        case created(TimeRange)
+        case updated(TimeRange)
+    }
+
+    /// Days from `first` through `last`, each end open when nil.
+    public struct DayRange: Hashable, Sendable {
+        public var first: Day?
+        public var last: Day?
+
+        public init(first: Day?, last: Day?) {
+            self.first = first
+            self.last = last
+        }
+
+        public func contains(_ day: Day) -> Bool {
+            (first.map { $0 <= day } ?? true) && (last.map { day <= $0 } ?? true)
+        }
+    }
+
+    /// Instants from `start` (included) up to `end` (excluded), each end open when nil: the
+    /// local days a `created` or `updated` term names.
+    public struct TimeRange: Hashable, Sendable {
+        public var start: Date?
+        public var end: Date?
+
+        public init(start: Date?, end: Date?) {
+            self.start = start
+            self.end = end
+        }
+
+        public func contains(_ date: Date) -> Bool {
+            (start.map { $0 <= date } ?? true) && (end.map { date < $0 } ?? true)
+        }
+    }
+
+    /// Whether `item` passes the filter: the in-memory reading of what the store runs as SQL.
+    public func admits(_ item: Item) -> Bool {
+        switch self {
+        case .all: true
+        case .term(let term): term.admits(item)
+        case .and(let parts): parts.allSatisfy { $0.admits(item) }
+        case .or(let parts): parts.contains { $0.admits(item) }
+        }
+    }
+
+    /// The free words that every match must hold (those not under an `or`), which a search
+    /// ranks by; the rest of the filter only narrows.
+    public var rankingWords: [String] {
+        switch self {
+        case .term(.word(let word)): [word]
+        case .and(let parts): parts.flatMap(\.rankingWords)
+        case .all, .term, .or: []
+        }
+    }
+
+    /// The filter less its `rankingWords`: what a ranked search of those words must still
+    /// meet (the full-text index has checked the words themselves).
+    public var withoutRankingWords: Filter {
+        switch self {
+        case .term(.word): return .all
+        case .and(let parts):
+            let rest = parts.map(\.withoutRankingWords).filter { $0 != .all }
+            return rest.isEmpty ? .all : rest.count == 1 ? rest[0] : .and(rest)
+        case .all, .term, .or: return self
+        }
+    }
+
+    /// True for the empty filter.
+    public var isEmpty: Bool { self == .all }
+}
+
+extension Filter.Term {
+    /// Whether `item` passes this one test.
+    public func admits(_ item: Item) -> Bool {
+        switch self {
+        case .word(let word):
+            let texts = [item.title, item.body] + item.tags
+            return texts.contains { SearchQuery.words($0).contains { $0.hasPrefix(word) } }
+        case .tag(let tag, let present):
+            return item.tags.contains { Tags.same($0, tag) } == present
+        case .kind(let kind): return item.kind == kind
+        case .status(let status): return status.admits(item)
+        case .priority(let priority): return item.priority == priority
+        case .due(let range):
+            guard let range else { return item.due == nil }
+            return item.due.map(range.contains) ?? false
+        case .created(let range): return range.contains(item.createdAt)
+        case .updated(let range): return range.contains(item.updatedAt)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import GRDB
+import QuireCore
+
+/// `Filter` as SQL over alias `item`: the store's reading of what `Filter.admits` says in
+/// memory (the tests hold the two to each other on generated items and filters).
+enum FilterSQL {
+    /// The condition and its arguments; `1` for the empty filter.
+    static func condition(_ filter: Filter) -> (sql: String, arguments: StatementArguments) {
+        var arguments = StatementArguments()
+        let sql = condition(filter, &arguments)
+        return (sql, arguments)
+    }
+
+    private static func condition(_ filter: Filter, _ arguments: inout StatementArguments) -> String {
+        switch filter {
+        case .all: return "1"
+        case .term(let term): return condition(term, &arguments)
+        case .and(let parts): return "(" + parts.map { condition($0, &arguments) }.joined(separator: " AND ") + ")"
+        case .or(let parts): return "(" + parts.map { condition($0, &arguments) }.joined(separator: " OR ") + ")"
+        }
+    }
+
+    private static func condition(_ term: Filter.Term, _ arguments: inout StatementArguments) -> String {
+        switch term {
+        case .word(let word):
+            // A word is letters and digits only (`SearchQuery.words`), so quoting it is enough.
+            arguments += ["\"\(word)\"*"]
+            return "item.rowNumber IN (SELECT rowid FROM itemSearch WHERE itemSearch MATCH ?)"
+        case .tag(let tag, let present):
+            // SPEC: tags match without regard to case (ASCII letters, as `Tags.same`).
+            arguments += [tag]
+            return (present ? "" : "NOT ")
+                + "EXISTS (SELECT 1 FROM json_each(item.tags) WHERE json_each.value = ? COLLATE NOCASE)"
+        case .kind(let kind):
+            arguments += [kind.rawValue]
+            return "item.kind = ?"
+        case .status(let status):
+            // `StatusFilter.admits`: notes have no status.
+            switch status {
+            case .any: return "1"
+            case .open: return "(item.done = 0 AND item.kind = 'task')"
+            case .done: return "item.done = 1"
+            }
+        case .priority(let priority):
+            arguments += [priority.rawValue]
+            return "item.priority = ?"
+        case .due(let range):
+            // `YYYY-MM-DD` sorts as the days do.
+            guard let range else { return "item.due IS NULL" }
+            return bounded("item.due", from: range.first?.description, through: range.last?.description, &arguments)
+        case .created(let range):
+            return timeBounded("item.createdAt", range, &arguments)
+        case .updated(let range):
+            return timeBounded("item.updatedAt", range, &arguments)
+        }
+    }
+
+    /// `column` not null and within the inclusive bounds given.
+    private static func bounded(
+        _ column: String, from first: String?, through last: String?, _ arguments: inout StatementArguments
+    ) -> String {
+        var parts = ["\(column) IS NOT NULL"]
+        if let first {
+            parts.append("\(column) >= ?")
+            arguments += [first]
+        }
+        if let last {
+            parts.append("\(column) <= ?")
+            arguments += [last]
+        }
+        return "(" + parts.joined(separator: " AND ") + ")"
+    }
+
+    /// A store time within `range`: the store writes every time as `StoreTime.string`, whose
+    /// text sorts as the instants do.
+    private static func timeBounded(_ column: String, _ range: Filter.TimeRange, _ arguments: inout StatementArguments)
+        -> String
+    {
+        var parts: [String] = []
+        if let start = range.start {
+            parts.append("\(column) >= ?")
+            arguments += [StoreTime.string(from: start)]
+        }
+        if let end = range.end {
+            parts.append("\(column) < ?")
+            arguments += [StoreTime.string(from: end)]
+        }
+        return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
+    }
+}

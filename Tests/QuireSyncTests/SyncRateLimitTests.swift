@@ -12,8 +12,10 @@ import Testing
 @Suite(.serialized) struct SyncRateLimitTests {
     @Test func theWorkerWaitsForRetryAfterAndTheStatusShowsWhen() async throws {
         let server = try SyncTestServer()
-        // One request now, the next after 100 s: no machine is slow enough to refill it.
-        server.rateLimit = RateLimit(perSecond: 0.01, burst: 1)
+        // One request now, the next after 1,000 s: the bounds below hold even when a loaded
+        // machine takes a minute and more between the test's requests (at 0.01/s, 90 s of the
+        // 100 s wait had been allowed for, and a loaded run once took 88 s in all).
+        server.rateLimit = RateLimit(perSecond: 0.001, burst: 1)
         let token = try await server.addUser("ann")
         try await server.start()
         defer { Task { await server.stop() } }
@@ -42,7 +44,7 @@ import Testing
             Issue.record("expected 429 with Retry-After, got \(String(describing: engine.recentRounds.last?.outcome))")
             return
         }
-        #expect(retryAfter >= 90 && retryAfter <= 100, "the server's wait for one request at 0.01/s")
+        #expect(retryAfter >= 900 && retryAfter <= 1000, "the server's wait for one request at 0.001/s")
         let status = worker.status
         #expect(status.connection == .error)
         #expect(status.problemDetail == "HTTP 429")
@@ -72,7 +74,7 @@ import Testing
         #expect(worker.status.failures == 2)
         let again = try #require(worker.status.nextRetry)
         #expect(
-            again.timeIntervalSince(clock.now()) >= 80,
+            again.timeIntervalSince(clock.now()) >= 800,
             "the server's Retry-After again, not the backoff's 2 s for a second failure")
     }
 }

@@ -364,7 +364,7 @@ final class PostgresStore: SyncStore {
     // MARK: - Sync
 
     /// The user's feed head; `FOR UPDATE` in a push, so that writers of one user queue here.
-    private func head(user: UserID, lock: Bool, on connection: PostgresConnection) async throws -> FeedHead {
+    func head(user: UserID, lock: Bool, on connection: PostgresConnection) async throws -> FeedHead {
         let query: PostgresQuery =
             lock
             ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes FROM users WHERE id = \(user.rawValue) FOR UPDATE"
@@ -379,70 +379,12 @@ final class PostgresStore: SyncStore {
     func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws
         -> PushPlan
     {
-        let opIDs = Array(Set(ops.map(\.id)))
-        let itemIDs = Array(Set(ops.map(\.item)))
+        let driver = PushDriver(device: device, ops: ops, cursor: cursor, planner: planner)
         return try await transaction { connection in
-            let head = try await self.head(user: user, lock: true, on: connection)
-            if let cursor, let reason = cursor.resyncReason(head: head) { throw ResyncRequired(reason: reason) }
-
-            var recorded: [String: OpRecord] = [:]
-            let recordRows = try await connection.query(
-                "SELECT op, result FROM op_results WHERE user_id = \(user.rawValue) AND op = ANY(\(opIDs))",
-                logger: self.logger)
-            for try await (op, text) in recordRows.decode((String, String).self) {
-                recorded[op] = try OpRecord(op: op, storedText: text)
-            }
-            var items: [String: StoredItem] = [:]
-            let itemRows = try await connection.query(
-                "SELECT id, doc, seq, deleted_at FROM items WHERE user_id = \(user.rawValue) AND id = ANY(\(itemIDs))",
-                logger: self.logger)
-            for try await (id, doc, seq, deletedAt) in itemRows.decode((String, String, Int64, Int64).self) {
-                items[id] = try StoredItem(doc: doc, seq: seq, deletedAt: deletedAt)
-            }
-
-            let plan = planner.plan(ops: ops, head: head, recorded: recorded, items: items)
-
-            if !plan.writes.isEmpty {
-                let ids = plan.writes.map(\.item.id)
-                let revs = plan.writes.map { Int64($0.item.rev) }
-                let seqs = plan.writes.map(\.seq)
-                let deleted = plan.writes.map(\.item.deleted)
-                let deletedAts = plan.writes.map(\.deletedAt)
-                let docs = plan.writes.map(\.doc)
-                try await connection.query(
-                    """
-                    INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc, device)
-                    SELECT \(user.rawValue), *, \(device) FROM UNNEST(\(ids)::text[], \(revs)::bigint[], \(seqs)::bigint[],
-                        \(deleted)::boolean[], \(deletedAts)::bigint[], \(docs)::text[])
-                    ON CONFLICT (user_id, id) DO UPDATE SET rev = excluded.rev, seq = excluded.seq,
-                        deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc,
-                        device = excluded.device
-                    """, logger: self.logger)
-            }
-            if !plan.records.isEmpty {
-                let ops = plan.records.map(\.op)
-                let results = plan.records.map(\.storedText)
-                let created = Int64(planner.now.timeIntervalSince1970)
-                try await connection.query(
-                    """
-                    INSERT INTO op_results (user_id, op, result, created_at)
-                    SELECT \(user.rawValue), op, result, \(created) FROM UNNEST(\(ops)::text[], \(results)::text[]) AS t(op, result)
-                    """, logger: self.logger)
-            }
-            if plan.head != head {
-                try await connection.query(
-                    """
-                    UPDATE users SET seq = \(plan.head.seq), state_hash = \(plan.head.stateHash),
-                        stored_bytes = \(plan.head.storedBytes) WHERE id = \(user.rawValue)
-                    """,
-                    logger: self.logger)
-            }
-            if !plan.writes.isEmpty {
-                // Delivered to every listening server process when the transaction commits.
-                let payload = "\(user.rawValue):\(plan.head.seq)"
-                try await connection.query(
-                    "SELECT pg_notify(\(PostgresStore.feedChannel), \(payload))", logger: self.logger)
-            }
+            let transaction = PostgresPushTransaction(
+                store: self, connection: connection, user: user, logger: self.logger)
+            let (plan, writes) = try driver.decide(try await transaction.read(driver.request))
+            try await transaction.write(writes)
             return plan
         }
     }

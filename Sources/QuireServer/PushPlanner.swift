@@ -86,8 +86,8 @@ struct PushPlan: Sendable {
     var tally: OpTally
 }
 
-/// The protocol's write rules as a pure function: both stores load what it needs inside their
-/// write transaction, call `plan`, and write the plan, so SQLite and PostgreSQL cannot differ.
+/// The protocol's write rules as a pure function: `PushDriver` calls `plan` between a store's
+/// reads and writes inside its write transaction, so SQLite and PostgreSQL cannot differ.
 ///
 /// Rules (SPEC "Sync protocol"):
 /// - an op id seen before answers its first result and changes nothing;

@@ -267,7 +267,7 @@ final class SQLiteStore: SyncStore {
 
     // MARK: - Sync
 
-    private static func head(_ db: Database, user: UserID) throws -> FeedHead {
+    static func head(_ db: Database, user: UserID) throws -> FeedHead {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes
@@ -282,55 +282,11 @@ final class SQLiteStore: SyncStore {
     func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws
         -> PushPlan
     {
-        try await pool.write { db in
-            let head = try SQLiteStore.head(db, user: user)
-            if let cursor, let reason = cursor.resyncReason(head: head) { throw ResyncRequired(reason: reason) }
-
-            var recorded: [String: OpRecord] = [:]
-            let findRecord = try db.cachedStatement(sql: "SELECT result FROM op_results WHERE user_id = ? AND op = ?")
-            for op in ops where recorded[op.id] == nil {
-                if let text = try String.fetchOne(findRecord, arguments: [user.rawValue, op.id]) {
-                    recorded[op.id] = try OpRecord(op: op.id, storedText: text)
-                }
-            }
-            var items: [String: StoredItem] = [:]
-            let findItem = try db.cachedStatement(
-                sql: "SELECT doc, seq, deleted_at FROM items WHERE user_id = ? AND id = ?")
-            for op in ops where items[op.item] == nil {
-                if let row = try Row.fetchOne(findItem, arguments: [user.rawValue, op.item]) {
-                    items[op.item] = try StoredItem(doc: row[0], seq: row[1], deletedAt: row[2])
-                }
-            }
-
-            let plan = planner.plan(ops: ops, head: head, recorded: recorded, items: items)
-
-            let writeItem = try db.cachedStatement(
-                sql: """
-                    INSERT INTO items (user_id, id, rev, seq, deleted, deleted_at, doc, device)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (user_id, id) DO UPDATE SET rev = excluded.rev, seq = excluded.seq,
-                        deleted = excluded.deleted, deleted_at = excluded.deleted_at, doc = excluded.doc,
-                        device = excluded.device
-                    """)
-            for stored in plan.writes {
-                try writeItem.execute(arguments: [
-                    user.rawValue, stored.item.id, stored.item.rev, stored.seq, stored.item.deleted,
-                    stored.deletedAt, stored.doc, device,
-                ])
-            }
-            let writeRecord = try db.cachedStatement(
-                sql: """
-                    INSERT INTO op_results (user_id, op, result, created_at) VALUES (?, ?, ?, ?)
-                    """)
-            let created = Int64(planner.now.timeIntervalSince1970)
-            for record in plan.records {
-                try writeRecord.execute(arguments: [user.rawValue, record.op, record.storedText, created])
-            }
-            if plan.head != head {
-                try db.execute(
-                    sql: "UPDATE users SET seq = ?, state_hash = ?, stored_bytes = ? WHERE id = ?",
-                    arguments: [plan.head.seq, plan.head.stateHash, plan.head.storedBytes, user.rawValue])
-            }
+        let driver = PushDriver(device: device, ops: ops, cursor: cursor, planner: planner)
+        return try await pool.write { db in
+            let transaction = SQLitePushTransaction(db: db, user: user)
+            let (plan, writes) = try driver.decide(try transaction.read(driver.request))
+            try transaction.write(writes)
             return plan
         }
     }

@@ -49,9 +49,9 @@ protocol SyncStore: Sendable {
 
     // MARK: Sync
 
-    /// Applies a batch in one transaction: checks `cursor` against the feed first (throwing
-    /// `ResyncRequired` and writing nothing when it cannot continue), then plans with
-    /// `planner` and writes the plan.
+    /// Applies a batch in one transaction, as `PushDriver` orders it: checks `cursor` against
+    /// the feed (throwing `ResyncRequired` and writing nothing when it cannot continue), then
+    /// plans with `planner` and writes the plan.
     /// `device` is stored as the writer of every version the push writes.
     func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws
         -> PushPlan

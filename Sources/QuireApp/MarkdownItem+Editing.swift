@@ -17,6 +17,7 @@ extension MarkdownItem {
         edited.due = entry.due
         edited.priority = entry.priority
         edited.pinned = entry.pinned
+        edited.project = entry.project
         return edited
     }
 }

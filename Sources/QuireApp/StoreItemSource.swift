@@ -105,7 +105,8 @@ public struct StoreItemSource: ItemSource {
     public func create(kind: ItemKind, title: String, body: String, details: DetailsLine.Values) throws -> Item {
         try store.create(
             NewItem(
-                kind: kind, title: title, body: body, tags: details.tags, due: details.due, priority: details.priority))
+                kind: kind, title: title, body: body, tags: details.tags, due: details.due, priority: details.priority,
+                project: details.project))
     }
 
     public func update(_ id: String, fields: [Field: FieldValue]) throws -> Item {

@@ -1,24 +1,27 @@
-/// The built-in editor's one-line form of an item's tags, due date and priority:
-/// `#home #errands due 2026-11-30 priority high`.
+/// The built-in editor's one-line form of an item's tags, project, due date and priority:
+/// `#home #errands project home.garden due 2026-11-30 priority high`.
 ///
 /// One line rather than three fields keeps the editor's header one row taller only, so it
 /// still fits the smallest terminal, and reads as a person would write it in a note.
-/// `due:2026-11-30` and `priority:high` work too; `none` clears either. A tag with a space is
+/// `project:home`, `due:2026-11-30` and `priority:high` work too; `none` clears any of them. A tag with a space is
 /// written in quotes: `#"reading list"`.
 public enum DetailsLine {
     public struct Values: Hashable, Sendable {
         public var tags: [String]
+        /// A note's notebook or a task's project.
+        public var project: String?
         public var due: Day?
         public var priority: Priority
 
-        public init(tags: [String] = [], due: Day? = nil, priority: Priority = .none) {
+        public init(tags: [String] = [], project: String? = nil, due: Day? = nil, priority: Priority = .none) {
             self.tags = Tags.normalize(tags)
+            self.project = project
             self.due = due
             self.priority = priority
         }
 
         public init(of item: Item) {
-            self.init(tags: item.tags, due: item.due, priority: item.priority)
+            self.init(tags: item.tags, project: item.project, due: item.due, priority: item.priority)
         }
     }
 
@@ -40,12 +43,16 @@ public enum DetailsLine {
     /// What the editor shows for an item's values (empty when it has none).
     public static func text(_ values: Values) -> String {
         var words = values.tags.map(tagWord)
+        if let project = values.project {
+            words.append(
+                "project " + (project.contains(where: { $0 == " " || $0 == "\t" }) ? "\"\(project)\"" : project))
+        }
         if let due = values.due { words.append("due \(due)") }
         if values.priority != .none { words.append("priority \(values.priority.rawValue)") }
         return words.joined(separator: " ")
     }
 
-    /// Reads a details line; a note takes tags only. A due date in words counts from `today`
+    /// Reads a details line; a note takes tags and a project (its notebook) only. A due date in words counts from `today`
     /// (without one, only `YYYY-MM-DD` is taken).
     public static func parse(_ text: String, kind: ItemKind, today: Day? = nil) throws(Problem) -> Values {
         var values = Values()
@@ -61,10 +68,19 @@ public enum DetailsLine {
                 continue
             }
             let (name, attached) = nameAndValue(word)
-            guard name == "due" || name == "priority" else {
+            guard name == "due" || name == "priority" || name == "project" else {
                 throw Problem(description: notADetail(word, after: previousTag, kind: kind))
             }
             previousTag = nil
+            if name == "project" {
+                guard let value = attached ?? words.popFirst() else {
+                    throw Problem(description: "project needs a name such as home.garden, or none")
+                }
+                do { values.project = try Validation.project(value) } catch {
+                    throw Problem(description: error.description)
+                }
+                continue
+            }
             guard kind == .task else {
                 throw Problem(description: "only tasks have a \(name == "due" ? "due date" : "priority")")
             }
@@ -98,7 +114,7 @@ public enum DetailsLine {
         if let previousTag, !word.contains(":") {
             return "“\(word)” is not a detail: write a tag with spaces as #\"\(previousTag) \(word)\""
         }
-        return "“\(word)” is not a detail: write tags as #tag"
+        return "“\(word)” is not a detail: write tags as #tag, a project as project home.garden"
             + (kind == .task ? ", a due date as due YYYY-MM-DD, a priority as priority high" : "")
     }
 

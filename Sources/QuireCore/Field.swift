@@ -11,6 +11,8 @@ public enum Field: String, CaseIterable, Codable, CodingKeyRepresentable, Sendab
     case due
     case priority
     case pinned
+    /// Hierarchical with dots (`home.garden`): a task's project and a note's notebook alike.
+    case project
 
     public static func < (lhs: Field, rhs: Field) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -25,6 +25,8 @@ public indirect enum Filter: Hashable, Sendable {
         case kind(ItemKind)
         case status(StatusFilter)
         case priority(Priority)
+        /// `project:home`: the project and every project under it; nil for `project:none`.
+        case project(String?)
         /// `due…`: nil for `due:none` (no due date).
         case due(DayRange?)
         case created(TimeRange)
@@ -110,6 +112,9 @@ extension Filter.Term {
         case .kind(let kind): return item.kind == kind
         case .status(let status): return status.admits(item)
         case .priority(let priority): return item.priority == priority
+        case .project(let name):
+            guard let name else { return item.project == nil }
+            return Projects.contains(item.project, within: name)
         case .due(let range):
             guard let range else { return item.due == nil }
             return item.due.map(range.contains) ?? false

@@ -30,7 +30,7 @@ extension Filter {
     }
 
     /// The fields a `name:value` term may name, in the order the help lists them.
-    public static let fieldNames = ["kind", "status", "priority", "due", "created", "updated"]
+    public static let fieldNames = ["kind", "status", "priority", "project", "due", "created", "updated"]
 
     /// Reads `text` as a filter (SPEC: Filters).
     ///
@@ -248,6 +248,12 @@ struct FilterParser {
             } catch {
                 throw Filter.Failure("'\(term)': priority is none, low, medium or high (or h, m, l)")
             }
+        case "project":
+            do {
+                return .project(try Validation.project(value))
+            } catch {
+                throw Filter.Failure("'\(term)': \(error)")
+            }
         case "due", "created", "updated":
             if field == "due", modifier == nil, lowered == "none" || lowered.isEmpty { return .due(nil) }
             let day: Day
@@ -282,7 +288,7 @@ struct FilterParser {
 
     /// Fields SPEC names whose items this version does not have yet, with what they need.
     static let laterFields: [String: String] = [
-        "project": "projects", "wait": "waiting dates", "waiting": "waiting tasks", "scheduled": "scheduled dates",
+        "wait": "waiting dates", "waiting": "waiting tasks", "scheduled": "scheduled dates",
         "has": "attachments or links", "links": "links",
     ]
 

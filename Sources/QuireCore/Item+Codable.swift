@@ -4,7 +4,7 @@ import Foundation
 /// RFC 3339 text whatever the encoder's date strategy, so scripts see one stable shape.
 extension Item: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, kind, title, body, tags, done, doneAt, due, priority, pinned
+        case id, kind, title, body, tags, done, doneAt, due, priority, pinned, project
         case createdAt, updatedAt, deleted, rev, syncState, serverVersion
     }
 
@@ -23,6 +23,7 @@ extension Item: Codable {
             due: try container.decodeIfPresent(Day.self, forKey: .due),
             priority: try container.decodeIfPresent(Priority.self, forKey: .priority) ?? .none,
             pinned: try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false,
+            project: try container.decodeIfPresent(String.self, forKey: .project),
             createdAt: created,
             updatedAt: try time(.updatedAt) ?? created,
             deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
@@ -45,6 +46,7 @@ extension Item: Codable {
         try container.encode(due, forKey: .due)
         try container.encode(priority, forKey: .priority)
         try container.encode(pinned, forKey: .pinned)
+        try container.encode(project, forKey: .project)
         try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
         try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
         try container.encode(deleted, forKey: .deleted)

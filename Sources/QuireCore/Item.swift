@@ -17,6 +17,9 @@ public struct Item: Hashable, Sendable, Identifiable {
     public var due: Day?
     public var priority: Priority
     public var pinned: Bool
+    /// A task's project or a note's notebook, hierarchical with dots (`home.garden`); nil for
+    /// none. Kept as typed; matched without regard to case (`Projects`).
+    public var project: String?
     public var createdAt: Date
     public var updatedAt: Date
     /// A tombstone until purged; `quire restore` clears it.
@@ -31,7 +34,7 @@ public struct Item: Hashable, Sendable, Identifiable {
     public init(
         id: String, kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [],
         done: Bool = false, doneAt: Date? = nil, due: Day? = nil, priority: Priority = .none,
-        pinned: Bool = false, createdAt: Date, updatedAt: Date? = nil, deleted: Bool = false,
+        pinned: Bool = false, project: String? = nil, createdAt: Date, updatedAt: Date? = nil, deleted: Bool = false,
         rev: Int = 0, syncState: SyncState = .pending, serverVersion: ServerVersion? = nil
     ) {
         self.id = id
@@ -44,6 +47,7 @@ public struct Item: Hashable, Sendable, Identifiable {
         self.due = due
         self.priority = priority
         self.pinned = pinned
+        self.project = project
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
         self.deleted = deleted
@@ -67,6 +71,7 @@ extension Item {
         case .due: due.map { .string($0.description) } ?? .null
         case .priority: .string(priority.rawValue)
         case .pinned: .bool(pinned)
+        case .project: project.map { .string($0) } ?? .null
         }
     }
 
@@ -106,6 +111,11 @@ extension Item {
             priority = parsed
         case (.pinned, .bool(let flag)):
             pinned = flag
+        case (.project, .null):
+            project = nil
+        case (.project, .string(let text)):
+            guard let name = try Validation.project(text) else { throw .invalidProject(text) }
+            project = name
         default:
             throw .wrongType(field: field)
         }

@@ -14,6 +14,8 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
     case date(DateWords.Failure)
     case invalidPriority(String)
     case invalidKind(String)
+    /// A project name with an empty part, a control character or too many bytes.
+    case invalidProject(String)
     case wrongType(field: Field)
 
     public var description: String {
@@ -33,6 +35,8 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
         case .date(let failure): failure.description
         case .invalidPriority(let text): "invalid priority '\(text)': use none, low, medium or high"
         case .invalidKind(let text): "invalid kind '\(text)': use note or task"
+        case .invalidProject(let text):
+            "invalid project '\(text.prefix(60))': use names joined by dots, such as home.garden (at most \(Validation.maxProjectBytes) bytes)"
         case .wrongType(let field): "wrong type of value for field '\(field.rawValue)'"
         }
     }
@@ -48,6 +52,8 @@ public enum Validation {
     public static let maxTitleBytes = 4 << 10
     public static let maxTags = 100
     public static let maxTagBytes = 256
+    /// A project is a short name path (`home.garden`), as long as a tag.
+    public static let maxProjectBytes = 256
     /// The largest item a server accepts by default: the UTF-8 bytes of its title, body and
     /// tags together (`SyncLimits.maxItemBytes`).
     public static let maxItemBytes = maxBodyBytes + (64 << 10)
@@ -96,6 +102,20 @@ public enum Validation {
     public static func due(_ text: String, today: Day?) throws(ValidationError) -> Day? {
         if text.isEmpty || text.lowercased() == "none" { return nil }
         do { return try DateWords.day(text, today: today) } catch { throw .date(error) }
+    }
+
+    /// A project as a person types it, trimmed: nil for none (an empty string or `none`);
+    /// refused with an empty part (`home..garden`, `.home`), a control character or more than
+    /// `maxProjectBytes`. A part may hold spaces (`home.front garden`).
+    public static func project(_ text: String) throws(ValidationError) -> String? {
+        let trimmed = text.trimmingWhitespace()
+        if trimmed.isEmpty || trimmed.lowercased() == "none" { return nil }
+        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+        guard trimmed.utf8.count <= maxProjectBytes,
+            !parts.contains(where: { String($0).trimmingWhitespace().isEmpty }),
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw .invalidProject(text) }
+        return parts.map { String($0).trimmingWhitespace() }.joined(separator: ".")
     }
 
     /// A priority by name or by the shorter names Taskwarrior users type (case-insensitive):

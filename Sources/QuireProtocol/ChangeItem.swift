@@ -21,6 +21,9 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
     public var due: Day?
     public var priority: Priority
     public var pinned: Bool
+    /// Hierarchical with dots (`home.garden`); null for none. Absent in what older servers
+    /// stored, which reads as none.
+    public var project: String?
     public var createdAt: Date
     public var updatedAt: Date
     /// When `done` last became true, by the server's clock; nil while open (and for items a
@@ -32,7 +35,7 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
     public init(
         id: String, rev: Int, deleted: Bool = false, kind: ItemKind = .note, title: String, body: String = "",
         tags: [String] = [], done: Bool = false, due: Day? = nil, priority: Priority = .none, pinned: Bool = false,
-        createdAt: Date, updatedAt: Date, doneAt: Date? = nil, version: ServerVersion? = nil
+        project: String? = nil, createdAt: Date, updatedAt: Date, doneAt: Date? = nil, version: ServerVersion? = nil
     ) {
         self.id = id
         self.rev = rev
@@ -45,6 +48,7 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
         self.due = due
         self.priority = priority
         self.pinned = pinned
+        self.project = project
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.doneAt = doneAt
@@ -60,7 +64,8 @@ extension ChangeItem {
         self.init(
             id: item.id, rev: item.rev, deleted: item.deleted, kind: item.kind, title: item.title, body: item.body,
             tags: item.tags, done: item.done, due: item.due, priority: item.priority, pinned: item.pinned,
-            createdAt: item.createdAt, updatedAt: item.updatedAt, doneAt: item.done ? item.doneAt : nil,
+            project: item.project, createdAt: item.createdAt, updatedAt: item.updatedAt,
+            doneAt: item.done ? item.doneAt : nil,
             version: item.serverVersion)
     }
 
@@ -72,7 +77,8 @@ extension ChangeItem {
         Item(
             id: id, kind: kind, title: title, body: body, tags: tags, done: done,
             doneAt: done ? (doneAt ?? fallback) : nil, due: due, priority: priority, pinned: pinned,
-            createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, rev: rev, syncState: syncState,
+            project: project, createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, rev: rev,
+            syncState: syncState,
             serverVersion: version)
     }
 
@@ -87,6 +93,7 @@ extension ChangeItem {
         case .due: due.map { .string($0.description) } ?? .null
         case .priority: .string(priority.rawValue)
         case .pinned: .bool(pinned)
+        case .project: project.map { .string($0) } ?? .null
         }
     }
 }
@@ -95,7 +102,7 @@ extension ChangeItem {
 
 extension ChangeItem: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, rev, deleted, kind, title, body, tags, done, due, priority, pinned, createdAt, updatedAt
+        case id, rev, deleted, kind, title, body, tags, done, due, priority, pinned, project, createdAt, updatedAt
         case doneAt, version
     }
 
@@ -114,6 +121,7 @@ extension ChangeItem: Codable {
             due: try container.decode(Day?.self, forKey: .due),
             priority: try container.decode(Priority.self, forKey: .priority),
             pinned: try container.decode(Bool.self, forKey: .pinned),
+            project: try container.decodeIfPresent(String.self, forKey: .project),
             createdAt: try time(.createdAt),
             updatedAt: try time(.updatedAt),
             doneAt: try container.decodeTimeIfPresent(forKey: .doneAt),
@@ -133,6 +141,7 @@ extension ChangeItem: Codable {
         try container.encode(due, forKey: .due)
         try container.encode(priority, forKey: .priority)
         try container.encode(pinned, forKey: .pinned)
+        try container.encode(project, forKey: .project)
         try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
         try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
         try container.encode(doneAt.map(Timestamp.string(from:)), forKey: .doneAt)

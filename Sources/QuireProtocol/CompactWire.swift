@@ -150,6 +150,12 @@ extension ChangeItem {
         CompactJSON.appendString(priority.rawValue, to: &bytes)
         CompactJSON.appendRaw(",\"pinned\":", to: &bytes)
         CompactJSON.appendValue(.bool(pinned), to: &bytes)
+        CompactJSON.appendRaw(",\"project\":", to: &bytes)
+        if let project {
+            CompactJSON.appendString(project, to: &bytes)
+        } else {
+            CompactJSON.appendRaw("null", to: &bytes)
+        }
         CompactJSON.appendRaw(",\"createdAt\":\"", to: &bytes)
         Timestamp.append(createdAt, to: &bytes)
         CompactJSON.appendRaw("\",\"updatedAt\":\"", to: &bytes)
@@ -318,7 +324,18 @@ extension ChangeItem {
         guard reader.take(UInt8(ascii: ",")), reader.key("priority"), let priorityText = reader.string(),
             let priority = Priority(rawValue: priorityText),
             reader.take(UInt8(ascii: ",")), reader.key("pinned"), let pinned = reader.bool(),
-            reader.take(UInt8(ascii: ",")), reader.key("createdAt"),
+            reader.take(UInt8(ascii: ","))
+        else { return nil }
+        // What a server stored before projects existed has no `project` key: none.
+        var project: String?
+        if reader.key("project") {
+            if !reader.literal("null") {
+                guard let text = reader.string() else { return nil }
+                project = text
+            }
+            guard reader.take(UInt8(ascii: ",")) else { return nil }
+        }
+        guard reader.key("createdAt"),
             let created = reader.string().flatMap(Timestamp.date(from:)),
             reader.take(UInt8(ascii: ",")), reader.key("updatedAt"),
             let updated = reader.string().flatMap(Timestamp.date(from:))
@@ -339,7 +356,8 @@ extension ChangeItem {
         guard reader.take(UInt8(ascii: "}")) else { return nil }
         return ChangeItem(
             id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,
-            priority: priority, pinned: pinned, createdAt: created, updatedAt: updated, doneAt: doneAt,
+            priority: priority, pinned: pinned, project: project, createdAt: created, updatedAt: updated,
+            doneAt: doneAt,
             version: version)
     }
 }

@@ -390,6 +390,20 @@ extension AppDatabase {
                     ALTER TABLE conflictWithOrigin RENAME TO conflict;
                     """)
         }
+        migrator.registerMigration("v15 projects") { db in
+            // A task's project or a note's notebook (`home.garden`), matched without regard to
+            // case: `project:home` reads the index as `project = 'home'` and the range from
+            // 'home.' to 'home/'. Each column is added once, so the step can run again over a
+            // store that has them.
+            if try !db.columns(in: "item").contains(where: { $0.name == "project" }) {
+                try db.execute(sql: "ALTER TABLE item ADD COLUMN project TEXT COLLATE NOCASE")
+            }
+            if try !db.columns(in: "itemVersion").contains(where: { $0.name == "project" }) {
+                try db.execute(sql: "ALTER TABLE itemVersion ADD COLUMN project TEXT")
+            }
+            try db.execute(
+                sql: "CREATE INDEX IF NOT EXISTS item_by_project ON item(project) WHERE project IS NOT NULL")
+        }
         return migrator
     }
 

@@ -245,12 +245,31 @@ extension AppDatabase {
         }
     }
 
+    /// Every project of a live item with how many live items it holds, its sub-projects'
+    /// included (`home` counts `home.garden`'s), sorted by name; names that differ only in the
+    /// case of ASCII letters are one project (the spelling used most).
+    public func projectCounts() throws(StoreError) -> [(name: String, count: Int)] {
+        let direct = try read { db in
+            // The column's NOCASE collation groups `Home` with `home`.
+            let sql = """
+                SELECT project, count(*) FROM item WHERE deleted = 0 AND project IS NOT NULL GROUP BY project
+                """
+            return try Row.fetchAll(db.cachedStatement(sql: sql)).map { row in (row[0] as String, row[1] as Int) }
+        }
+        var counts: [[UInt8]: (name: String, count: Int)] = [:]
+        for (project, count) in direct {
+            for name in Projects.lineage(of: project) {
+                counts[Projects.fold(name), default: (name, 0)].count += count
+            }
+        }
+        return counts.values.sorted { Projects.fold($0.name).lexicographicallyPrecedes(Projects.fold($1.name)) }
+    }
+
     /// Every version of the item this device has seen or made, newest first.
     public func history(of id: String) throws(StoreError) -> [ItemVersion] {
         try read { db in
             let sql = """
-                SELECT seq, recordedAt, origin, opId, itemId, kind, title, body, tags, done, doneAt, due, priority,
-                  pinned, createdAt, updatedAt, deleted, rev, 'synced', serverVersion, undoes IS NOT NULL
+                SELECT seq, recordedAt, origin, opId, \(ItemRow.versionColumns), undoes IS NOT NULL
                 FROM itemVersion WHERE itemId = ? ORDER BY seq DESC
                 """
             return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map { row in
@@ -260,7 +279,7 @@ extension AppDatabase {
                     seq: row[0], recordedAt: StoreTime.date(from: recorded) ?? Date(timeIntervalSince1970: 0),
                     origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3],
                     item: try ItemRow.decode(row, at: 4),
-                    isUndo: row[20])
+                    isUndo: row[21])
             }
         }
     }

@@ -170,14 +170,13 @@ private struct SyncTables: SyncTransaction {
 
     func recentVersions(of itemID: String) throws -> [HistoryEntry] {
         let sql = """
-            SELECT itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt, deleted,
-              rev, 'synced', serverVersion, origin, opId
+            SELECT \(ItemRow.versionColumns), origin, opId
             FROM itemVersion WHERE itemId = ? ORDER BY seq DESC LIMIT ?
             """
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [itemID, recentVersionLimit]).map { row in
-            let origin: String = row[16]
+            let origin: String = row[17]
             return HistoryEntry(
-                item: try ItemRow.decode(row), origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[17])
+                item: try ItemRow.decode(row), origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[18])
         }
     }
 

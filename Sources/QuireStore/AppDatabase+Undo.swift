@@ -53,19 +53,14 @@ extension AppDatabase {
 
     /// The version recorded at `seq`.
     private static func version(seq: Int64, in db: Database) throws -> Item? {
-        let sql = "SELECT \(versionColumns) FROM itemVersion WHERE seq = ?"
+        let sql = "SELECT \(ItemRow.versionColumns) FROM itemVersion WHERE seq = ?"
         return try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [seq]).map { try ItemRow.decode($0) }
     }
 
     /// The item's version recorded just before `seq`; nil when `seq` created it.
     private static func version(before seq: Int64, of itemID: String, in db: Database) throws -> Item? {
-        let sql = "SELECT \(versionColumns) FROM itemVersion WHERE itemId = ? AND seq < ? ORDER BY seq DESC LIMIT 1"
+        let sql =
+            "SELECT \(ItemRow.versionColumns) FROM itemVersion WHERE itemId = ? AND seq < ? ORDER BY seq DESC LIMIT 1"
         return try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [itemID, seq]).map { try ItemRow.decode($0) }
     }
-
-    /// A version's columns in the order `ItemRow.decode` reads an item.
-    private static let versionColumns = """
-        itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt, deleted, rev,
-        'synced', serverVersion
-        """
 }

@@ -26,7 +26,8 @@ extension AppDatabase {
             let item = Item(
                 id: environment.newID(now), kind: new.kind, title: try Validation.title(new.title),
                 body: try Validation.body(new.body), tags: new.tags, due: new.due, priority: new.priority,
-                pinned: new.pinned, createdAt: now, updatedAt: now, syncState: .pending)
+                pinned: new.pinned, project: try Validation.project(new.project ?? ""), createdAt: now,
+                updatedAt: now, syncState: .pending)
             try Validation.size(of: item)
             let opID = environment.newID(now)
             try ItemRow.insert(item, in: db)
@@ -283,8 +284,7 @@ extension AppDatabase {
     func serverCopyWhenNothingWaits(_ item: Item, in db: Database) throws -> Item {
         guard let version = item.serverVersion, try Outbox.entries(for: item.id, in: db).isEmpty else { return item }
         let sql = """
-            SELECT itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt,
-              deleted, rev, 'synced', serverVersion
+            SELECT \(ItemRow.versionColumns)
             FROM itemVersion WHERE itemId = ? AND serverVersion = ? ORDER BY seq DESC LIMIT 1
             """
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [item.id, version.description])
@@ -336,7 +336,7 @@ extension AppDatabase {
             id: entry.id?.lowercased() ?? environment.newID(now), kind: entry.kind,
             title: try Validation.title(entry.title), body: try Validation.body(entry.body), tags: entry.tags,
             done: entry.kind == .task && entry.done, due: entry.due, priority: entry.priority,
-            pinned: entry.pinned, createdAt: created,
+            pinned: entry.pinned, project: try Validation.project(entry.project ?? ""), createdAt: created,
             updatedAt: entry.updatedAt.map(StoreTime.truncated) ?? created,
             deleted: entry.deleted, syncState: entry.deleted ? .synced : .pending)
         if item.done { item.doneAt = entry.doneAt.map(StoreTime.truncated) ?? item.updatedAt }
@@ -349,7 +349,8 @@ extension AppDatabase {
 /// Statements on the `itemVersion` table (an item's history).
 enum History {
     /// The version's own bookkeeping, then the item columns from `kind` to `rev` (no badge).
-    static let columns = ["itemId", "recordedAt", "origin", "opId"] + ItemRow.columns[1..<14] + ["serverVersion"]
+    static let columns =
+        ["itemId", "recordedAt", "origin", "opId"] + ItemRow.columns[1..<14] + ["serverVersion", "project"]
     static let insertSQL =
         "INSERT INTO itemVersion (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
 
@@ -366,6 +367,7 @@ enum History {
         // Only a version pulled from the server is a server version; another (a local edit, a
         // merge) rests on one but is not it, until the server acknowledges it as exactly that.
         values.append(origin == .remote ? item.serverVersion?.description : nil)
+        values.append(item.project)
     }
 
     static let undoingInsertSQL =

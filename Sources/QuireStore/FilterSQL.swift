@@ -44,6 +44,12 @@ enum FilterSQL {
         case .priority(let priority):
             arguments += [priority.rawValue]
             return "item.priority = ?"
+        case .project(let name):
+            // The column's collation is NOCASE (`Projects.fold`); the projects under `name` are
+            // the names from `name.` up to `name/` ('/' follows '.'), a range the index serves.
+            guard let name else { return "item.project IS NULL" }
+            arguments += [name, name + ".", name + "/"]
+            return "(item.project = ? OR (item.project >= ? AND item.project < ?))"
         case .due(let range):
             // `YYYY-MM-DD` sorts as the days do.
             guard let range else { return "item.due IS NULL" }

@@ -44,6 +44,8 @@ public enum ItemJSON {
         CompactJSON.appendString(item.priority.rawValue, to: &bytes)
         key("pinned")
         bool(item.pinned)
+        key("project")
+        if let project = item.project { CompactJSON.appendString(project, to: &bytes) } else { literal("null") }
         key("createdAt")
         time(item.createdAt)
         key("updatedAt")

@@ -10,8 +10,14 @@ enum ItemRow {
     /// The item columns in decoding order; `select(from:)` and `decode(_:at:)` agree on it.
     static let columns = [
         "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned",
-        "createdAt", "updatedAt", "deleted", "rev", "syncState", "serverVersion",
+        "createdAt", "updatedAt", "deleted", "rev", "syncState", "serverVersion", "project",
     ]
+
+    /// An `itemVersion` row's columns in `columns` order (a version carries no badge).
+    static let versionColumns = """
+        itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt, deleted, rev,
+        'synced', serverVersion, project
+        """
 
     /// `t.id, t.kind, …` for a table alias.
     static func select(from alias: String) -> String {
@@ -39,6 +45,7 @@ enum ItemRow {
             updatedAt: try time(11), deleted: row[offset + 12], rev: row[offset + 13],
             syncState: SyncState(rawValue: text(14)) ?? .pending,
             serverVersion: (row[offset + 15] as String?).flatMap(ServerVersion.init))
+        item.project = row[offset + 16]
         // Tags are stored normalized; skip `Item.init`'s normalizing pass for speed.
         item.tags = tags
         return item
@@ -50,6 +57,7 @@ enum ItemRow {
         appendContent(item, to: &values)
         values.append(item.syncState.rawValue)
         values.append(item.serverVersion?.description)
+        values.append(item.project)
     }
 
     /// Appends the columns from `kind` to `rev`, which an item row and a history version share.

@@ -10,10 +10,12 @@ public struct NewItem: Sendable, Hashable {
     public var due: Day?
     public var priority: Priority
     public var pinned: Bool
+    /// Hierarchical with dots (`home.garden`); nil for none.
+    public var project: String?
 
     public init(
         kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [], due: Day? = nil,
-        priority: Priority = .none, pinned: Bool = false
+        priority: Priority = .none, pinned: Bool = false, project: String? = nil
     ) {
         self.kind = kind
         self.title = title
@@ -22,6 +24,7 @@ public struct NewItem: Sendable, Hashable {
         self.due = due
         self.priority = priority
         self.pinned = pinned
+        self.project = project
     }
 }
 
@@ -40,6 +43,7 @@ public struct ImportEntry: Sendable, Hashable {
     public var due: Day?
     public var priority: Priority
     public var pinned: Bool
+    public var project: String?
     public var createdAt: Date?
     public var updatedAt: Date?
     public var deleted: Bool
@@ -47,7 +51,8 @@ public struct ImportEntry: Sendable, Hashable {
     public init(
         id: String? = nil, kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [],
         done: Bool = false, doneAt: Date? = nil, due: Day? = nil, priority: Priority = .none,
-        pinned: Bool = false, createdAt: Date? = nil, updatedAt: Date? = nil, deleted: Bool = false
+        pinned: Bool = false, project: String? = nil, createdAt: Date? = nil, updatedAt: Date? = nil,
+        deleted: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -59,6 +64,7 @@ public struct ImportEntry: Sendable, Hashable {
         self.due = due
         self.priority = priority
         self.pinned = pinned
+        self.project = project
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.deleted = deleted
@@ -70,7 +76,7 @@ public struct ImportEntry: Sendable, Hashable {
             .kind: .string(kind.rawValue), .title: .string(title), .body: .string(body),
             .tags: .strings(Tags.normalize(tags)), .done: .bool(done),
             .due: due.map { .string($0.description) } ?? .null, .priority: .string(priority.rawValue),
-            .pinned: .bool(pinned),
+            .pinned: .bool(pinned), .project: project.map { .string($0) } ?? .null,
         ]
     }
 }

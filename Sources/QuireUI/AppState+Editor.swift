@@ -95,6 +95,10 @@ extension AppState {
                 before[.tags] = .strings(opened.tags)
                 after[.tags] = .strings(details.tags)
             }
+            if details.project != opened.project {
+                before[.project] = opened.project.map { .string($0) } ?? .null
+                after[.project] = details.project.map { .string($0) } ?? .null
+            }
             if details.due != opened.due {
                 before[.due] = opened.due.map { .string($0.description) } ?? .null
                 after[.due] = details.due.map { .string($0.description) } ?? .null

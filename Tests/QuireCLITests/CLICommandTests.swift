@@ -21,7 +21,7 @@ import Testing
         #expect(milk["rev"] as? Int == 0 && milk["deleted"] as? Bool == false && milk["doneAt"] is NSNull)
         #expect(
             Set(milk.keys) == [
-                "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned",
+                "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned", "project",
                 "createdAt", "updatedAt", "deleted", "rev", "syncState",
             ])
 

@@ -12,10 +12,7 @@ import Testing
         return (milk, fence, reading)
     }
 
-    func ids(_ cli: QuireCLI, _ arguments: String...) throws -> [String] {
-        let found = try cli.json(["list"] + arguments + ["--json"]) as? [[String: Any]] ?? []
-        return found.compactMap { $0["id"] as? String }
-    }
+    func ids(_ cli: QuireCLI, _ arguments: String...) throws -> [String] { try cli.listedIDs(arguments) }
 
     @Test func termsNarrowAndCombine() throws {
         let cli = try QuireCLI()
@@ -37,7 +34,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ["foo:bar"], ["kind:idea"], ["due:2026-02-30"], ["(+home"], ["or", "+home"], ["--bogus"], ["project:home"],
+        ["foo:bar"], ["kind:idea"], ["due:2026-02-30"], ["(+home"], ["or", "+home"], ["--bogus"], ["project:home..x"],
     ])
     func aBadTermIsOneLineAndExitsOne(_ arguments: [String]) throws {
         let cli = try QuireCLI()

@@ -81,7 +81,7 @@ import Testing
         #expect(
             rent["kind"] as? String == "task" && rent["priority"] as? String == "high"
                 && rent["due"] as? String == "2026-11-30")
-        #expect(rent["tags"] as? [String] == ["money", "project:home"])
+        #expect(rent["tags"] as? [String] == ["money"] && rent["project"] as? String == "home")
         #expect(items.first { $0["title"] as? String == "Filed taxes" }?["done"] as? Bool == true)
         #expect(try cli.run("import", file, "--format", "taskwarrior").stdout.contains("2 unchanged"))
     }

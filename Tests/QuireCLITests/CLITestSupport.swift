@@ -102,6 +102,11 @@ struct QuireCLI {
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
 
+    /// The ids `quire list` prints for these arguments (a filter, flags), in its order.
+    func listedIDs(_ arguments: [String]) throws -> [String] {
+        (try json(["list"] + arguments + ["--json"]) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
     /// Every item, deleted ones included, as JSON objects.
     func allItems() throws -> [[String: Any]] {
         try json("list", "--all", "--json") as? [[String: Any]] ?? []

@@ -11,6 +11,18 @@ import Testing
         #expect(try DetailsLine.parse("  ", kind: .note) == DetailsLine.Values())
     }
 
+    /// A note's notebook and a task's project are one field, written `project home.garden`.
+    @Test func aProjectIsReadForNotesAndTasks() throws {
+        let values = DetailsLine.Values(tags: ["home"], project: "home.front garden", due: Day("2026-12-01"))
+        let text = DetailsLine.text(values)
+        #expect(text == "#home project \"home.front garden\" due 2026-12-01")
+        #expect(try DetailsLine.parse(text, kind: .task) == values)
+        #expect(
+            try DetailsLine.parse("project:Work.Q4 #x", kind: .note)
+                == DetailsLine.Values(tags: ["x"], project: "Work.Q4"))
+        #expect(try DetailsLine.parse("project none", kind: .note).project == nil)
+    }
+
     @Test func colonFormsAndNoneWork() throws {
         let values = try DetailsLine.parse("due:2026-01-02 priority:HIGH #b #a #a", kind: .task)
         #expect(values == DetailsLine.Values(tags: ["a", "b"], due: Day("2026-01-02"), priority: .high))
@@ -24,9 +36,14 @@ import Testing
     @Test(arguments: [
         (
             "milk", ItemKind.task,
-            "“milk” is not a detail: write tags as #tag, a due date as due YYYY-MM-DD, a priority as priority high"
+            "“milk” is not a detail: write tags as #tag, a project as project home.garden, a due date as due YYYY-MM-DD, a priority as priority high"
         ),
-        ("milk", .note, "“milk” is not a detail: write tags as #tag"),
+        ("milk", .note, "“milk” is not a detail: write tags as #tag, a project as project home.garden"),
+        ("project", .note, "project needs a name such as home.garden, or none"),
+        (
+            "project home..garden", .task,
+            "invalid project 'home..garden': use names joined by dots, such as home.garden (at most 256 bytes)"
+        ),
         ("due 2026-02-30", .task, "no such day: 2026-02-30"),
         ("due 30/02/2026", .task, "invalid date '30/02/2026': use YYYY-MM-DD"),
         ("priority urgent", .task, "invalid priority 'urgent': use none, low, medium or high"),

@@ -41,6 +41,9 @@ import Testing
         #expect(try Self.parse("priority:none") == .term(.priority(.none)))
         #expect(try Self.parse("Milk") == .term(.word("milk")))
         #expect(try Self.parse("due:none") == .term(.due(nil)))
+        #expect(try Self.parse("project:Home.Garden") == .term(.project("Home.Garden")))
+        #expect(try Self.parse("project:none") == .term(.project(nil)))
+        #expect(try Self.parse("project:") == .term(.project(nil)))
         #expect(try Self.parse("due:") == .term(.due(nil)))
         #expect(try Self.parse("due:today") == Self.days("2026-11-26", "2026-11-26"))
         #expect(try Self.parse("due.before:tomorrow") == Self.days(nil, "2026-11-26"))
@@ -117,7 +120,8 @@ import Testing
         ("due:someday", "'due:someday': 'someday' is not a date"),
         ("due.on:today", "'due.on:today': use due:, due.before: or due.after:"),
         ("kind.before:task", "'kind.before:task': kind takes no .before"),
-        ("project:home", "'project:home': this version of Quire has no projects yet"),
+        ("project:home..garden", "'project:home..garden': invalid project 'home..garden'"),
+        ("project.before:home", "'project.before:home': project takes no .before"),
         ("status:waiting", "'status:waiting': this version of Quire has no waiting tasks yet"),
         ("(+a", "a '(' without a ')'"),
         ("+a)", "a ')' without a '('"),
@@ -161,6 +165,26 @@ import Testing
         #expect(try admits("created.before:today"))
         #expect(try admits("+nothing or mil"))
         #expect(try !admits("+nothing or (mil status:done)"))
+        #expect(try admits("project:none"))
+        #expect(try !admits("project:home"))
+    }
+
+    /// `project:home` names `home` and every project under it, without regard to case; a
+    /// project whose name only starts the same (`homework`) is another project.
+    @Test func aProjectTermHoldsItsSubProjects() throws {
+        func item(_ project: String?) -> Item {
+            Item(id: "0190f0e0-0000-7000-8000-000000000001", title: "x", project: project, createdAt: Date())
+        }
+        let filter = try Self.parse("project:home")
+        #expect(filter.admits(item("home")))
+        #expect(filter.admits(item("Home")))
+        #expect(filter.admits(item("HOME.garden")))
+        #expect(filter.admits(item("home.garden.beds")))
+        #expect(!filter.admits(item("homework")))
+        #expect(!filter.admits(item("work.home")))
+        #expect(!filter.admits(item(nil)))
+        #expect(try !Self.parse("project:home.garden").admits(item("home")))
+        #expect(Projects.lineage(of: "home.garden.beds") == ["home", "home.garden", "home.garden.beds"])
     }
 }
 

@@ -160,6 +160,7 @@ import Testing
                 copy.due = Bool.random(using: &random) ? nil : Day("2027-01-0\(Int.random(in: 1...3, using: &random))")
             case .priority: copy.priority = Priority.allCases.randomElement(using: &random)!
             case .pinned: copy.pinned.toggle()
+            case .project: copy.project = [nil, "home", "home.garden", "Work"].randomElement(using: &random)!
             }
         }
         return copy

@@ -93,12 +93,30 @@ import Testing
         #expect(
             Set(object.keys) == [
                 "id", "rev", "deleted", "kind", "title", "body", "tags", "done", "due", "priority", "pinned",
-                "createdAt",
+                "project", "createdAt",
                 "updatedAt", "doneAt", "version",
             ])
         #expect(object["due"] is NSNull)
         #expect(object["createdAt"] as? String == "2026-11-22T10:00:00.000Z")
         #expect(try JSONDecoder().decode(ChangeItem.self, from: JSONEncoder().encode(item)) == item)
+    }
+
+    /// The server keeps each item's JSON as it was written: what it stored before projects
+    /// existed has no `project` key and reads as none, on the fast path and the general one.
+    @Test func aProjectTravelsAndItsAbsenceReadsAsNone() throws {
+        let when = Date(timeIntervalSince1970: 1_795_341_600)
+        let withProject = ChangeItem(
+            id: "a", rev: 1, title: "t", project: "home.garden", createdAt: when, updatedAt: when)
+        let without = ChangeItem(id: "b", rev: 1, title: "u", createdAt: when, updatedAt: when)
+        let older = without.compactJSON().replacingOccurrences(of: #","project":null"#, with: "")
+        #expect(!older.contains("project") && withProject.compactJSON().contains(#""project":"home.garden""#))
+        let bytes = SyncResponse.compactJSON(
+            results: [], changeDocuments: [withProject.compactJSON(), older], cursor: "1", more: false, epoch: "e",
+            stateHash: "h")
+        let fast = try #require(bytes.withUnsafeBufferPointer(SyncResponse.readCompact))
+        #expect(fast.changes == [withProject, without])
+        let general = try JSONDecoder().decode(SyncResponse.self, from: Data(bytes))
+        #expect(general.changes == [withProject, without])
     }
 
     @Test func changeItemRequiresEveryField() {

@@ -25,6 +25,8 @@ import Testing
         func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
         let words = ["milk", "mint", "bread", "apple", "shop"]
         let tags = ["home", "Home", "work", "reading list", "errands"]
+        // `home` holds `Home.Garden` but not `homework`, whose name only starts the same.
+        let projects: [String?] = [nil, nil, "home", "Home.Garden", "homework", "home.garden.beds", "work"]
         var ids: [String] = []
         for _ in 0..<(30 + Int(random.next() % 40)) {
             let due = random.next() % 3 == 0 ? nil : Self.today.adding(days: Int(random.next() % 15) - 5)
@@ -33,7 +35,7 @@ import Testing
                     kind: pick([.note, .task]), title: pick(words) + " " + pick(words),
                     body: random.next() % 2 == 0 ? "" : pick(words),
                     tags: (0..<Int(random.next() % 3)).map { _ in pick(tags) }, due: due,
-                    priority: pick(Priority.allCases)))
+                    priority: pick(Priority.allCases), project: pick(projects)))
             ids.append(item.id)
         }
         for _ in 0..<15 {
@@ -70,6 +72,7 @@ import Testing
             "status:open", "status:done", "priority:h", "priority:none", "priority:low", "due:today", "due:none",
             "due.before:eow", "due.after:tomorrow", "due.before:-2d", "due:+3d", "created:today", "created.before:+1d",
             "created.after:today", "updated:+1d", "updated.before:+2d", "mil", "bre", "apple", "sho", "m",
+            "project:home", "project:HOME.garden", "project:homework", "project:none", "project:work",
         ]
         let count = 1 + Int(random.next() % 3)
         var parts: [String] = []

@@ -142,7 +142,7 @@ import Testing
         #expect(entries.count == 3)
         let rent = entries[0]
         #expect(rent.title == "Pay rent" && rent.kind == .task && rent.priority == .high)
-        #expect(rent.tags == ["money", "project:home"] && rent.body == "ask about the deposit")
+        #expect(rent.tags == ["money"] && rent.project == "home" && rent.body == "ask about the deposit")
         #expect(rent.due == Day("2026-11-30") && !rent.done)
         #expect(rent.createdAt == Date(timeIntervalSince1970: 1_793_523_600))
         let id = try #require(rent.id)

@@ -158,7 +158,9 @@ import Testing
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM outbox") == 2, "the tombstone needs no op")
         #expect(try StoreFixture.count(store, "SELECT count(*) FROM itemVersion WHERE origin = 'import'") == 3)
         let op = try #require(try store.outbox(for: task.id).first)
-        #expect(op.op.kind == .create && op.op.fields?[.title]?.to == .string("Imported") && op.op.fields?.count == 8)
+        #expect(
+            op.op.kind == .create && op.op.fields?[.title]?.to == .string("Imported")
+                && op.op.fields?.count == Field.allCases.count)
         #expect(op.op.fields?[.done]?.to == .bool(true) && op.op.fields?[.tags]?.to == .strings(["a"]))
         let version = try #require(try store.history(of: task.id).first)
         var expected = task

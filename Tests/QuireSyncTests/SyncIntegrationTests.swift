@@ -148,6 +148,26 @@ import Testing
         #expect(a.snapshot == b.snapshot)
     }
 
+    /// A project travels as a field of its own, merged as any other: one device moves the
+    /// item to another project while the other retitles it, and both changes stay.
+    @Test func aProjectSyncsAndMergesAsAFieldOfItsOwn() async throws {
+        let (server, devices, _) = try await setUp(devices: 2)
+        defer { Task { await server.stop() } }
+        let (a, b) = (devices[0], devices[1])
+        let id = a.create("Mend the fence")
+        try a.update(id, [.project: .string("home.garden")])
+        await syncAll(devices)
+        #expect(b.item(id)?.project == "home.garden")
+        try b.update(id, [.project: .string("work")])
+        try a.update(id, [.title: .string("Mend the garden fence")])
+        await syncAll(devices)
+        #expect(a.item(id)?.project == "work" && a.item(id)?.title == "Mend the garden fence")
+        #expect(a.snapshot == b.snapshot)
+        try a.update(id, [.project: .null])
+        await syncAll(devices)
+        #expect(b.item(id)?.project == nil)
+    }
+
     @Test func aReplayedBatchAfterADroppedAnswerHasOneEffect() async throws {
         let (server, devices, _) = try await setUp(devices: 2)
         defer { Task { await server.stop() } }

@@ -216,6 +216,7 @@ extension Item {
         case .due: due = other.due
         case .priority: priority = other.priority
         case .pinned: pinned = other.pinned
+        case .project: project = other.project
         }
     }
 }

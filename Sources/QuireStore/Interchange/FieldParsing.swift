@@ -24,6 +24,11 @@ enum FieldParsing {
         do { return try Validation.due(text, today: nil) } catch { throw ImportError("", error.description) }
     }
 
+    /// nil for `none` or an empty value.
+    static func project(_ text: String) throws(ImportError) -> String? {
+        do { return try Validation.project(text) } catch { throw ImportError("", error.description) }
+    }
+
     static func priority(_ text: String) throws(ImportError) -> Priority {
         do { return try Validation.priority(text) } catch { throw ImportError("", error.description) }
     }

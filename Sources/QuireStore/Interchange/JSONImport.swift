@@ -29,6 +29,7 @@ public enum JSONImport {
             due: try fields.string("due").flatMap(FieldParsing.due),
             priority: try fields.string("priority").map(FieldParsing.priority) ?? .none,
             pinned: try fields.bool("pinned") ?? false,
+            project: try fields.string("project").flatMap(FieldParsing.project),
             createdAt: try fields.string("createdAt").map { text throws(ImportError) in
                 try FieldParsing.time(text, field: "createdAt")
             },

@@ -11,6 +11,7 @@ import QuireCore
 /// title: Buy milk
 /// tags: [errands, home]
 /// due: 2026-11-30
+/// project: home.errands
 /// ---
 ///
 /// Oat, not soy.
@@ -49,6 +50,7 @@ public enum MarkdownItem {
         lines.append("due: \(item.due?.description ?? "none")")
         lines.append("priority: \(item.priority.rawValue)")
         lines.append("pinned: \(item.pinned)")
+        lines.append("project: \(item.project.map(scalar) ?? "none")")
         return lines
     }
 
@@ -172,6 +174,7 @@ public enum MarkdownItem {
             due: try located("due") { raw throws(ImportError) in try FieldParsing.due(raw) } ?? nil,
             priority: try located("priority") { raw throws(ImportError) in try FieldParsing.priority(raw) } ?? .none,
             pinned: try flag("pinned") ?? false,
+            project: try located("project") { raw throws(ImportError) in try FieldParsing.project(raw) } ?? nil,
             createdAt: try located("createdAt") { raw throws(ImportError) in
                 try FieldParsing.time(raw, field: "createdAt")
             },

@@ -4,8 +4,8 @@ import QuireCore
 /// Reads the output of Taskwarrior's `task export`: a JSON array of tasks, or one JSON task per
 /// line as older versions print it.
 ///
-/// Mapping: `description` is the title, annotations become body lines, `tags` and the
-/// `project` (as tag `project:NAME`) the tags, `H`/`M`/`L` the priority, `due` the due day in
+/// Mapping: `description` is the title, annotations become body lines, `tags` the tags,
+/// `project` the project (`home.garden`, as Taskwarrior writes it), `H`/`M`/`L` the priority, `due` the due day in
 /// the local time zone, `entry`/`modified`/`end` the times. `completed` tasks are done,
 /// `deleted` ones are imported as deleted, and `recurring` templates are skipped (their
 /// pending instances come in as ordinary tasks).
@@ -32,8 +32,8 @@ public enum TaskwarriorImport {
             guard UUIDv7Generator.isValid(uuid) else { throw ImportError("", "'uuid' is not a UUID: \(uuid)") }
             id = derivedID(uuid: uuid, entry: entryTime ?? Date(timeIntervalSince1970: 0))
         }
-        var tags = try fields.strings("tags") ?? []
-        if let project = try fields.string("project"), !project.isEmpty { tags.append("project:\(project)") }
+        let tags = try fields.strings("tags") ?? []
+        let project = try fields.string("project").flatMap(FieldParsing.project)
         var annotations: [String] = []
         for annotation in fields.objects("annotations") ?? [] {
             if case .string(let text)? = annotation["description"] { annotations.append(text) }
@@ -56,7 +56,8 @@ public enum TaskwarriorImport {
             id: id, kind: .task, title: try FieldParsing.title(description),
             body: try FieldParsing.body(annotations.joined(separator: "\n")), tags: tags,
             done: status == "completed", doneAt: status == "completed" ? end : nil, due: due, priority: priority,
-            createdAt: entryTime, updatedAt: modified ?? end ?? entryTime, deleted: status == "deleted")
+            project: project, createdAt: entryTime, updatedAt: modified ?? end ?? entryTime,
+            deleted: status == "deleted")
     }
 
     /// Taskwarrior's compact UTC times, `20261122T100000Z` (the ISO form is accepted too).

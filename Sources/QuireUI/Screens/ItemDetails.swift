@@ -18,6 +18,7 @@ public enum ItemDetails {
         lines.append(heading)
 
         var facts = Line([Span(item.kind.rawValue, .muted)])
+        if let project = item.project { facts.spans += [Span(" · ", .muted), Span(project, .tag)] }
         if item.pinned { facts.spans += [Span(" · ", .muted), Span("★ pinned", .pinned)] }
         for tag in item.tags { facts.append(Span(" " + DetailsLine.tagWord(tag), .tag)) }
         if item.deleted {

@@ -415,6 +415,7 @@ enum ResolveScreen {
         case .due: item.due?.description ?? "(none)"
         case .priority: item.priority.rawValue
         case .pinned: item.pinned ? "pinned" : "not pinned"
+        case .project: item.project ?? "(none)"
         }
     }
 

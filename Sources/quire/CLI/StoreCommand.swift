@@ -55,6 +55,11 @@ enum FieldInput {
         do { return try Validation.due(text, today: LocalTime.today()) } catch { throw .badInput(error.description) }
     }
 
+    /// nil for `none` or an empty name.
+    static func project(_ text: String) throws(CLIFailure) -> String? {
+        do { return try Validation.project(text) } catch { throw .badInput(error.description) }
+    }
+
     static func priority(_ text: String) throws(CLIFailure) -> Priority {
         do { return try Validation.priority(text) } catch { throw .badInput(error.description) }
     }

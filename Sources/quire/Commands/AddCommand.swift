@@ -8,7 +8,7 @@ struct AddCommand: StoreCommand {
         abstract: "Add a note (or a task with --task) and print its id.",
         discussion: """
             The words of the title are joined with spaces, so quotes are optional:
-              quire add Buy oat milk --task --tag errands --due 2026-11-30
+              quire add Buy oat milk --task --tag errands --due 2026-11-30 --project home
               echo "Details" | quire add "Meeting notes" --body -
             On a terminal it says 'added c672  Buy oat milk' (the short id lists show); in a \
             pipe it prints the full id alone, which names the item on every device.
@@ -40,6 +40,11 @@ struct AddCommand: StoreCommand {
     @Option(help: ArgumentHelp("none, low, medium or high (or l, m, med, h).", valueName: "priority"))
     var priority: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A task's project or a note's notebook, parts joined by dots: home.garden.", valueName: "project"))
+    var project: String?
+
     @Flag(help: "Pin it: pinned items are listed first.")
     var pin = false
 
@@ -54,7 +59,8 @@ struct AddCommand: StoreCommand {
             tags: tag.map(FieldInput.tag),
             due: try due.flatMap(FieldInput.due),
             priority: try priority.map(FieldInput.priority) ?? .none,
-            pinned: pin)
+            pinned: pin,
+            project: try project.flatMap(FieldInput.project))
         let item = try store.create(new)
         if json {
             JSONOutput.item(&out, item)

@@ -46,6 +46,9 @@ struct EditCommand: StoreCommand {
     @Option(help: ArgumentHelp("none, low, medium or high (or l, m, med, h).", valueName: "priority"))
     var priority: String?
 
+    @Option(help: ArgumentHelp("A new project (home.garden), or none to clear it.", valueName: "project|none"))
+    var project: String?
+
     @Flag(help: "Pin the item: pinned items are listed first.")
     var pin = false
 
@@ -57,7 +60,8 @@ struct EditCommand: StoreCommand {
     }
 
     var hasFieldOptions: Bool {
-        title != nil || body != nil || !tag.isEmpty || due != nil || priority != nil || pin || unpin
+        title != nil || body != nil || !tag.isEmpty || due != nil || priority != nil || project != nil || pin
+            || unpin
     }
 
     func run(store: AppDatabase, out: inout Output) throws {
@@ -73,6 +77,7 @@ struct EditCommand: StoreCommand {
             if let body { fields[.body] = .string(try BodyInput.read(body)) }
             if let due { fields[.due] = try FieldInput.due(due).map { .string($0.description) } ?? .null }
             if let priority { fields[.priority] = .string(try FieldInput.priority(priority).rawValue) }
+            if let project { fields[.project] = try FieldInput.project(project).map { .string($0) } ?? .null }
             if pin || unpin { fields[.pinned] = .bool(pin) }
             let tagChanges = try TagChange.parse(tag)
             after = try store.update(fullID) { item in

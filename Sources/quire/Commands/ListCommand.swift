@@ -15,6 +15,7 @@ struct ListCommand: StoreCommand {
               kind:task          note or task
               status:open        open or done
               priority:high      none, low, medium or high (l, m, h)
+              project:home       home and the projects under it (home.garden), or none
               due:today          also due.before:, due.after: and due:none
               created:today      also .before: and .after:, and the same for updated
             Dates: 2026-12-24, today, tomorrow, yesterday, mon…sun, eow, eom, eoy (the end \

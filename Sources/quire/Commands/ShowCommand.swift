@@ -27,6 +27,7 @@ struct ShowCommand: StoreCommand {
         rows.append(("kind", item.kind == .task ? "task, \(item.done ? "done" : "open")" : "note"))
         if let doneAt = item.doneAt { rows.append(("done at", LocalTime.string(doneAt))) }
         if !item.tags.isEmpty { rows.append(("tags", item.tags.map(DetailsLine.tagWord).joined(separator: " "))) }
+        if let project = item.project { rows.append(("project", project)) }
         if let due = item.due { rows.append(("due", due.description)) }
         if item.priority != .none { rows.append(("priority", item.priority.rawValue)) }
         if item.pinned { rows.append(("pinned", "yes")) }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Projects on the built binary (SPEC: Items, Filters): `--project` on add and edit, the
+/// `project:` term with its sub-projects, `quire projects` with counts, and bad names refused
+/// with one line that changes nothing.
+@Suite struct CLIProjectTests {
+    func ids(_ cli: QuireCLI, _ arguments: String...) throws -> [String] { try cli.listedIDs(arguments) }
+
+    @Test func aProjectHoldsItsSubProjectsWithoutRegardToCase() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let fence = try cli.add("Mend the fence", "--task", "--project", "home.garden")
+        let rent = try cli.add("Pay rent", "--task", "--project", "Home")
+        let essay = try cli.add("Essay", "--project", "homework")
+        let plain = try cli.add("Buy milk", "--task")
+        #expect(try ids(cli, "project:home") == [rent, fence])
+        #expect(try ids(cli, "project:HOME.Garden") == [fence])
+        #expect(try ids(cli, "project:homework") == [essay])
+        #expect(try ids(cli, "project:none") == [plain])
+        #expect(try ids(cli, "project:home", "or", "project:homework") == [essay, rent, fence])
+
+        let shown = try cli.json(["show", fence, "--json"]) as? [String: Any]
+        #expect(shown?["project"] as? String == "home.garden")
+        #expect(try cli.run("show", fence).stdout.contains("project"))
+
+        // A new project, then none: each an ordinary edit.
+        #expect(try cli.run("edit", plain, "--project", "errands").status == 0)
+        #expect(try ids(cli, "project:errands") == [plain])
+        #expect(try cli.run("edit", plain, "--project", "none").status == 0)
+        #expect(try ids(cli, "project:none") == [plain])
+    }
+
+    @Test func projectsListsEachWithItsCountSubProjectsIncluded() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let none = try cli.run("projects")
+        #expect(none.status == 0 && none.stdout.hasPrefix("No projects."))
+        _ = try cli.add("Mend the fence", "--task", "--project", "home.garden")
+        _ = try cli.add("Pay rent", "--task", "--project", "home")
+        _ = try cli.add("Call the plumber", "--task", "--project", "Home")
+        _ = try cli.add("Quarterly report", "--project", "work.q4")
+        let gone = try cli.add("Old plan", "--project", "attic")
+        #expect(try cli.run("rm", gone).status == 0)
+
+        let rows = try cli.json(["projects", "--json"]) as? [[String: Any]] ?? []
+        let counts = rows.map { "\($0["name"] as? String ?? "?")=\($0["count"] as? Int ?? -1)" }
+        #expect(counts.map { $0.lowercased() } == ["home=3", "home.garden=1", "work=1", "work.q4=1"], "\(rows)")
+
+        let text = try cli.run("projects")
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.map { $0.lowercased() } == ["home 3", "garden 1", "work 1", "q4 1"], "\(text.stdout)")
+        #expect(text.stdout.contains("\n  garden"), "sub-projects are indented under their parent: \(text.stdout)")
+    }
+
+    @Test(arguments: [["add", "X", "--project", "home..garden"], ["add", "X", "--project", ".home"]])
+    func aBadProjectIsOneLineAndChangesNothing(_ arguments: [String]) throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        _ = try cli.add("Keep me", "--project", "home")
+        let before = try cli.snapshot()
+        let result = try cli.run(arguments)
+        #expect(result.status == 1, "\(arguments): \(result.stderr)")
+        #expect(result.oneErrorLine && result.stderr.contains("invalid project"), "\(result.stderr)")
+        #expect(try cli.snapshot() == before)
+    }
+
+    /// `quire edit` with no field flags hands the item to the editor as Markdown: the project
+    /// is one of its lines, so an edit of the body keeps it, and changing the line changes it.
+    @Test func theEditorFileCarriesTheProject() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let id = try cli.add("Mend the fence", "--task", "--project", "home.garden")
+        // The "editor" appends to the body and keeps every header line.
+        let keep = try cli.run(["edit", id], environment: ["EDITOR": "sh -c 'printf \"more\\n\" >> \"$0\"'"])
+        #expect(keep.status == 0, "\(keep.stderr)")
+        #expect((try cli.json(["show", id, "--json"]) as? [String: Any])?["project"] as? String == "home.garden")
+        let move = try cli.run(
+            ["edit", id], environment: ["EDITOR": "sed -i s/^project:.*/project:\\ work/"])
+        #expect(move.status == 0, "\(move.stderr)")
+        #expect((try cli.json(["show", id, "--json"]) as? [String: Any])?["project"] as? String == "work")
+    }
+}

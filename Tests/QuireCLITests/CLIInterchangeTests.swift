@@ -83,6 +83,32 @@ import Testing
                 && rent["due"] as? String == "2026-11-30")
         #expect(rent["tags"] as? [String] == ["money"] && rent["project"] as? String == "home")
         #expect(items.first { $0["title"] as? String == "Filed taxes" }?["done"] as? Bool == true)
-        #expect(try cli.run("import", file, "--format", "taskwarrior").stdout.contains("2 unchanged"))
+        let again = try cli.run("import", file, "--format", "taskwarrior")
+        #expect(again.stdout.contains("2 unchanged"))
+        #expect(!again.stdout.contains("not kept"), "everything of these two tasks was kept: \(again.stdout)")
+    }
+
+    /// What Quire cannot keep of a Taskwarrior task (recurrence, `wait`, `depends`, a
+    /// user-defined attribute) is named in the summary with how many tasks had it.
+    @Test func aTaskwarriorImportSaysWhatItDidNotKeep() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let file = cli.home + "/tasks.json"
+        try """
+        [
+        {"description":"Water plants","entry":"20261101T090000Z","status":"recurring","recur":"weekly","due":"20261101T090000Z","mask":"-","uuid":"aaaaaaaa-2b4d-4e6f-9a8b-7c6d5e4f3a21"},
+        {"description":"Water plants","entry":"20261101T090000Z","status":"pending","recur":"weekly","parent":"aaaaaaaa-2b4d-4e6f-9a8b-7c6d5e4f3a21","imask":1,"due":"20261108T090000Z","uuid":"bbbbbbbb-2b4d-4e6f-9a8b-7c6d5e4f3a22"},
+        {"description":"Renew passport","entry":"20261101T090000Z","status":"pending","wait":"20261201T090000Z","estimate":"2h","depends":"bbbbbbbb-2b4d-4e6f-9a8b-7c6d5e4f3a22","uuid":"cccccccc-2b4d-4e6f-9a8b-7c6d5e4f3a23"},
+        {"description":"Book flights","entry":"20261101T090000Z","status":"pending","estimate":"1h","uuid":"dddddddd-2b4d-4e6f-9a8b-7c6d5e4f3a24"}
+        ]
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try cli.run("import", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("3 new") == true, "\(result.stdout)")
+        #expect(
+            lines.last
+                == "not kept: estimate (2 tasks), depends (1 task), recur (1 task), wait (1 task), 1 recurring template (their pending tasks came in as tasks)",
+            "\(result.stdout)")
     }
 }

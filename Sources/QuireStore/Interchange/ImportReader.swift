@@ -18,6 +18,12 @@ public struct ImportReader {
     private var elements: JSONElements
     private let format: Format
     private let timeZone: TimeZone
+    /// Of a Taskwarrior export: for each attribute Quire does not keep (`recur`, `wait`,
+    /// `depends`, a user-defined one …), how many tasks had it.
+    public private(set) var attributesNotKept: [String: Int] = [:]
+    /// Of a Taskwarrior export: recurring templates passed over (their pending instances are
+    /// imported as tasks).
+    public private(set) var recurringTemplatesSkipped = 0
 
     public init(_ elements: JSONElements, format: Format, timeZone: TimeZone = .current) {
         self.elements = elements
@@ -38,7 +44,12 @@ public struct ImportReader {
                     return try JSONImport.entry(object)
                 case .taskwarrior:
                     guard case .object(let object) = value else { throw ImportError("", "expected a task object") }
-                    if let entry = try TaskwarriorImport.entry(object, timeZone: timeZone) { return entry }
+                    guard let entry = try TaskwarriorImport.entry(object, timeZone: timeZone) else {
+                        recurringTemplatesSkipped += 1
+                        continue
+                    }
+                    for name in TaskwarriorImport.attributesNotKept(object) { attributesNotKept[name, default: 0] += 1 }
+                    return entry
                 }
             } catch {
                 throw ImportError(element.location(in: shape), error.reason)

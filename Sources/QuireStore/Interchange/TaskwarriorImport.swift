@@ -60,6 +60,25 @@ public enum TaskwarriorImport {
             deleted: status == "deleted")
     }
 
+    /// What Taskwarrior keeps that Quire takes, or that it computes (`id`, `urgency`) and that
+    /// means nothing elsewhere; any other attribute of a task is one Quire does not keep.
+    static let keptAttributes: Set<String> = [
+        "description", "uuid", "status", "entry", "modified", "end", "due", "tags", "project", "priority",
+        "annotations", "id", "urgency",
+    ]
+
+    /// The attributes of a task that the import leaves behind (`recur`, `wait`, `depends`,
+    /// a user-defined attribute …), so that the summary can say so instead of dropping them in
+    /// silence. A recurring task's `parent`, `mask` and `imask` count as its `recur`.
+    static func attributesNotKept(_ object: [String: JSONValue]) -> [String] {
+        let recurrence: Set<String> = ["parent", "mask", "imask"]
+        var names = Set<String>()
+        for (key, value) in object where !keptAttributes.contains(key) && value != .null {
+            names.insert(recurrence.contains(key) ? "recur" : key)
+        }
+        return names.sorted()
+    }
+
     /// Taskwarrior's compact UTC times, `20261122T100000Z` (the ISO form is accepted too).
     static func time(_ text: String, field: String) throws(ImportError) -> Date {
         let digits = Array(text.utf8)

@@ -37,16 +37,38 @@ struct ImportCommand: StoreCommand {
     func run(store: AppDatabase, out: inout Output) throws {
         let progress = ProgressReporter(quiet: quiet)
         defer { progress.finish() }
-        let summary = try importEntries(into: store, progress: progress)
+        var left: LeftBehind?
+        let summary = try importEntries(into: store, progress: progress) { left = $0 }
         let total = summary.created + summary.updated + summary.unchanged
         var details = ["\(summary.created) new", "\(summary.updated) updated", "\(summary.unchanged) unchanged"]
         if summary.skippedDeleted > 0 { details.append("\(summary.skippedDeleted) skipped (deleted here)") }
         out.line("imported \(total) item\(total == 1 ? "" : "s") from \(path): \(details.joined(separator: ", "))")
+        if let left, let line = left.sentence { out.line(line) }
+    }
+
+    /// What a Taskwarrior import could not keep, said rather than dropped in silence.
+    struct LeftBehind {
+        var attributes: [String: Int]
+        var templates: Int
+
+        var sentence: String? {
+            var parts = attributes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { name, count in
+                "\(name) (\(count) task\(count == 1 ? "" : "s"))"
+            }
+            if templates > 0 {
+                parts.append(
+                    "\(templates) recurring template\(templates == 1 ? "" : "s") (their pending tasks came in as tasks)"
+                )
+            }
+            return parts.isEmpty ? nil : "not kept: " + parts.joined(separator: ", ")
+        }
     }
 
     /// Reads the file (or folder) while the store writes it, an entry at a time: memory stays
     /// flat whatever the size, and one bad entry rolls the whole import back.
-    private func importEntries(into store: AppDatabase, progress: ProgressReporter) throws -> ImportSummary {
+    private func importEntries(
+        into store: AppDatabase, progress: ProgressReporter, leftBehind: (LeftBehind) -> Void
+    ) throws -> ImportSummary {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure(.notFound, "no file or folder at \(path)")
@@ -84,12 +106,14 @@ struct ImportCommand: StoreCommand {
         }
         var reader = ImportReader(elements, format: detected == .taskwarrior ? .taskwarrior : .json)
         var done = 0
-        return try importing(into: store, errorPrefix: "\(path): ") { () throws(ImportError) in
+        let summary = try importing(into: store, errorPrefix: "\(path): ") { () throws(ImportError) in
             progress.update(
                 Self.importing, done: done, fraction: size.map { $0 > 0 ? Double(bytesRead) / Double($0) : 1 })
             done += 1
             return try reader.next()
         }
+        leftBehind(LeftBehind(attributes: reader.attributesNotKept, templates: reader.recurringTemplatesSkipped))
+        return summary
     }
 
     private func importing(

@@ -34,26 +34,34 @@ struct SimulationRun {
         var tags: [String]
         var done: Bool
         var deleted: Bool
+        /// Set with each new title (the same op), so the field travels every path a title does.
+        var project: String?
         /// How many changes its editor made: each must be in the final item.
         var changes = 1
 
         func matches(_ item: ChangeItem) -> Bool {
             item.title == title && item.body == body && item.tags == tags && item.done == done
-                && item.deleted == deleted
+                && item.deleted == deleted && item.project == project
         }
 
         /// What the item holds of the fields the model keeps.
         init(_ item: ChangeItem) {
-            self.init(title: item.title, body: item.body, tags: item.tags, done: item.done, deleted: item.deleted)
+            self.init(
+                title: item.title, body: item.body, tags: item.tags, done: item.done, deleted: item.deleted,
+                project: item.project)
         }
 
-        init(title: String, body: String, tags: [String] = [], done: Bool = false, deleted: Bool = false) {
+        init(
+            title: String, body: String, tags: [String] = [], done: Bool = false, deleted: Bool = false,
+            project: String? = nil
+        ) {
             (self.title, self.body, self.tags, self.done, self.deleted) = (title, body, tags, done, deleted)
+            self.project = project
         }
 
         var description: String {
             "\(deleted ? "deleted " : "")\(done ? "done " : "")\(title) [\(tags.joined(separator: ","))] "
-                + body.replacingOccurrences(of: "\n", with: "|")
+                + (project.map { "(\($0)) " } ?? "") + body.replacingOccurrences(of: "\n", with: "|")
         }
     }
 
@@ -167,7 +175,9 @@ struct SimulationRun {
                 trace("\(device.name) tags \(id.suffix(6)) \(tag)")
             case 40..<42:
                 guard let id, let item = try device.database.item(id), !item.deleted else { continue }
-                _ = try device.database.update(id, fields: [.title: .string("title \(next())")])
+                let token = next()
+                _ = try device.database.update(
+                    id, fields: [.title: .string("title \(token)"), .project: .string(Self.project(for: token))])
                 tracked[id]!.editors.insert(index)
                 trace("\(device.name) retitles \(id.suffix(6))")
             case 42..<47:
@@ -202,6 +212,11 @@ struct SimulationRun {
         return system.tally
     }
 
+    /// The project a retitle sets with its title: a sub-project of `Home` or of `home` by turns.
+    static func project(for token: String) -> String {
+        (token.utf8.last.map { $0 % 2 == 0 } ?? true ? "Home.p" : "home.p") + token
+    }
+
     /// One change of a private item by its editor, written from the model (not from what the
     /// device holds, which a bug may have changed under it), and the model moved on with it.
     /// A step that does not fit the item's state (an edit of a deleted item) does nothing.
@@ -222,7 +237,9 @@ struct SimulationRun {
             trace("\(device.name) tags \(id.suffix(6)) t\(token)")
         case 40..<42 where !model.deleted:
             model.title = "title \(token)"
-            _ = try device.database.update(id, fields: [.title: .string(model.title)])
+            model.project = Self.project(for: token)
+            _ = try device.database.update(
+                id, fields: [.title: .string(model.title), .project: model.project.map { .string($0) } ?? .null])
             trace("\(device.name) retitles \(id.suffix(6))")
         case 42..<47 where !model.deleted && item.kind == .task:
             model.done.toggle()

@@ -245,6 +245,18 @@ extension AppDatabase {
         }
     }
 
+    /// Every tag of a live item with how many live items carry it, sorted by name; tags that
+    /// differ only in the case of ASCII letters are one tag (SPEC: Filters).
+    public func tagCounts() throws(StoreError) -> [(name: String, count: Int)] {
+        try read { db in
+            let sql = """
+                SELECT json_each.value, count(*) FROM item, json_each(item.tags)
+                WHERE item.deleted = 0 GROUP BY json_each.value COLLATE NOCASE ORDER BY json_each.value COLLATE NOCASE
+                """
+            return try Row.fetchAll(db.cachedStatement(sql: sql)).map { row in (row[0] as String, row[1] as Int) }
+        }
+    }
+
     /// Every project of a live item with how many live items it holds, its sub-projects'
     /// included (`home` counts `home.garden`'s), sorted by name; names that differ only in the
     /// case of ASCII letters are one project (the spelling used most).

@@ -54,6 +54,21 @@ import Testing
         #expect(text.stdout.contains("\n  garden"), "sub-projects are indented under their parent: \(text.stdout)")
     }
 
+    /// `quire tags`, the same shape: a tag in two cases is one tag, as filters match it.
+    @Test func tagsListsEachTagWithItsCount() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        #expect(try cli.run("tags").stdout.hasPrefix("No tags."))
+        _ = try cli.add("Buy milk", "--tag", "home", "--tag", "errands")
+        _ = try cli.add("Mend the fence", "--tag", "Home")
+        _ = try cli.add("Reading", "--tag", "reading list")
+        let rows = try cli.json(["tags", "--json"]) as? [[String: Any]] ?? []
+        let counts = rows.map { "\(($0["name"] as? String ?? "?").lowercased())=\($0["count"] as? Int ?? -1)" }
+        #expect(counts == ["errands=1", "home=2", "reading list=1"], "\(rows)")
+        let text = try cli.run("tags").stdout
+        #expect(text.contains("#\"reading list\"  1"), "a tag with a space is written as it is typed: \(text)")
+    }
+
     @Test(arguments: [["add", "X", "--project", "home..garden"], ["add", "X", "--project", ".home"]])
     func aBadProjectIsOneLineAndChangesNothing(_ arguments: [String]) throws {
         let cli = try QuireCLI()

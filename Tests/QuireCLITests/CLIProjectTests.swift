@@ -20,6 +20,11 @@ import Testing
         #expect(try ids(cli, "project:none") == [plain])
         #expect(try ids(cli, "project:home", "or", "project:homework") == [essay, rent, fence])
 
+        // The list line: the project leads the last column, before the tags.
+        let listed = try cli.run("list", "project:home.garden").stdout
+        #expect(
+            listed.contains("Mend the fence  home.garden") || listed.contains("Mend the fence home.garden"), "\(listed)"
+        )
         let shown = try cli.json(["show", fence, "--json"]) as? [String: Any]
         #expect(shown?["project"] as? String == "home.garden")
         #expect(try cli.run("show", fence).stdout.contains("project"))

@@ -1,7 +1,7 @@
 import QuireCore
 import TerminalUI
 
-/// How one item looks as a list row: badge, checkbox, pin, title, tags, then due date and
+/// How one item looks as a list row: badge, checkbox, pin, title, project, tags, then due date and
 /// priority at the right edge.
 public enum ItemRow {
     /// The badge for a sync state (SPEC: `●` pending, `↻` syncing, `!` needs review, `✗` error,
@@ -63,6 +63,7 @@ public enum ItemRow {
         var left = Line([badge(of: item), Span(" "), checkbox(item)])
         if item.pinned { left.append(Span("★ ", .pinned)) }
         left.append(Span(item.title, item.done ? .done : .normal))
+        if let project = item.project { left.append(Span(" " + project, .muted)) }
         for tag in item.tags { left.append(Span(" " + DetailsLine.tagWord(tag), .tag)) }
         let metaRoom = meta.width == 0 ? 0 : meta.width + 1
         if metaRoom > 0, width - metaRoom < 16 {

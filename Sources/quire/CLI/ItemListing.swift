@@ -9,12 +9,12 @@ import QuireStore
 /// The human listing of `quire list` and `quire search`: one aligned line per item.
 ///
 /// ```
-/// 3fa9  ●   [ ] Buy milk      2026-11-30 high #errands #home
-/// c07e1   ↑     Meeting notes                  #work
+/// 3fa9  ●   [ ] Buy milk      2026-11-30 high home #errands
+/// c07e1   ↑     Meeting notes                  work.q4 #minutes
 /// ```
 /// Columns: the item's short id (see `ShortID`), the sync badge (`●` pending, `↻` syncing, `!` needs
 /// review, `✗` error, `◌` on this device only, blank when synced), `↑` for pinned, the checkbox of tasks, the title, the
-/// due date, the priority and the tags. Titles are cut to fit a terminal, never in a pipe.
+/// due date, the priority, then the project and the tags. Titles are cut to fit a terminal, never in a pipe.
 ///
 /// In colour (a terminal, no `NO_COLOR`): an open task's due date red when it is past and
 /// yellow when it is today, high priority red, medium yellow, low dim, done and deleted items
@@ -30,7 +30,10 @@ struct ItemListing {
         let hasTasks = items.contains { $0.kind == .task }
         let dueWidth = items.contains { $0.due != nil } ? 10 : 0
         let priorityWidth = items.map { $0.priority == .none ? 0 : $0.priority.rawValue.count }.max() ?? 0
-        let tagTexts = items.map { $0.tags.map(DetailsLine.tagWord).joined(separator: " ") }
+        // The project leads the last column, as Taskwarrior's list shows it beside the tags.
+        let tagTexts = items.map { item in
+            ((item.project.map { [$0] } ?? []) + item.tags.map(DetailsLine.tagWord)).joined(separator: " ")
+        }
         let titles = items.map { title(of: $0) }
         let titleWidths = titles.map(Terminal.width)
         var titleWidth = min(titleWidths.max() ?? 0, 60)

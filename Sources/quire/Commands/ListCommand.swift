@@ -26,7 +26,7 @@ struct ListCommand: StoreCommand {
               quire list --tasks +errands due.before:eow
               quire list '(+home or +garden)' priority:high
             Each line: short id, sync badge (● pending, ↻ syncing, ! needs review, ✗ error), \
-            ↑ when pinned, [ ]/[x] for tasks, title, due date, priority, tags.
+            ↑ when pinned, [ ]/[x] for tasks, title, due date, priority, project and tags.
             """)
 
     enum KindChoice: String, EnumerableFlag {

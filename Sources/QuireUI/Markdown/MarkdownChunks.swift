@@ -9,8 +9,8 @@
 ///
 /// Text with no clean cut for a long stretch (a paragraph of thousands of lines, a long tight
 /// list) is cut before a line that starts in the first column anyway: the paragraph continues
-/// on the next row (where its line starts anyway), without a blank row between. Never before a table
-/// row (the rest of the table would lose its header) or a setext underline (`===`, `---`).
+/// on the next row (where its line starts anyway), without a blank row between. Never before a
+/// table row (the rest of the table would lose its header) or a setext underline (`===`, `---`).
 public struct MarkdownChunks: Sendable {
     /// Text up to this long is parsed whole by default.
     public static let wholeLimit = 64 * 1024

@@ -103,9 +103,11 @@ struct MarkdownRenderer {
 
     /// Rows wrapped at `width`, each logical line (split at hard breaks) on rows of its own.
     /// A row after the first starts at its first word (a wrap before a space leaves it there).
+    /// A line that fits is kept as it is: most lines of a note typed line by line do.
     func wrapped(_ logical: [Line], width: Int) -> [Line] {
         logical.flatMap { line in
-            Paragraph.wrap(line, width: max(1, width)).enumerated().map { index, row in
+            if line.fits(width) { return [line] }
+            return Paragraph.wrap(line, width: max(1, width)).enumerated().map { index, row in
                 index == 0 ? row : row.droppingLeadingSpaces()
             }
         }
@@ -118,6 +120,15 @@ struct MarkdownRenderer {
 }
 
 extension Line {
+    /// Whether the line takes at most `width` cells, measured only when its size leaves a
+    /// doubt: a character is at least one UTF-8 byte and at most two cells, an ASCII one one.
+    func fits(_ width: Int) -> Bool {
+        let bytes = spans.reduce(0) { $0 + $1.text.utf8.count }
+        if bytes * 2 <= width { return true }
+        if bytes <= width && spans.allSatisfy({ $0.text.utf8.allSatisfy { $0 < 0x80 } }) { return true }
+        return self.width <= width
+    }
+
     func droppingLeadingSpaces() -> Line {
         var spans = spans[...]
         while let first = spans.first, first.text.first == " " {

@@ -42,7 +42,7 @@ public final class RenderedMarkdown {
             if !lines.isEmpty && !continues { lines.append(Line([])) }
             continues = false
             for line in renderer.block(block, width: width) {
-                lines.append(line.width > width ? line.truncated(toWidth: width) : line)
+                lines.append(line.fits(width) ? line : line.truncated(toWidth: width))
             }
             if pending.isEmpty { tree = nil }
         }

@@ -75,11 +75,12 @@ struct MarkdownRenderer {
                 ? number + String(repeating: " ", count: numberWidth - number.count) : bullets[depth % bullets.count]
             var style = base
             if let checked = item.taskChecked {
-                // The box stands in for a bullet; a number stays in front of it.
+                // The box stands in for a bullet; a number stays in front of it. A ticked item
+                // reads as done, box and all.
                 marker = (ordered ? marker : "") + (checked ? "[x] " : "[ ] ")
                 if checked { style = Style(.done) }
             }
-            let markerSpan = Span(marker, style: Style(checked: item.taskChecked, base: base))
+            let markerSpan = Span(marker, style: style)
             let content = blocks(
                 item.children, width: width - marker.count, base: style, depth: depth + 1, tight: node.isTightList)
             lines += prefixed(
@@ -101,7 +102,7 @@ struct MarkdownRenderer {
         }
     }
 
-    /// Rows wrapped at `width`, each logical line (split at hard breaks) on rows of its own.
+    /// Rows wrapped at `width`, each logical line (see `inlines(of:style:)`) on rows of its own.
     /// A row after the first starts at its first word (a wrap before a space leaves it there).
     /// A line that fits is kept as it is: most lines of a note typed line by line do.
     func wrapped(_ logical: [Line], width: Int) -> [Line] {
@@ -141,13 +142,6 @@ extension Line {
             }
         }
         return Line(Array(spans))
-    }
-}
-
-extension Style {
-    /// A list marker's style: a ticked box reads as done, an open one as the text around it.
-    fileprivate init(checked: Bool?, base: Style) {
-        self = checked == true ? Style(.done) : base
     }
 }
 

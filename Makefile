@@ -1,7 +1,7 @@
 # Quire — offline-first notes and tasks for the terminal.
 #
 # Targets:
-#   make deps      install missing system packages with apt-get (ncursesw and SQLite headers,
+#   make deps      install missing system packages with apt-get (ncursesw, SQLite and cmark-gfm headers,
 #                  tmux for the terminal tests, PostgreSQL for the server tests)
 #   make build     debug build of every executable
 #   make run       open Quire (the TUI) on the local database; no server needed

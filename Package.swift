@@ -31,7 +31,10 @@ let package = Package(
         .target(name: "QuireCore"),
         .target(name: "QuireProtocol", dependencies: ["QuireCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TerminalUI"),
-        .target(name: "QuireUI", dependencies: ["QuireCore", "TerminalUI"]),
+        .target(name: "QuireUI", dependencies: ["QuireCore", "TerminalUI", "CCmarkGFM"]),
+        // CommonMark with GitHub's extensions for the rendered notes; Debian's headers live in
+        // /usr/include and the module map links both libraries.
+        .systemLibrary(name: "CCmarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
 
         // MARK: - Shells
         .target(

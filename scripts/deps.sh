@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages Quire needs when they are missing (Debian/Ubuntu, apt-get;
+# cmark-gfm for rendering Markdown;
 # openssl's command line for the server's TLS tests),
 # and the API checker schemathesis (a pinned version from PyPI) into .build/venv.
 # With --bench (make bench) also Taskwarrior, which the benchmarks time side by side with
@@ -32,6 +33,9 @@ missing=()
 pkg-config --exists ncursesw 2>/dev/null || missing+=(libncursesw5-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+# CommonMark with GitHub's extensions, for the rendered notes (the extensions have no .pc).
+pkg-config --exists libcmark-gfm 2>/dev/null || missing+=(libcmark-gfm-dev)
+[ -f /usr/include/cmark-gfm-core-extensions.h ] || missing+=(libcmark-gfm-extensions-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)

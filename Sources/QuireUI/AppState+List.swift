@@ -201,6 +201,10 @@ extension AppState {
             return [.write(.delete(id: item.id, title: item.title))]
         case .history:
             return openHistory(of: item)
+        case .toggleMarkdown:
+            showsRawText.toggle()
+            notice = .info(showsRawText ? "Raw text: m shows it rendered" : "Rendered Markdown: m shows the raw text")
+            return []
         default:
             return []
         }
@@ -235,7 +239,8 @@ extension AppState {
         if case .detail(let wanted) = screen, let item = list.selectedItem {
             screen = .detail(
                 scroll: DetailScreen.scroll(
-                    wanted, item: item, shownID: list.shownID(of: item), size: size, today: today))
+                    wanted, item: item, shownID: list.shownID(of: item), size: size, today: today,
+                    markdown: !showsRawText))
         }
         return []
     }

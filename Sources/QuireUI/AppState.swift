@@ -113,6 +113,8 @@ public struct AppState: Hashable, Sendable {
     public var today: Day?
     /// Set once the person asked to quit; the runtime stops after this frame.
     public var quitting: Bool
+    /// Bodies in the preview and the item view as typed rather than rendered as Markdown (`m`).
+    public var showsRawText = false
 
     public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery(), timeZone: TimeZone = .current) {
         self.size = size

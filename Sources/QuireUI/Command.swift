@@ -3,7 +3,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     // Moving
     case moveDown, moveUp, moveTop, moveBottom, pageDown, pageUp
     // Items
-    case open, newNote, newTask, edit, editExternally, toggleDone, delete, undo, pin
+    case open, newNote, newTask, edit, editExternally, toggleDone, delete, undo, pin, toggleMarkdown
     // Finding
     case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore
     // Sync

@@ -33,6 +33,20 @@ public enum Role: String, CaseIterable, Hashable, Sendable {
     case diffAdded
     case diffRemoved
     case error
+    /// Rendered Markdown: a heading's text.
+    case heading
+    /// Rendered Markdown: inline code.
+    case code
+    /// Rendered Markdown: a fenced or indented code block, drawn unwrapped.
+    case codeBlock
+    /// Rendered Markdown: a link's text.
+    case link
+    /// Rendered Markdown: a link's target, shown after its text.
+    case linkTarget
+    /// Rendered Markdown: a block quote's text and bar.
+    case quote
+    /// Rendered Markdown: struck-through text (terminals draw it dimmed).
+    case strikethrough
 }
 
 /// How one cell is drawn: its role plus attributes a view may add on top.

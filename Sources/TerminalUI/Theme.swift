@@ -86,6 +86,13 @@ public struct Theme: Sendable {
         .diffAdded: Appearance(.green),
         .diffRemoved: Appearance(.red),
         .error: Appearance(.red, bold: true),
+        .heading: Appearance(.magenta, bold: true),
+        .code: Appearance(.yellow),
+        .codeBlock: Appearance(.green),
+        .link: Appearance(.blue, underline: true),
+        .linkTarget: Appearance(dim: true),
+        .quote: Appearance(.cyan),
+        .strikethrough: Appearance(dim: true),
     ])
 
     /// Attributes only, for `NO_COLOR` and terminals without colour: meaning survives as
@@ -121,5 +128,12 @@ public struct Theme: Sendable {
         .diffAdded: Appearance(bold: true),
         .diffRemoved: Appearance(dim: true),
         .error: Appearance(bold: true),
+        .heading: Appearance(bold: true),
+        .code: Appearance(bold: true),
+        .codeBlock: Appearance(),
+        .link: Appearance(underline: true),
+        .linkTarget: Appearance(dim: true),
+        .quote: Appearance(dim: true),
+        .strikethrough: Appearance(dim: true),
     ])
 }

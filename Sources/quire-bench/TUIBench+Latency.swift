@@ -35,6 +35,9 @@ struct TUIBenchLatency {
 
     func measure() throws -> [(String, TUIBenchStats)] {
         let store = try AppDatabase.open(path: path)
+        // A pinned note with a 1 MB Markdown body (every element the item view renders), second
+        // in the list, for the rendered item view's figures.
+        _ = try store.create(NewItem(title: "A 1 MB Markdown note", body: TUIBenchData.markdownBody, pinned: true))
         // A pinned note with a 1 MB body, first in the list, for the editor's figures.
         let line = "A line of a long note, typed over months, one of many in the body.\n"
         let longBody = String(repeating: line, count: (1 << 20) / line.utf8.count)
@@ -123,6 +126,19 @@ struct TUIBenchLatency {
         }
         results.append(("item view, 1 MB body: open (`Enter`) to first frame", TUIBenchStats(viewing)))
         results.append(("item view, 1 MB body: scroll a row (`j`)", TUIBenchStats(scrolling)))
+        // The item view of the 1 MB Markdown note (second in the list): rendered as far as the
+        // screen reaches, then a page further each time.
+        _ = time(.character("j"))
+        var rendering: [Double] = []
+        var paging: [Double] = []
+        for _ in 0..<max(5, presses / 20) {
+            rendering.append(time(.enter).frame)
+            for _ in 0..<5 { paging.append(time(.pageDown).frame) }
+            _ = time(.escape)
+        }
+        results.append(("item view, 1 MB Markdown body: open (`Enter`) to first frame", TUIBenchStats(rendering)))
+        results.append(("item view, 1 MB Markdown body: scroll a page (`PgDn`)", TUIBenchStats(paging)))
+        _ = time(.character("g"))
         results.append(("editor, 1 MB body: the first key typed after opening", TUIBenchStats(firstKeys)))
         _ = time(.character("e"))
         var typing: [Double] = []

@@ -10,7 +10,9 @@ public enum DetailScreen {
             // The body's lines down to the last row shown, not the whole of a long note.
             let reach = Size(width: max(1, text.width), height: scroll + text.height)
             Paragraph(
-                ItemDetails.lines(item, today: state.today, shownID: state.list.shownID(of: item), fitting: reach),
+                ItemDetails.lines(
+                    item, today: state.today, shownID: state.list.shownID(of: item), fitting: reach,
+                    markdown: !state.showsRawText),
                 scroll: scroll
             )
             .render(into: &buffer, area: text)
@@ -24,11 +26,15 @@ public enum DetailScreen {
 
     /// The scroll `wanted`, or the largest useful one when the text does not reach that far
     /// (its last row at the bottom of the view). Reads the item only down to the rows `wanted`
-    /// would show: scrolling the start of a long note does not wrap all of it.
-    public static func scroll(_ wanted: Int, item: Item, shownID: String, size: Size, today: Day?) -> Int {
+    /// would show: scrolling the start of a long note does not wrap all of it. `markdown` as the
+    /// view shows the body: rendered, or raw (`m`).
+    public static func scroll(
+        _ wanted: Int, item: Item, shownID: String, size: Size, today: Day?, markdown: Bool = true
+    ) -> Int {
         let text = ScreenChrome(size: size).content.inset(horizontal: 1)
         let reach = Size(width: max(1, text.width), height: wanted + text.height)
-        let count = Paragraph(ItemDetails.lines(item, today: today, shownID: shownID, fitting: reach))
+        let lines = ItemDetails.lines(item, today: today, shownID: shownID, fitting: reach, markdown: markdown)
+        let count = Paragraph(lines)
             .rowCount(width: reach.width, upTo: reach.height)
         return max(0, min(wanted, count - text.height))
     }

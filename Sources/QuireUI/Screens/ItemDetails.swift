@@ -7,9 +7,11 @@ public enum ItemDetails {
     /// `fitting` (rows, columns) keeps only the start of the body that can show in that many
     /// rows: a pane redrawn on every key must not split and wrap a megabyte it cannot show.
     /// `syncState` false leaves out the badge, state and id line (a version in the history view
-    /// is not the item as it stands).
+    /// is not the item as it stands). `markdown` shows the body rendered (see `MarkdownCache`),
+    /// as rows already wrapped to `fitting`'s width; without `fitting` the body stays raw.
     public static func lines(
-        _ item: Item, today: Day?, shownID: String, fitting: Size? = nil, syncState: Bool = true
+        _ item: Item, today: Day?, shownID: String, fitting: Size? = nil, syncState: Bool = true,
+        markdown: Bool = false
     ) -> [Line] {
         var lines: [Line] = []
         var heading = Line([])
@@ -55,6 +57,11 @@ public enum ItemDetails {
         if item.body.isEmpty {
             lines.append(Line("(no text)", style: Style(.muted)))
         } else {
+            if markdown, let fitting {
+                lines += MarkdownCache.shared.lines(item.body, width: fitting.width, rows: fitting.height)
+                    .prefix(max(1, fitting.height))
+                return lines
+            }
             guard let fitting else {
                 lines += item.body.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
                 return lines

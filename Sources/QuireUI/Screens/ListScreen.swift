@@ -95,7 +95,7 @@ enum ListScreen {
         guard let item = state.list.selectedItem else { return }
         let lines = ItemDetails.lines(
             item, today: state.today, shownID: state.list.shownID(of: item),
-            fitting: Size(width: content.width, height: content.height))
+            fitting: Size(width: content.width, height: content.height), markdown: !state.showsRawText)
         Paragraph(lines).render(into: &buffer, area: content)
     }
 }

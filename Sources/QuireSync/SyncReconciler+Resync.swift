@@ -134,8 +134,21 @@ extension SyncReconciler {
     }
 
     /// The ops that bring the server's version to `target`, each naming the lost version.
+    /// A lost version whose content the server's copy has already (changed since the backup
+    /// and back, a delete and its revival, say) is named all the same, by an update that changes
+    /// nothing: the server's copy then holds it, and a device holding an older version the
+    /// restore lost too (the delete) finds it held rather than sending it again over the newer.
     private func resendOps(from remote: Item, to target: Item, lost: ServerVersion) -> [OutboxOp] {
         var ops = makeOps(from: remote, to: target)
+        if ops.isEmpty, remote.serverVersion != nil, !remote.deleted {
+            ops = [
+                OutboxOp(
+                    op: Op(
+                        id: newID(now), item: target.id, kind: .update, baseRev: remote.rev, fields: [:],
+                        baseVersion: remote.serverVersion),
+                    createdAt: now)
+            ]
+        }
         for index in ops.indices { ops[index].op.basis = lost }
         return ops
     }

@@ -33,16 +33,16 @@ import Testing
         #expect(outcome == .caughtUp, "\(device.name): \(outcome)", sourceLocation: sourceLocation)
     }
 
-    func backUp() async throws {
+    func backUp(to name: String = "backup.db") async throws {
         await server.stop()
-        try server.backUp(to: "backup.db")
+        try server.backUp(to: name)
         try await server.start()
     }
 
     /// `quire-server restore` of the backup: installs it and renews the epoch.
-    func restore() async throws {
+    func restore(from name: String = "backup.db") async throws {
         await server.stop()
-        try server.restore(from: "backup.db")
+        try server.restore(from: name)
         _ = try await server.admin { try await $0.renewEpoch() }
         try await server.start()
     }
@@ -280,6 +280,33 @@ import Testing
         try await syncUntilQuiet()
 
         try await expectBody(x, "line1\nline2\n")
+    }
+
+    /// Found by the simulation (seed 1258): A deletes X and brings it back (both acknowledged);
+    /// B holds the delete. A restore takes the server back to X as it was before the delete: A's
+    /// copy has that content, and its re-send must still name its version, so that after a
+    /// second restore (from a backup taken since) B finds its delete held and does not send it
+    /// again over A's revival.
+    @Test func aTombstoneARevivalTheServerHasTheContentOfIsNamedAllTheSame() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await addX()
+        try await backUp()
+        _ = try a.database.delete([x])
+        await sync(a)
+        await sync(b)
+        #expect(try b.database.item(x)?.deleted == true, "B holds the delete")
+        _ = try a.database.restore([x])
+        await sync(a)
+        #expect(try a.database.outbox(state: nil).isEmpty, "acknowledged")
+
+        try await restore()
+        await sync(a)
+        try await backUp(to: "second.db")
+        try await restore(from: "second.db")
+        await sync(b)
+        try await syncUntilQuiet()
+
+        try await expectBody(x, "line1\n")
     }
 
     // MARK: - A review that waits across a restore

@@ -21,9 +21,17 @@ extension Item {
     /// each from the value the tombstone holds. Edits made before it is sent fold into it, so
     /// the `from` values are what still tells the version it revived (the merge base of its
     /// changes); the server sets the `to` values on its tombstone whatever they came from.
-    public var revivalFields: [Field: FieldChange] {
+    public var revivalFields: [Field: FieldChange] { revivalFields(from: self) }
+
+    /// The fields of the create that brings `tombstone` back as this version: every field,
+    /// each from the value the tombstone holds to this version's. A revival a merge or a
+    /// resolution makes rests on the tombstone as one `quire restore` makes does, so when the
+    /// server answers it with another copy, the tombstone is the base it is merged over.
+    public func revivalFields(from tombstone: Item) -> [Field: FieldChange] {
         Dictionary(
-            uniqueKeysWithValues: Field.allCases.map { ($0, FieldChange(from: value(of: $0), to: value(of: $0))) })
+            uniqueKeysWithValues: Field.allCases.map {
+                ($0, FieldChange(from: tombstone.value(of: $0), to: value(of: $0)))
+            })
     }
 
     /// True when this version has every value `op` sets: for a delete, when it is deleted.

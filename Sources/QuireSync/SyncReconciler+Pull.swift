@@ -13,8 +13,11 @@ extension SyncReconciler {
     }
 
     /// Takes or merges a server version. `force` merges even when the version is not newer
-    /// than the local revision (a conflict answer, a snapshot after a server restore).
-    mutating func merge(remote change: ChangeItem, into local: inout LocalItem, force: Bool) {
+    /// than the local revision (a conflict answer, a snapshot after a server restore);
+    /// `lineage` is what a snapshot says the server's database kept of earlier epochs.
+    mutating func merge(
+        remote change: ChangeItem, into local: inout LocalItem, force: Bool, lineage: [String: Int64] = [:]
+    ) {
         guard let current = local.item else {
             var item = remoteItem(change, local: nil)
             item.syncState = .synced
@@ -23,10 +26,20 @@ extension SyncReconciler {
             summary.pulled += 1
             return
         }
-        if !force && change.rev <= current.rev { return }
+        if !force && !SyncReconciler.isNewer(change, than: current) { return }
         let remote = remoteItem(change, local: current)
 
         if let conflict = local.conflict {
+            // A server copy that lacks the version the record holds as the server's is older
+            // than it (a restore lost that version, which its author sends again): the record
+            // waits for a copy that holds it. Merged, the older copy would make the record's
+            // server side vanish from this device's copy, while its history still holds it as a
+            // version both share, and a later merge over it would take its changes out.
+            if let recorded = conflict.remote.serverVersion, let version = remote.serverVersion,
+                !version.holds(recorded, lineage: lineage)
+            {
+                return
+            }
             // Still waiting for the person: the newer server version replaces the old one in the
             // record, and the merge is tried again (it may have become clean).
             let merge = ItemMerge(base: conflict.base, local: current, remote: remote)
@@ -43,6 +56,17 @@ extension SyncReconciler {
         let base = mergeBase(of: local, restingOn: undone, remote: remote)
         settle(
             ItemMerge(base: base, local: current, remote: remote), remote: remote, local: &local, wasInConflict: false)
+    }
+
+    /// True when a pulled version is newer than the version this device's copy rests on: by
+    /// `ServerVersion` when both have one (the copy does not hold it already), else (a server
+    /// too old to stamp versions) by revision. Revisions cannot tell after a restore, which
+    /// counts them again: a device that settled a review on a version the restore lost rests
+    /// on it, and the version another device's re-send of it makes may carry the very same
+    /// revision.
+    static func isNewer(_ change: ChangeItem, than current: Item) -> Bool {
+        guard let mine = current.serverVersion, let theirs = change.version else { return change.rev > current.rev }
+        return !mine.holds(theirs)
     }
 
     /// Replaces the item with the server's version (nothing of this device's waits for it).

@@ -31,7 +31,7 @@ extension SyncReconciler {
                 reconcileMissing(current, local: &local)
                 return
             }
-            merge(remote: remote, into: &local, force: true)
+            merge(remote: remote, into: &local, force: true, lineage: lineage)
             return
         }
         let lost = current.serverVersion!
@@ -55,7 +55,11 @@ extension SyncReconciler {
     }
 
     /// A device copy whose item is gone from the server although the server holds the
-    /// version the copy rests on: deleted there (its tombstone may be purged already).
+    /// version the copy rests on: deleted there (its tombstone may be purged already). The
+    /// tombstone is the last version this device knows the server had, never what only this
+    /// device holds: the server's copy the review shows, or the version the unsent changes
+    /// rest on. Built from the device's copy, it would claim the server held (and deleted)
+    /// this device's unsent lines, and a merge over it would take them out.
     private mutating func reconcileMissing(_ current: Item, local: inout LocalItem) {
         if current.rev == 0 { return }  // never reached the server; its create op will
         if current.deleted {
@@ -64,7 +68,8 @@ extension SyncReconciler {
             local.ops.removeAll { unsent.contains($0.op.id) }
             return
         }
-        var tombstone = current
+        var tombstone =
+            local.conflict?.remote ?? SyncReconciler.base(of: current, undoing: local.activeOps, now: now) ?? current
         tombstone.deleted = true
         merge(remote: ChangeItem(tombstone), into: &local, force: true)
     }
@@ -129,8 +134,21 @@ extension SyncReconciler {
     }
 
     /// The ops that bring the server's version to `target`, each naming the lost version.
+    /// A lost version whose content the server's copy has already (changed since the backup
+    /// and back, a delete and its revival, say) is named all the same, by an update that changes
+    /// nothing: the server's copy then holds it, and a device holding an older version the
+    /// restore lost too (the delete) finds it held rather than sending it again over the newer.
     private func resendOps(from remote: Item, to target: Item, lost: ServerVersion) -> [OutboxOp] {
         var ops = makeOps(from: remote, to: target)
+        if ops.isEmpty, remote.serverVersion != nil, !remote.deleted {
+            ops = [
+                OutboxOp(
+                    op: Op(
+                        id: newID(now), item: target.id, kind: .update, baseRev: remote.rev, fields: [:],
+                        baseVersion: remote.serverVersion),
+                    createdAt: now)
+            ]
+        }
         for index in ops.indices { ops[index].op.basis = lost }
         return ops
     }

@@ -14,9 +14,13 @@ import QuireStore
 ///
 /// - an applied op leaves the outbox; the item takes the new revision only when the server's
 ///   version is exactly the base plus this op (otherwise the pull brings the version);
+/// - a pulled version counts as newer when the item's version does not hold it (`isNewer`;
+///   revisions only for a server that does not stamp versions);
 /// - a pulled version replaces an item only when it has no unsent changes; otherwise the two
 ///   are merged (`ItemMerge`) over the newest version both descend from (`mergeBase`), found
 ///   the same way whether the server's copy came in a push answer, a page or a snapshot;
+/// - an item that needs review is merged again only with a server copy that holds the
+///   version its record holds as the server's (an older one, after a restore, changes nothing);
 /// - a clean merge replaces the unsent ops with ops against the server's revision and is
 ///   logged; a merge with conflicts marks the item needs-review, keeps what the person sees,
 ///   and stores base, local and remote, but only on a device that made changes of its own
@@ -119,10 +123,11 @@ public struct SyncReconciler {
                 id: newID(now), item: target.id, kind: .delete, baseRev: remote.rev, baseVersion: remote.serverVersion)
             return makeOps(from: remote, to: live) + [OutboxOp(op: delete, createdAt: now)]
         case (true, false):
-            // Reviving a tombstone: a create carrying every field, as `quire restore` sends it.
+            // Reviving a tombstone: a create carrying every field, as `quire restore` sends it,
+            // each from the tombstone's value (what the revival rests on).
             op = Op(
-                id: newID(now), item: target.id, kind: .create, baseRev: remote.rev, fields: target.creationFields,
-                baseVersion: remote.serverVersion)
+                id: newID(now), item: target.id, kind: .create, baseRev: remote.rev,
+                fields: target.revivalFields(from: remote), baseVersion: remote.serverVersion)
         case (false, false):
             let changes = target.changes(since: remote)
             if changes.isEmpty { return [] }

@@ -33,16 +33,16 @@ import Testing
         #expect(outcome == .caughtUp, "\(device.name): \(outcome)", sourceLocation: sourceLocation)
     }
 
-    func backUp() async throws {
+    func backUp(to name: String = "backup.db") async throws {
         await server.stop()
-        try server.backUp(to: "backup.db")
+        try server.backUp(to: name)
         try await server.start()
     }
 
     /// `quire-server restore` of the backup: installs it and renews the epoch.
-    func restore() async throws {
+    func restore(from name: String = "backup.db") async throws {
         await server.stop()
-        try server.restore(from: "backup.db")
+        try server.restore(from: name)
         _ = try await server.admin { try await $0.renewEpoch() }
         try await server.start()
     }
@@ -280,6 +280,96 @@ import Testing
         try await syncUntilQuiet()
 
         try await expectBody(x, "line1\nline2\n")
+    }
+
+    /// Found by the simulation (seed 1258): A deletes X and brings it back (both acknowledged);
+    /// B holds the delete. A restore takes the server back to X as it was before the delete: A's
+    /// copy has that content, and its re-send must still name its version, so that after a
+    /// second restore (from a backup taken since) B finds its delete held and does not send it
+    /// again over A's revival.
+    @Test func aTombstoneARevivalTheServerHasTheContentOfIsNamedAllTheSame() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await addX()
+        try await backUp()
+        _ = try a.database.delete([x])
+        await sync(a)
+        await sync(b)
+        #expect(try b.database.item(x)?.deleted == true, "B holds the delete")
+        _ = try a.database.restore([x])
+        await sync(a)
+        #expect(try a.database.outbox(state: nil).isEmpty, "acknowledged")
+
+        try await restore()
+        await sync(a)
+        try await backUp(to: "second.db")
+        try await restore(from: "second.db")
+        await sync(b)
+        try await syncUntilQuiet()
+
+        try await expectBody(x, "line1\n")
+    }
+
+    // MARK: - A review that waits across a restore
+
+    /// B appends `line2` (acknowledged); A appends `line3` on `line1` and is asked to review it
+    /// against B's version.
+    func reviewOnA(_ x: String) async throws {
+        try b.edit(x, body: "line1\nline2\n")
+        await sync(b)
+        try a.edit(x, body: "line1\nline3\n")
+        await sync(a)
+        #expect(try a.database.conflicts().map(\.itemID) == [x], "A reviews its line against B's")
+    }
+
+    /// A settles its review keeping both sides, then both sync until quiet: both lines survive
+    /// everywhere.
+    func resolveOnAKeepingBoth(_ x: String) async throws {
+        #expect(try a.engine.ledger.resolve(x, keeping: .both) != nil, "A's review still waits")
+        try await syncUntilQuiet()
+        for device in [a, b] {
+            let item = try #require(try device.database.item(x))
+            #expect(!item.deleted, "\(device.name)")
+            for line in ["line1", "line2", "line3"] {
+                #expect(item.body.split(separator: "\n").contains(Substring(line)), "\(device.name): \(line)")
+            }
+        }
+        try await expectEveryoneHoldsTheServersCopy()
+    }
+
+    /// Found by the simulation (seeds 1130, 1781, 2449): the restored server's copy is older than
+    /// the version A's review holds as the server's. A's resync (its push fails once, so B
+    /// re-sends `line2` first) must leave the review as it is: merged with the older copy, the
+    /// review vanished, and A's next merge, over `line2`'s version from its history, took `line2`
+    /// out everywhere.
+    @Test func aReviewWaitsForTheVersionARestoreLost() async throws {
+        defer { Task { await server.stop() } }
+        let x = try await addX()
+        try await backUp()
+        try await reviewOnA(x)
+
+        try await restore()
+        let lock = try WriteLockHolder(databasePath: server.databasePath)
+        _ = await a.sync()
+        lock.release()
+        await sync(b)
+        await sync(a)
+        try await resolveOnAKeepingBoth(x)
+    }
+
+    /// Found by the simulation (seeds 5016, 5687): the restore lost an item A is reviewing. The
+    /// tombstone A's resync builds is the server's copy its review shows, not A's copy with its
+    /// unsent `line3`; and A's revival, answered with B's re-send, is merged over that tombstone,
+    /// so `line3` survives.
+    @Test func aReviewOfAnItemARestoreLostKeepsItsUnsentLines() async throws {
+        defer { Task { await server.stop() } }
+        try await backUp()
+        let x = try await addX()
+        try await reviewOnA(x)
+
+        try await restore()
+        await sync(a)
+        await sync(b)
+        try await resolveOnAKeepingBoth(x)
     }
 }
 

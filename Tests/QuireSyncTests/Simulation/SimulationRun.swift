@@ -106,10 +106,17 @@ struct SimulationRun {
     /// dropped (a version the unsent changes rest on with the server's content taken as the
     /// base over the stamps): a device re-sending a tombstone merged its delete over the live
     /// copy its re-send made, not the tombstone both held, and deleted the author's revival
-    /// (1449, 4633). `make test` always runs them.
+    /// (1449, 4633). A review that met a restore: the restored server's older copy replaced
+    /// the server side of the review, and the settled review (or the next merge, over that
+    /// side's version from the history) took its lines out (1130, 1781, 2258, 2449); an item
+    /// in review that the restore lost entirely, whose tombstone was built from the device's
+    /// copy with its unsent lines, so the revival that settled the review merged them away
+    /// (5016, 5687); a revival the restored server had the content of, not named by its
+    /// author's re-send, so after a second restore another device re-sent the delete it
+    /// revived over it (1258). `make test` always runs them.
     static let regressionSeeds: [UInt64] = [
-        44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197, 386, 421, 473, 508, 605, 868, 1058, 1449,
-        1914, 2141, 2157, 2306, 4134, 4633,
+        44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197, 386, 421, 473, 508, 605, 868, 1058, 1130,
+        1258, 1449, 1781, 1914, 2141, 2157, 2258, 2306, 2449, 4134, 4633, 5016, 5687,
     ]
 
     /// Steps of workload per seed, before healing.

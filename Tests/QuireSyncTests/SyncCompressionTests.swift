@@ -26,7 +26,8 @@ import Testing
     @Test func aLargePushIsCompressedOnceTheServerHasSaidItTakesGzip() async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
-        let transport = HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() })
+        let transport = HTTPSyncTransport(
+            baseURL: server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() })
         let device = UUID().uuidString.lowercased()
 
         // Nothing has been heard from this server yet: before the first large push the

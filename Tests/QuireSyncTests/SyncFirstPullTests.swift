@@ -38,7 +38,10 @@ import Testing
             engine = SyncEngine(
                 ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),
                 limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now),
-                connect: { HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }) })
+                connect: {
+                    HTTPSyncTransport(
+                        baseURL: server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() })
+                })
             let heard = heard
             engine.onFirstPull = { heard.record($0) }
         }

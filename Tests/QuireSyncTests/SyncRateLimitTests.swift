@@ -25,7 +25,8 @@ import Testing
         try settings.setRemote(SyncRemote(url: server.baseURL, token: token))
         let database = try AppDatabase.temporary(environment: .live)
         let engine = SyncSetup.engine(
-            for: database, settings: settings, environment: database.environment, timeout: 10, limits: Device.testLimits
+            for: database, settings: settings, environment: database.environment, timeout: SyncTestServer.clientTimeout,
+            limits: Device.testLimits
         )
         let clock = ManualSyncScheduler()
         let worker = SyncWorker(runner: engine, scheduler: clock, random: ConstantRandom(value: 0))

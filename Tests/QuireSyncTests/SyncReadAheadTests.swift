@@ -71,7 +71,8 @@ import Testing
         let environment = StoreEnvironment.live
         let database = try AppDatabase.temporary(environment: environment)
         let transport = RecordingTransport(
-            base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
+            base: HTTPSyncTransport(
+                baseURL: server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() }))
         var limits = Device.testLimits
         limits.pageSize = 7
         let engine = SyncEngine(

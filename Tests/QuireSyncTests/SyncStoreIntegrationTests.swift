@@ -18,7 +18,8 @@ final class StoreDevice: @unchecked Sendable {
         let environment = StoreEnvironment.live
         database = try AppDatabase.temporary(environment: environment)
         let transport = FaultyTransport(
-            base: HTTPSyncTransport(baseURL: server.baseURL, token: token, timeout: 10, now: { Date() }))
+            base: HTTPSyncTransport(
+                baseURL: server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() }))
         self.transport = transport
         engine = SyncEngine(
             ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),

@@ -5,12 +5,19 @@ import QuireCore
 import QuireProtocol
 import QuireServer
 import QuireStore
+import QuireTestSupport
 import Testing
 
 @testable import QuireSync
 
 /// The real sync server on a loopback port, on an SQLite file of its own, for one test.
 final class SyncTestServer: @unchecked Sendable {
+    /// How long a test device waits for an answer. The server runs in the test process, whose
+    /// tasks share the cooperative pool with every other suite's: on a loaded 2-core machine a
+    /// request could wait 10 s behind other suites' work and fail as "no answer in time",
+    /// though nothing was wrong. No test relies on this timeout firing.
+    static let clientTimeout: TimeInterval = asyncWorkDeadline
+
     let directory: String
     let databasePath: String
     var rateLimit = RateLimit(perSecond: 0, burst: 1)
@@ -55,10 +62,26 @@ final class SyncTestServer: @unchecked Sendable {
         }
     }
 
+    /// Stops serving and waits until the store has let go of the database, so that a backup or
+    /// a restore that follows copies or replaces files no connection holds: the store closes
+    /// when its last task lets go of it, which can be a moment after the service has ended, and
+    /// files replaced under an open connection made the next open fail with "disk I/O error".
     func stop() async {
         task?.cancel()
         _ = try? await task?.value
         task = nil
+        if !(await suspendUntil(timeout: asyncWorkDeadline) { self.databaseIsClosed() }) {
+            Issue.record("the stopped server's store still holds \(databasePath)")
+        }
+    }
+
+    /// Whether no store holds the database: every process or store that opens it holds its lock
+    /// file shared (`quire-server restore` takes it exclusively, as this does for a moment).
+    private func databaseIsClosed() -> Bool {
+        let descriptor = open(databasePath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_EX | LOCK_NB) == 0
     }
 
     /// Runs an operator command on the server's store.
@@ -162,7 +185,9 @@ final class Device: @unchecked Sendable {
         self.ids = ids
         storage = InMemorySyncStorage(deviceID: ids.next())
         let transport = FaultyTransport(
-            base: HTTPSyncTransport(baseURL: baseURL ?? server.baseURL, token: token, timeout: 10, now: { Date() }))
+            base: HTTPSyncTransport(
+                baseURL: baseURL ?? server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() }
+            ))
         self.transport = transport
         engine = SyncEngine(
             ledger: SyncLedger(storage: storage, now: { Date() }, newID: { ids.next($0) }),

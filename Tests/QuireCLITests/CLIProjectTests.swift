@@ -102,3 +102,62 @@ import Testing
         #expect((try cli.json(["show", id, "--json"]) as? [String: Any])?["project"] as? String == "work")
     }
 }
+
+/// `quire add` with no title, or with `--edit`, opens the editor as `nb add` does: the first
+/// line is the title, the rest the body; an empty file adds nothing.
+@Suite struct CLICaptureTests {
+    @Test func addWithNoTitleWritesTheItemInTheEditor() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let editor = #"sh -c 'printf "\n# Trip plan\n\nPack light.\nSocks.\n" > "$0"'"#
+        let added = try cli.run(["add", "--task"], environment: ["EDITOR": editor])
+        #expect(added.status == 0, "\(added.stderr)")
+        let items = try cli.allItems()
+        #expect(items.count == 1)
+        #expect(items.first?["title"] as? String == "Trip plan")
+        #expect(items.first?["body"] as? String == "Pack light.\nSocks.\n")
+        #expect(items.first?["kind"] as? String == "task")
+    }
+
+    @Test func editStartsFromTheTitleGivenAndAnEmptyFileAddsNothing() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        // The editor keeps what it was given and adds a body line.
+        let added = try cli.run(
+            ["add", "Call", "mom", "--edit"], environment: ["EDITOR": #"sh -c 'printf "about the trip\n" >> "$0"'"#])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try cli.allItems().first?["title"] as? String == "Call mom")
+        #expect(try cli.allItems().first?["body"] as? String == "about the trip\n")
+
+        let before = try cli.snapshot()
+        let empty = try cli.run(["add"], environment: ["EDITOR": #"sh -c ': > "$0"'"#])
+        #expect(empty.status == 0 && empty.stdout.contains("nothing added"), "\(empty.stdout)\(empty.stderr)")
+        #expect(try cli.snapshot() == before)
+    }
+
+    /// In a pipe with no editor set, no title is a clear error, never `vi` with no terminal.
+    @Test func noTitleInAPipeWithNoEditorSetIsRefused() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let refused = try cli.run(["add"], stdin: "")
+        #expect(refused.status == 1 && refused.oneErrorLine && refused.stderr.contains("title"), "\(refused.stderr)")
+        #expect(try cli.allItems().isEmpty)
+    }
+
+    /// A title the store refuses keeps the text: the error says where it is.
+    @Test func aRefusedTitleKeepsWhatWasWritten() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let long = String(repeating: "x", count: 5000)
+        let refused = try cli.run(["add"], environment: ["EDITOR": "sh -c 'printf \"\(long)\\nbody\\n\" > \"$0\"'"])
+        #expect(refused.status == 1 && refused.oneErrorLine, "\(refused.stderr)")
+        let path = try #require(
+            refused.stderr.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        )
+        #expect(refused.stderr.contains("your text is kept at"))
+        #expect(
+            FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }?.hasSuffix("body\n")
+                == true)
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

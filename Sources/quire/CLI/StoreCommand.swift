@@ -44,6 +44,9 @@ enum BodyInput {
         return try check(text)
     }
 
+    /// A body written elsewhere (the editor), if it fits the size limit.
+    static func checked(_ text: String) throws(CLIFailure) -> String { try check(text) }
+
     private static func check(_ text: String) throws(CLIFailure) -> String {
         do { return try Validation.body(text) } catch { throw .badInput(error.description) }
     }

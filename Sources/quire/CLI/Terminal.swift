@@ -87,6 +87,7 @@ struct Terminal {
 
     /// Whether stdout is a terminal: a person reads it, not a script.
     static var isOutputTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var isInputTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// The terminal's width, or nil when stdout is not a terminal.
     static func columns() -> Int? {

@@ -70,10 +70,11 @@ import Testing
         for _ in 0..<2000 { held.append(try RawConnection(port: server.port, from: "127.0.0.2", waiting: false)) }
         defer { held.removeAll() }
 
-        let started = ContinuousClock.now
+        // Without the cap the descriptors run out and /healthz never answers: the send's 10 s
+        // time-out is the bound (issue 33's finding was "time out (10 s)"). A tighter one timed
+        // the machine instead: a loaded run answered in 5.4 s.
         let (status, _) = try await LiveClient.plain.send(server.baseURL + "/healthz", timeout: .seconds(10))
         #expect(status == 200)
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(server.log.contains("per-address connection cap reached: 127.0.0.2"))
         withExtendedLifetime(held) {}
         await live.finish()

@@ -67,7 +67,7 @@ struct AddCommand: StoreCommand {
             let environment = ProcessInfo.processInfo.environment
             if !Terminal.isInputTerminal && environment["VISUAL"] == nil && environment["EDITOR"] == nil {
                 throw CLIFailure.badInput(
-                    "give the item a title (or run quire add on a terminal to write it in the editor)")
+                    "the title is missing: give one, or run quire add on a terminal to write the item in the editor")
             }
             let written = try Self.written(title: title, body: text)
             guard let written else {

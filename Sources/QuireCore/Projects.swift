@@ -5,8 +5,8 @@ public enum Projects {
     /// Whether `project` is `name` or lies under it (`home.garden` under `home`, not `homework`).
     public static func contains(_ project: String?, within name: String) -> Bool {
         guard let project else { return false }
-        let folded = Array(fold(project))
-        let parent = Array(fold(name))
+        let folded = project.asciiCaseFolded
+        let parent = name.asciiCaseFolded
         guard folded.count >= parent.count, folded.starts(with: parent) else { return false }
         return folded.count == parent.count || folded[parent.count] == UInt8(ascii: ".")
     }
@@ -20,10 +20,5 @@ public enum Projects {
             names.append(prefix)
         }
         return names
-    }
-
-    /// Lowercase ASCII letters, every other byte as it is (SQLite's NOCASE does the same).
-    public static func fold(_ text: String) -> [UInt8] {
-        text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
     }
 }

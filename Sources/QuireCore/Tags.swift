@@ -13,10 +13,7 @@ public enum Tags {
     /// letters, as SQLite's `COLLATE NOCASE` compares them, so a list filtered in memory and
     /// one filtered by the store agree.
     public static func same(_ a: String, _ b: String) -> Bool {
-        func folded(_ text: String) -> [UInt8] {
-            text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-        }
-        return folded(a) == folded(b)
+        a.asciiCaseFolded == b.asciiCaseFolded
     }
 
     /// Trims each tag, drops empty ones and duplicates, and sorts the rest.
@@ -26,6 +23,12 @@ public enum Tags {
 }
 
 extension String {
+    /// The UTF-8 bytes with ASCII letters lowercased and every other byte as it is: how SQLite's
+    /// `COLLATE NOCASE` compares, which tags and projects match by (SPEC: Filters).
+    public var asciiCaseFolded: [UInt8] {
+        utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+    }
+
     /// The string without leading and trailing spaces, tabs and newlines (no Foundation needed).
     public func trimmingWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }

@@ -271,10 +271,10 @@ extension AppDatabase {
         var counts: [[UInt8]: (name: String, count: Int)] = [:]
         for (project, count) in direct {
             for name in Projects.lineage(of: project) {
-                counts[Projects.fold(name), default: (name, 0)].count += count
+                counts[name.asciiCaseFolded, default: (name, 0)].count += count
             }
         }
-        return counts.values.sorted { Projects.fold($0.name).lexicographicallyPrecedes(Projects.fold($1.name)) }
+        return counts.values.sorted { $0.name.asciiCaseFolded.lexicographicallyPrecedes($1.name.asciiCaseFolded) }
     }
 
     /// Every version of the item this device has seen or made, newest first.

@@ -45,7 +45,7 @@ enum FilterSQL {
             arguments += [priority.rawValue]
             return "item.priority = ?"
         case .project(let name):
-            // The column's collation is NOCASE (`Projects.fold`); the projects under `name` are
+            // The column's collation is NOCASE (`String.asciiCaseFolded`); the projects under `name` are
             // the names from `name.` up to `name/` ('/' follows '.'), a range the index serves.
             guard let name else { return "item.project IS NULL" }
             arguments += [name, name + ".", name + "/"]

@@ -66,11 +66,34 @@ public struct SyncReconciler {
         // This device's copy was built on the server's (it may never have held that one).
         if let mine = local.item?.serverVersion, mine.holds(version) { return remote }
         let candidates = (undone.map { [$0] } ?? []) + knownServerVersions(of: local.id)
-        if let newest = SyncReconciler.newest(of: candidates, heldBy: version, lineage: lineage) { return newest }
+        if let newest = SyncReconciler.newest(of: candidates, heldBy: version, lineage: lineage) {
+            return answerLostVersion(of: local.id, after: newest, matching: remote) ?? newest
+        }
         if candidates.contains(where: { $0.hasSameContent(as: remote) }) { return remote }
         // Changes made on a copy from before versions existed rest on that copy.
         if let undone, undone.serverVersion == nil { return undone }
         return nil
+    }
+
+    /// A version this device made after `held` (the newest version the server's copy is known
+    /// to hold) whose answer it never heard, when the server's copy has exactly its content:
+    /// the server then holds that version, written by the op whose answer was lost, and its
+    /// missing stamp is the only reason the stamps cannot show it. Without this, the device's
+    /// later changes (a restore from the trash after its own delete, say) would be merged over
+    /// `held` and the server's copy of its own change would undo them. Only versions this
+    /// device recorded itself count, and only newer than `held`: an older version with equal
+    /// content (the item went back and forth) proves nothing; and only recorded versions, not
+    /// the version unsent ops rest on, which undoing a re-send makes up.
+    func answerLostVersion(of id: String, after held: Item, matching remote: Item) -> Item? {
+        var newer: [Item] = []
+        for entry in histories[id] ?? [] {
+            if let stamp = entry.item.serverVersion {
+                if stamp == held.serverVersion { break }
+                continue
+            }
+            if entry.origin != .remote { newer.append(entry.item) }
+        }
+        return newer.first { $0.hasSameContent(as: remote) }
     }
 
     /// Of `candidates` (newest first), those `version` holds, and of them the one that holds

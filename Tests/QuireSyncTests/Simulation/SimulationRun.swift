@@ -113,9 +113,12 @@ struct SimulationRun {
     /// copy with its unsent lines, so the revival that settled the review merged them away
     /// (5016, 5687); a revival the restored server had the content of, not named by its
     /// author's re-send, so after a second restore another device re-sent the delete it
-    /// revived over it (1258). `make test` always runs them.
+    /// revived over it (1258); an author that deleted its item and never heard the answer, then
+    /// took it back out of the trash: the server's tombstone was its own delete, but without
+    /// its stamp the merge rested on the older live version both held, and the server's
+    /// delete undid the revival (755). `make test` always runs them.
     static let regressionSeeds: [UInt64] = [
-        44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197, 386, 421, 473, 508, 605, 868, 1058, 1130,
+        44, 57, 76, 89, 96, 102, 106, 125, 129, 158, 164, 176, 190, 197, 386, 421, 473, 508, 605, 755, 868, 1058, 1130,
         1258, 1449, 1781, 1914, 2141, 2157, 2258, 2306, 2449, 4134, 4633, 5016, 5687,
     ]
 

@@ -29,6 +29,8 @@ public struct AppEnvironment: Sendable {
     public var changePollInterval: DispatchTimeInterval
     /// How often the external editor's file is checked for saves.
     public var editorPollInterval: DispatchTimeInterval
+    /// The saved views as the config holds them now (`v`); none without a config.
+    public var savedViews: @Sendable () -> SavedViewList = { SavedViewList() }
 
     /// - Parameters:
     ///   - now: the clock; the live one is the store's (`StoreEnvironment.live`), so the app's

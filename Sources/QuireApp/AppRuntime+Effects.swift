@@ -37,6 +37,8 @@ extension AppRuntime {
             return [editExternally(item)]
         case .syncNow:
             return [.notice(syncNowNotice(environment.sync.syncNow()))]
+        case .loadSavedViews:
+            return [.savedViewsLoaded(environment.savedViews())]
         case .completeTag(let prefix):
             do {
                 return [.tagsFound(prefix: prefix, try environment.items.tags(startingWith: prefix))]

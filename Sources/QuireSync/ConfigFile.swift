@@ -63,9 +63,10 @@ public struct ConfigFile: Sendable, Equatable {
         entries.first { $0.section == section && $0.key == key }?.value
     }
 
-    /// Throws for the first key that is not in `known` (section name to its keys).
-    public func checkKeys(_ known: [String: Set<String>]) throws(ConfigFileError) {
-        for entry in entries where known[entry.section]?.contains(entry.key) != true {
+    /// Throws for the first key that is not in `known` (section name to its keys); any key
+    /// goes in the sections of `named` (whose keys are names the person chose).
+    public func checkKeys(_ known: [String: Set<String>], named: Set<String> = []) throws(ConfigFileError) {
+        for entry in entries where known[entry.section]?.contains(entry.key) != true && !named.contains(entry.section) {
             let place = entry.section.isEmpty ? "outside any section" : "in [\(entry.section)]"
             let expected =
                 known[entry.section].map { "; known keys there: " + $0.sorted().joined(separator: ", ") } ?? ""

@@ -150,7 +150,13 @@ public struct SyncSettings: Sendable {
         for (path, keys) in [(configPath, SyncSettings.configKeys), (credentialsPath, SyncSettings.credentialKeys)] {
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             do {
-                try ConfigFile(parsing: data).checkKeys(keys)
+                let file = try ConfigFile(parsing: data)
+                if path == configPath {
+                    try file.checkKeys(keys, named: [SyncSettings.viewsSection])
+                    try SyncSettings.checkViews(in: file)
+                } else {
+                    try file.checkKeys(keys)
+                }
             } catch {
                 throw SyncSettingsError("\(path): \(error)")
             }

@@ -40,11 +40,12 @@ extension AppState {
     mutating func historyCommand(_ command: Command) -> [Effect] {
         guard var history else { return [] }
         let last = max(0, (history.versions?.count ?? 1) - 1)
+        if let moved = AppState.selection(after: command, from: history.selected, last: last) {
+            history.selected = moved
+            screen = .history(history)
+            return []
+        }
         switch command {
-        case .moveDown: history.selected = min(last, history.selected + 1)
-        case .moveUp: history.selected = max(0, history.selected - 1)
-        case .moveTop: history.selected = 0
-        case .moveBottom: history.selected = last
         case .back:
             screen = .list
             return []

@@ -155,6 +155,8 @@ extension AppState {
         case .help:
             screen = .help(scroll: 0)
             return []
+        case .views:
+            return openViews()
         case .quit:
             return quit()
         default:

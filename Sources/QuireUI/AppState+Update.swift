@@ -79,6 +79,8 @@ extension AppState {
             return []
         case .historyLoaded(let id, let result):
             return showHistory(id, result)
+        case .savedViewsLoaded(let loaded):
+            return showViews(loaded)
         case .reviewTargetFound(let id):
             return openReview(id)
         case .reviewLoaded(let id, let versions):
@@ -131,6 +133,21 @@ extension AppState {
         case .history:
             guard let command else { return [] }
             return historyCommand(command)
+        case .views:
+            guard let command else { return [] }
+            return viewsCommand(command)
+        }
+    }
+
+    /// Where a moving command takes the selection of a list of rows `0...last` (history,
+    /// views); nil for any other command.
+    static func selection(after command: Command, from selected: Int, last: Int) -> Int? {
+        switch command {
+        case .moveDown: min(last, selected + 1)
+        case .moveUp: max(0, selected - 1)
+        case .moveTop: 0
+        case .moveBottom: last
+        default: nil
         }
     }
 

@@ -16,6 +16,8 @@ public struct AppState: Hashable, Sendable {
         case resolve(ResolveState)
         /// Every version of one item, to read and restore.
         case history(HistoryState)
+        /// The saved views of the config, to switch between.
+        case views(ViewsState)
     }
 
     /// A one-line input over the list.
@@ -171,6 +173,7 @@ public struct AppState: Hashable, Sendable {
         case .editor: return .editor
         case .help: return .help
         case .history: return .history
+        case .views: return .views
         }
     }
 

@@ -5,7 +5,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     // Items
     case open, newNote, newTask, edit, editExternally, toggleDone, delete, undo, pin, toggleMarkdown
     // Finding
-    case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore
+    case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore, views
     // Sync
     case nextNeedingReview, syncNow, syncStatus
     // Sync status
@@ -34,6 +34,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case syncStatus
     case resolve
     case history
+    case views
     case confirm
 
     /// The heading of this context in help and in the README.
@@ -47,6 +48,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
         case .syncStatus: "Sync status"
         case .resolve: "Resolve"
         case .history: "History"
+        case .views: "Saved views"
         case .confirm: "Questions"
         }
     }

@@ -20,6 +20,8 @@ public enum Effect: Hashable, Sendable {
     case completeTag(prefix: String)
     /// Count every match of a search whose page lists only the best (`Message.matchesCounted`).
     case countMatches(ListQuery)
+    /// Read the saved views of the config as it is now (`Message.savedViewsLoaded`).
+    case loadSavedViews
     /// Read every version of an item (`Message.historyLoaded`).
     case loadHistory(id: String)
     /// Read the item an open editor edits, as the store holds it now (`Message.editedItemRead`).

@@ -49,6 +49,7 @@ public enum Keymap {
         KeyBinding(.list, [.character("f")], .filterKind, "show all, notes, or tasks"),
         KeyBinding(.list, [.character("o")], .filterStatus, "show any, open, or done tasks"),
         KeyBinding(.list, [.character("#")], .filterTag, "show one tag (empty for all)"),
+        KeyBinding(.list, [.character("v")], .views, "saved views: the filters named in config.toml's [views]"),
         KeyBinding(.list, [.character("T")], .toggleTrash, "the trash (deleted items), or back to the list"),
         KeyBinding(.list, [.character("r")], .restore, "restore the selected item (in the trash)"),
         KeyBinding(.list, [.character("h")], .history, "the selected item's history: every version, any restored"),
@@ -187,6 +188,16 @@ public enum Keymap {
         KeyBinding(.history, [.escape, .character("q")], .back, "back", hint: "back"),
         KeyBinding(.history, [.control("c")], .quit, "quit"),
         KeyBinding(.history, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
+
+        // MARK: Saved views
+        KeyBinding(.views, [.character("j"), .down], .moveDown, "next view"),
+        KeyBinding(.views, [.character("k"), .up], .moveUp, "previous view"),
+        KeyBinding(.views, [.character("g"), .home], .moveTop, "every item (no view)"),
+        KeyBinding(.views, [.character("G"), .end], .moveBottom, "the last view"),
+        KeyBinding(.views, [.enter], .open, "show the list through the selected view", hint: "show"),
+        KeyBinding(.views, [.escape, .character("q")], .back, "back to the list as it was", hint: "back"),
+        KeyBinding(.views, [.control("c")], .quit, "quit"),
+        KeyBinding(.views, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Questions
         KeyBinding(.confirm, [.character("y")], .confirm, "yes", hint: "yes"),

@@ -18,6 +18,9 @@ public struct ListQuery: Hashable, Sendable {
     public var needsReviewOnly: Bool
     /// The trash: deleted items only (the other filters still apply).
     public var trash: Bool
+    /// The saved view whose filter `search` holds (`v`), for the status bar; a search typed
+    /// at `/` is no view's.
+    public var viewName: String?
 
     public init(
         kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, search: String = "",
@@ -42,6 +45,13 @@ public struct ListQuery: Hashable, Sendable {
     public mutating func search(_ text: String, calendar: FilterCalendar) throws(Filter.Failure) {
         filter = try Filter.parse(text, calendar: calendar)
         search = text
+        viewName = nil
+    }
+
+    /// Shows `view`: its filter as the search, read against `calendar` now.
+    public mutating func show(_ view: SavedView, calendar: FilterCalendar) throws(Filter.Failure) {
+        try search(view.filter, calendar: calendar)
+        viewName = view.name
     }
 
     /// The query without a search.
@@ -49,6 +59,7 @@ public struct ListQuery: Hashable, Sendable {
         var query = self
         query.search = ""
         query.filter = .all
+        query.viewName = nil
         return query
     }
 
@@ -64,7 +75,11 @@ public struct ListQuery: Hashable, Sendable {
         if let tag { parts.append(DetailsLine.tagWord(tag)) }
         if needsReviewOnly { parts.append("needs review") }
         let trimmed = search.trimmingWhitespace()
-        if !trimmed.isEmpty { parts.append("/" + trimmed) }
+        if let viewName {
+            parts.append("view " + viewName)
+        } else if !trimmed.isEmpty {
+            parts.append("/" + trimmed)
+        }
         return parts
     }
 

@@ -38,6 +38,8 @@ public enum Message: Hashable, Sendable {
     case editedItemRead(id: String, Item?)
     /// The versions of an item, newest first, or why they could not be read.
     case historyLoaded(id: String, Result<[HistoryVersion], WriteFailure>)
+    /// The saved views of the config (`Effect.loadSavedViews`).
+    case savedViewsLoaded(SavedViewList)
     /// What `u` took back: nil when there was nothing left to undo.
     case undone(Result<UndoneAction?, WriteFailure>)
     case today(Day)

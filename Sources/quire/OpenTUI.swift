@@ -50,6 +50,7 @@ func openTUI(help: String) throws {
     appEnvironment.sync = LiveSyncControl(
         settings: settings, worker: worker, engine: engine, news: news,
         storeLastSuccess: { try? store.syncMeta().lastSuccessAt })
+    appEnvironment.savedViews = { settings.savedViews() }
     let runtime = AppRuntime(environment: appEnvironment, backend: terminal)
     // A config file that does not read leaves sync off; the app still opens on the local store.
     var notices = [terminal.notice]

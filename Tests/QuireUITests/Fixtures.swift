@@ -58,6 +58,8 @@ struct Harness {
     var state: AppState
     let source: InMemoryItemSource
     var effects: [Effect] = []
+    /// What `config.toml` holds under `[views]`, as the runtime would read it.
+    var savedViews = SavedViewList(configPath: "/home/ada/.config/quire/config.toml")
 
     init(size: Size, items: [Item] = Fixtures.items) {
         state = AppState(size: size, today: Fixtures.today)
@@ -113,6 +115,8 @@ struct Harness {
                 send(.editedItemRead(id: id, try? source.item(id)))
             case .countMatches(let query):
                 send(.matchesCounted(query, (try? source.countMatches(query)) ?? 0))
+            case .loadSavedViews:
+                send(.savedViewsLoaded(savedViews))
             default:
                 break
             }

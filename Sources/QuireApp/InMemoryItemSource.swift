@@ -51,7 +51,7 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
     }
 
     private func listed(_ query: ListQuery) -> [Item] {
-        lock.withLock { stored }.filter(query.matches).sorted(by: ListQuery.precedes)
+        lock.withLock { stored }.filter(query.matches).sorted(by: query.precedes)
     }
 
     public func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {

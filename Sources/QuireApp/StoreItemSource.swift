@@ -31,7 +31,8 @@ public struct StoreItemSource: ItemSource {
             tag: query.tag,
             needsReview: query.needsReviewOnly,
             onlyDeleted: query.trash,
-            expression: searchText(query) == nil ? query.filter : query.filter.withoutRankingWords)
+            expression: searchText(query) == nil ? query.filter : query.filter.withoutRankingWords,
+            order: query.order)
     }
 
     /// The words a search ranks by: those every match holds. A filter without them (`+home`,

@@ -18,10 +18,13 @@ public struct ItemFilter: Sendable, Hashable {
     public var onlyDeleted: Bool
     /// What a person typed as a filter (`quire list +home due.before:eow`), on top of the rest.
     public var expression: Filter
+    /// The order listings read in; nil for the list's own (pinned first, then newest first).
+    /// Counts ignore it.
+    public var order: ItemOrder?
 
     public init(
         kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, needsReview: Bool = false,
-        includeDeleted: Bool = false, onlyDeleted: Bool = false, expression: Filter = .all
+        includeDeleted: Bool = false, onlyDeleted: Bool = false, expression: Filter = .all, order: ItemOrder? = nil
     ) {
         self.kind = kind
         self.status = status
@@ -30,7 +33,11 @@ public struct ItemFilter: Sendable, Hashable {
         self.includeDeleted = includeDeleted
         self.onlyDeleted = onlyDeleted
         self.expression = expression
+        self.order = order
     }
+
+    /// The ORDER BY terms over alias `item`.
+    var orderSQL: String { order?.sql ?? "item.pinned DESC, item.id DESC" }
 
     /// Every live item.
     public static let live = ItemFilter()

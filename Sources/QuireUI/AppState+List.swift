@@ -142,6 +142,8 @@ extension AppState {
                 kind: .tag, field: TextField(tag), queryBefore: list.query, replacesOnTyping: !tag.isEmpty)
             return []
         case .back:
+            // A view (the agenda's order with it) is the whole query: Esc leaves all of it.
+            if list.query.viewName != nil { return setQuery(ListQuery()) }
             if !list.query.search.isEmpty { return setQuery(list.query.withoutSearch) }
             if !list.query.isUnfiltered { return setQuery(ListQuery()) }
             return []
@@ -157,6 +159,14 @@ extension AppState {
             return []
         case .views:
             return openViews()
+        case .cycleOrder:
+            var query = list.query
+            query.order = ItemOrder.after(query.order)
+            notice = .info(
+                query.order.map { "Sorted \($0.words) · O for the next order" } ?? "As listed: pinned, then newest")
+            return setQuery(query)
+        case .agenda:
+            return showAgenda()
         case .quit:
             return quit()
         default:

@@ -45,6 +45,21 @@ extension AppState {
         return []
     }
 
+    /// The agenda (`A`): a view of its own, open tasks overdue or due within the week, the
+    /// soonest first (SPEC: TUI, "an agenda view"); `quire agenda` lists the same days.
+    static let agendaView = SavedView(name: "agenda", filter: "kind:task status:open due.before:+8d")
+
+    mutating func showAgenda() -> [Effect] {
+        var query = ListQuery(order: .due)
+        do {
+            try query.show(AppState.agendaView, calendar: filterCalendar)
+        } catch {
+            notice = .error("The agenda does not read: \(error.description)")
+            return []
+        }
+        return query == list.query ? [] : setQuery(query, keepSelection: false)
+    }
+
     /// Shows the list through `view` (nil: every item), leaving the other filters to it: a
     /// view is the whole filter, as if typed at `/`.
     private mutating func choose(_ view: SavedView?) -> [Effect] {

@@ -50,6 +50,10 @@ public enum Keymap {
         KeyBinding(.list, [.character("o")], .filterStatus, "show any, open, or done tasks"),
         KeyBinding(.list, [.character("#")], .filterTag, "show one tag (empty for all)"),
         KeyBinding(.list, [.character("v")], .views, "saved views: the filters named in config.toml's [views]"),
+        KeyBinding(
+            .list, [.character("O")], .cycleOrder, "sort by due date, priority, creation, last change, or as listed"),
+        KeyBinding(
+            .list, [.character("A")], .agenda, "the agenda: open tasks overdue or due within 7 days, soonest first"),
         KeyBinding(.list, [.character("T")], .toggleTrash, "the trash (deleted items), or back to the list"),
         KeyBinding(.list, [.character("r")], .restore, "restore the selected item (in the trash)"),
         KeyBinding(.list, [.character("h")], .history, "the selected item's history: every version, any restored"),

@@ -18,13 +18,16 @@ public struct ListQuery: Hashable, Sendable {
     public var needsReviewOnly: Bool
     /// The trash: deleted items only (the other filters still apply).
     public var trash: Bool
+    /// The order asked for with `O`; nil for the list's own. A search that ranks (free words)
+    /// lists its best matches first whatever this says.
+    public var order: ItemOrder?
     /// The saved view whose filter `search` holds (`v`), for the status bar; a search typed
     /// at `/` is no view's.
     public var viewName: String?
 
     public init(
         kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, search: String = "",
-        filter: Filter = .all, needsReviewOnly: Bool = false, trash: Bool = false
+        filter: Filter = .all, needsReviewOnly: Bool = false, trash: Bool = false, order: ItemOrder? = nil
     ) {
         self.kind = kind
         self.status = status
@@ -33,11 +36,12 @@ public struct ListQuery: Hashable, Sendable {
         self.filter = filter
         self.needsReviewOnly = needsReviewOnly
         self.trash = trash
+        self.order = order
     }
 
     /// True when nothing narrows the list.
     public var isUnfiltered: Bool {
-        kind == nil && status == .any && tag == nil && filter.isEmpty && !needsReviewOnly && !trash
+        kind == nil && status == .any && tag == nil && filter.isEmpty && !needsReviewOnly && !trash && order == nil
     }
 
     /// Sets the search to `text`, read as a filter against `calendar`; a text that does not
@@ -75,6 +79,7 @@ public struct ListQuery: Hashable, Sendable {
         if let tag { parts.append(DetailsLine.tagWord(tag)) }
         if needsReviewOnly { parts.append("needs review") }
         let trimmed = search.trimmingWhitespace()
+        if let order, filter.rankingWords.isEmpty { parts.append(order.words) }
         if let viewName {
             parts.append("view " + viewName)
         } else if !trimmed.isEmpty {
@@ -95,8 +100,9 @@ public struct ListQuery: Hashable, Sendable {
         return filter.admits(item)
     }
 
-    /// The list order: pinned first, then newest (largest id) first.
-    public static func precedes(_ a: Item, _ b: Item) -> Bool {
+    /// The list order: the one asked for, else pinned first, then newest (largest id) first.
+    public func precedes(_ a: Item, _ b: Item) -> Bool {
+        if let order { return order.precedes(a, b) }
         if a.pinned != b.pinned { return a.pinned }
         return a.id > b.id
     }

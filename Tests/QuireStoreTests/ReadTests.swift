@@ -281,3 +281,53 @@ import Testing
         #expect(try store.countMatches("  ") == 0)
     }
 }
+
+/// `O` and `quire list --sort`: every order the SQL runs is the order `ItemOrder.precedes`
+/// says, and an item's position in it is where the listing puts it (the app's anchor).
+@Suite struct OrderedListingTests {
+    /// Items whose sort keys collide often: few due dates (and none), few priorities, and
+    /// creation and change times that repeat, so ties go to the id.
+    func store(seed: UInt64) throws -> AppDatabase {
+        let store = try StoreFixture.make()
+        var random = SeededRandom(seed: seed)
+        let days = [nil, Day("2026-11-20"), Day("2026-11-22"), Day("2026-12-01")]
+        for index in 0..<40 {
+            let item = try store.create(
+                NewItem(
+                    kind: .task, title: "task \(index)", due: days[Int(random.next() % 4)] ?? nil,
+                    priority: Priority.allCases[Int(random.next() % 4)], pinned: random.next() % 5 == 0))
+            if random.next() % 3 == 0 { _ = try store.update(item.id, fields: [.title: .string("changed \(index)")]) }
+        }
+        return store
+    }
+
+    @Test(arguments: ItemOrder.allCases)
+    func theStoresOrderIsPrecedesAndPositionsAgree(_ order: ItemOrder) throws {
+        for seed in UInt64(1)...5 {
+            let store = try store(seed: seed)
+            let filter = ItemFilter(kind: .task, order: order)
+            let listed = try store.items(matching: filter)
+            #expect(listed.count == 40)
+            #expect(listed == listed.sorted(by: order.precedes), "seed \(seed)")
+            for (index, item) in listed.enumerated() {
+                #expect(try store.position(of: item.id, matching: filter) == index, "seed \(seed) \(item.title)")
+            }
+            let paged = try (0..<4).flatMap { try store.items(matching: filter, limit: 10, offset: $0 * 10) }
+            #expect(paged == listed)
+            var streamed: [Item] = []
+            try store.forEachItem(matching: filter) { streamed.append($0) }
+            #expect(streamed == listed)
+        }
+    }
+
+    @Test func dueFirstSoonestThenNoDateAndPinsDoNotJump() throws {
+        let store = try StoreFixture.make()
+        let later = try store.create(NewItem(kind: .task, title: "later", due: Day("2026-12-01")))
+        let none = try store.create(NewItem(kind: .task, title: "no date", pinned: true))
+        let soon = try store.create(NewItem(kind: .task, title: "soon", due: Day("2026-11-23")))
+        let titles = try store.items(matching: ItemFilter(order: .due)).map(\.title)
+        #expect(titles == [soon, later, none].map(\.title))
+        #expect(try store.position(of: none.id, matching: ItemFilter(order: .due)) == 2)
+        #expect(try store.position(of: none.id, matching: ItemFilter(kind: .note, order: .due)) == nil)
+    }
+}

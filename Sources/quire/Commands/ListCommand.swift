@@ -105,7 +105,9 @@ struct ListCommand: StoreCommand {
                 matching: filter, limit: limit ?? store.count(matching: filter), today: LocalTime.filterCalendar().today
             )
         }
-        return try store.items(matching: filter, sortedBy: order, limit: limit)
+        var ordered = filter
+        ordered.order = order
+        return try store.items(matching: ordered, limit: limit)
     }
 
     func run(store: AppDatabase, out: inout Output) throws {

@@ -25,12 +25,11 @@ public enum FieldCipher {
     {
         let parts = sealed.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("it is not three parts separated by dots") }
-        guard parts[0].first == "v", let version = Int(parts[0].dropFirst()), String(version) == parts[0].dropFirst()
-        else { throw .malformed("it does not start with a format version") }
-        guard version == Int(QuireCrypto.formatVersion) else { throw .unsupportedFormatVersion(version) }
-        guard let keyID = UInt32(parts[1]), String(keyID) == parts[1] else {
-            throw .malformed("its key id is not a number")
+        guard parts[0].first == "v", let version = number(parts[0].dropFirst()) else {
+            throw .malformed("it does not start with a format version")
         }
+        guard version == QuireCrypto.formatVersion else { throw .unsupportedFormatVersion(Int(version)) }
+        guard let keyID = number(parts[1]) else { throw .malformed("its key id is not a number") }
         let key: DataKey
         do {
             key = try keys.key(keyID)
@@ -51,6 +50,13 @@ public enum FieldCipher {
         }
         guard opened else { throw .failedToOpen(keyID: keyID) }
         return value
+    }
+
+    /// A number as the sealed form writes it: decimal digits, no sign, no leading zero (so one
+    /// number has one spelling).
+    private static func number(_ text: Substring) -> UInt32? {
+        guard let first = text.first, first != "0" || text.count == 1, first != "+" else { return nil }
+        return UInt32(text)
     }
 }
 

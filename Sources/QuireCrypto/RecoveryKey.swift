@@ -58,9 +58,10 @@ public struct RecoveryKey: Sendable, CustomStringConvertible {
 
     /// The first 3 bytes of BLAKE2b of the key under a label of its own.
     private static func checksum(of key: some Collection<UInt8>) -> [UInt8] {
-        var message = AssociatedData(label: "quire.recovery-key").appendingRaw(key).bytes
-        defer { wipe(&message) }
-        return Array(Sodium.hash(message, count: 16).prefix(checksumBytes))
+        var message = AssociatedData(label: "quire.recovery-key", capacity: key.count)
+        message.appendRaw(key)
+        defer { message.zeroBytes() }
+        return Array(Sodium.hash(message.bytes, count: 16).prefix(checksumBytes))
     }
 
     /// The 5-bit value of a typed character, reading I and L as 1 and O as 0; nil when it is

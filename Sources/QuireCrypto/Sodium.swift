@@ -120,29 +120,35 @@ enum Sodium {
     private static let base64Variant = Int32(sodium_base64_VARIANT_URLSAFE_NO_PADDING)
 
     /// `bytes` as base64url without padding: safe in JSON, URLs and the dotted sealed form.
+    /// Written straight into the string's storage: a pull opens every field of every item.
     static func base64URL(_ bytes: [UInt8]) -> String {
         ready()
         let length = sodium_base64_encoded_len(bytes.count, base64Variant)
-        var text = [CChar](repeating: 0, count: length)
-        bytes.withUnsafeBufferPointer {
-            _ = sodium_bin2base64(&text, length, $0.baseAddress, $0.count, base64Variant)
+        return String(unsafeUninitializedCapacity: length) { text in
+            text.withMemoryRebound(to: CChar.self) { text in
+                bytes.withUnsafeBufferPointer {
+                    _ = sodium_bin2base64(text.baseAddress!, length, $0.baseAddress, $0.count, base64Variant)
+                }
+            }
+            return length - 1  // without the terminating zero
         }
-        return String(decoding: text.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The bytes of base64url `text` (no padding, nothing else in it); nil when it is not that.
     static func bytes(base64URL text: Substring) -> [UInt8]? {
         ready()
-        let characters = Array(text.utf8).map { CChar(bitPattern: $0) }
-        guard !characters.isEmpty else { return [] }
-        var bytes = [UInt8](repeating: 0, count: characters.count * 3 / 4 + 1)
-        var count = 0
-        let status = characters.withUnsafeBufferPointer {
-            sodium_base642bin(&bytes, bytes.count, $0.baseAddress, $0.count, nil, &count, nil, base64Variant)
+        var text = text
+        return text.withUTF8 { utf8 -> [UInt8]? in
+            guard !utf8.isEmpty else { return [] }
+            var bytes = [UInt8](repeating: 0, count: utf8.count * 3 / 4 + 1)
+            var count = 0
+            let status = utf8.withMemoryRebound(to: CChar.self) { text in
+                sodium_base642bin(&bytes, bytes.count, text.baseAddress, text.count, nil, &count, nil, base64Variant)
+            }
+            guard status == 0 else { return nil }
+            // Shortened in place, not copied: the bytes may be a key, which the caller wipes.
+            bytes.removeLast(bytes.count - count)
+            return bytes
         }
-        guard status == 0 else { return nil }
-        // Shortened in place, not copied: the bytes may be a key, which the caller wipes.
-        bytes.removeLast(bytes.count - count)
-        return bytes
     }
 }

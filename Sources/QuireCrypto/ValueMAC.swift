@@ -24,8 +24,9 @@ public enum ValueMAC {
     }
 
     private static func mac(of value: Data, item: String, field: String, key: DataKey) -> String {
-        let message = AssociatedData.mac(keyID: key.id, item: item, field: field).appendingRaw(value).bytes
-        let digest = Sodium.keyedHash(message, key: key.mac, count: bytes)
+        var message = AssociatedData.mac(keyID: key.id, item: item, field: field, valueCount: value.count)
+        message.appendRaw(value)
+        let digest = Sodium.keyedHash(message.bytes, key: key.mac, count: bytes)
         return "m\(QuireCrypto.formatVersion).\(key.id).\(Sodium.base64URL(digest))"
     }
 }

@@ -1,8 +1,8 @@
 # Quire — offline-first notes and tasks for the terminal.
 #
 # Targets:
-#   make deps      install missing system packages with apt-get (ncursesw, SQLite and cmark-gfm headers,
-#                  tmux for the terminal tests, PostgreSQL for the server tests)
+#   make deps      install missing system packages with apt-get (ncursesw, SQLite, cmark-gfm and libsodium
+#                  headers, tmux for the terminal tests, PostgreSQL for the server tests)
 #   make build     debug build of every executable
 #   make run       open Quire (the TUI) on the local database; no server needed
 #   make test      build and run every test (starts a throwaway PostgreSQL on loopback, then stops it)

@@ -35,6 +35,10 @@ let package = Package(
         // CommonMark with GitHub's extensions for the rendered notes; Debian's headers live in
         // /usr/include and the module map links both libraries.
         .systemLibrary(name: "CCmarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        // End-to-end encryption's keys, sealing and MACs. libsodium (Argon2id, XChaCha20-Poly1305,
+        // keyed BLAKE2b) as cmark-gfm: Debian's header in /usr/include, the module map links it.
+        .target(name: "QuireCrypto", dependencies: ["CSodium"]),
+        .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
 
         // MARK: - Shells
         .target(
@@ -79,8 +83,8 @@ let package = Package(
         .executableTarget(
             name: "quire-bench",
             dependencies: [
-                "QuireCore", "QuireStore", "QuireSync", "QuireProtocol", "QuireUI", "QuireApp", "TerminalUI",
-                argumentParser, .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "QuireCore", "QuireStore", "QuireSync", "QuireProtocol", "QuireCrypto", "QuireUI", "QuireApp",
+                "TerminalUI", argumentParser, .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(
@@ -96,6 +100,7 @@ let package = Package(
         .target(name: "QuireTestSupport", dependencies: ["TerminalUI"], path: "Tests/QuireTestSupport"),
         .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore"]),
         .testTarget(name: "QuireProtocolTests", dependencies: ["QuireProtocol", "QuireCore"]),
+        .testTarget(name: "QuireCryptoTests", dependencies: ["QuireCrypto", "CSodium"]),
         .testTarget(name: "QuireStoreTests", dependencies: ["QuireTestSupport", "QuireStore", "QuireCore", grdb]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireTestSupport", "QuireCore", "QuireStore", grdb]),
         .testTarget(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages Quire needs when they are missing (Debian/Ubuntu, apt-get;
-# cmark-gfm for rendering Markdown;
+# cmark-gfm for rendering Markdown; libsodium for end-to-end encryption;
 # openssl's command line for the server's TLS tests),
 # and the API checker schemathesis (a pinned version from PyPI) into .build/venv.
 # With --bench (make bench) also Taskwarrior, which the benchmarks time side by side with
@@ -36,6 +36,8 @@ pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 # CommonMark with GitHub's extensions, for the rendered notes (the extensions have no .pc).
 pkg-config --exists libcmark-gfm 2>/dev/null || missing+=(libcmark-gfm-dev)
 [ -f /usr/include/cmark-gfm-core-extensions.h ] || missing+=(libcmark-gfm-extensions-dev)
+# Argon2id, XChaCha20-Poly1305 and keyed BLAKE2b for end-to-end encryption (QuireCrypto).
+pkg-config --exists libsodium 2>/dev/null || missing+=(libsodium-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)

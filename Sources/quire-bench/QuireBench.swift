@@ -9,7 +9,8 @@ struct QuireBench: AsyncParsableCommand {
         commandName: "quire-bench",
         abstract: "Measure Quire's speed at 1k, 10k and 100k items.",
         subcommands: [
-            CLIBench.self, ImportBench.self, TUIBench.self, SyncBench.self, LiveBench.self, TaskwarriorBench.self,
+            CLIBench.self, CryptoBench.self, ImportBench.self, TUIBench.self, SyncBench.self, LiveBench.self,
+            TaskwarriorBench.self,
         ]
     )
 }

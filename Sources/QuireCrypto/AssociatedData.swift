@@ -1,0 +1,67 @@
+/// The bytes that bind a sealed value or a MAC to where it belongs, laid out so no two different
+/// places give the same bytes: a fixed label ended by a zero byte, the format, then fixed-width
+/// numbers and length-prefixed strings (big-endian), as QuireCrypto's documentation shows.
+/// Built in one buffer sized up front: a pull builds one for every field of every item.
+struct AssociatedData {
+    private(set) var bytes: [UInt8]
+
+    init(label: StaticString, capacity: Int = 0) {
+        bytes = []
+        bytes.reserveCapacity(label.utf8CodeUnitCount + 2 + capacity)
+        bytes += UnsafeBufferPointer(start: label.utf8Start, count: label.utf8CodeUnitCount)
+        bytes += [0, QuireCrypto.formatVersion]
+    }
+
+    /// A key id: 4 bytes, big-endian.
+    mutating func append(_ number: UInt32) {
+        bytes += [UInt8(number >> 24), UInt8(number >> 16 & 0xff), UInt8(number >> 8 & 0xff), UInt8(number & 0xff)]
+    }
+
+    /// An id or a name: its UTF-8 length (4 bytes, big-endian), then its UTF-8.
+    mutating func append(_ text: String) {
+        append(UInt32(text.utf8.count))
+        bytes += text.utf8
+    }
+
+    /// Bytes with no length in front: only ever the last part (a MAC's value).
+    mutating func appendRaw(_ raw: some Sequence<UInt8>) {
+        bytes += raw
+    }
+
+    // The labels in use; each names one purpose, so bytes made for one are never valid for another.
+
+    static func field(keyID: UInt32, item: String, field: String) -> [UInt8] {
+        place(label: "quire.field", keyID: keyID, item: item, field: field, extra: 0).bytes
+    }
+
+    /// The start of a MAC's message, with room for a value of `valueCount` bytes after it.
+    static func mac(keyID: UInt32, item: String, field: String, valueCount: Int) -> AssociatedData {
+        place(label: "quire.mac", keyID: keyID, item: item, field: field, extra: valueCount)
+    }
+
+    static func dataKey(id: UInt32) -> [UInt8] {
+        var data = AssociatedData(label: "quire.data-key", capacity: 4)
+        data.append(id)
+        return data.bytes
+    }
+
+    static let ringKeyUnderPassphrase = AssociatedData(label: "quire.ring-key.passphrase").bytes
+    static let ringKeyUnderRecoveryKey = AssociatedData(label: "quire.ring-key.recovery").bytes
+
+    private static func place(label: StaticString, keyID: UInt32, item: String, field: String, extra: Int)
+        -> AssociatedData
+    {
+        var data = AssociatedData(label: label, capacity: 12 + item.utf8.count + field.utf8.count + extra)
+        data.append(keyID)
+        data.append(item)
+        data.append(field)
+        return data
+    }
+}
+
+extension AssociatedData {
+    /// Zeroes the bytes (a recovery key's checksum message holds the key).
+    mutating func zeroBytes() {
+        wipe(&bytes)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The account's keys as the server stores them: wrapped, so the server (or anyone holding a
+/// backup of it) learns nothing from them without the passphrase or the recovery key. The JSON
+/// shape and the reasons for it are in QuireCrypto's documentation; operations are in
+/// `KeyRing+Operations.swift`.
+public struct KeyRing: Codable, Hashable, Sendable {
+    /// The ring key wrapped under the passphrase's Argon2id key, with what derives that key.
+    public struct PassphraseSlot: Codable, Hashable, Sendable {
+        public var kdf: KDFParameters
+        public var salt: String
+        public var check: String
+        public var wrappedKey: String
+    }
+
+    /// The ring key wrapped under the recovery key (random, so no derivation is needed).
+    public struct RecoverySlot: Codable, Hashable, Sendable {
+        public var check: String
+        public var wrappedKey: String
+    }
+
+    /// One data key, wrapped under the ring key; its id is in the sealed values it opens.
+    public struct WrappedDataKey: Codable, Hashable, Sendable {
+        public var id: UInt32
+        public var wrappedKey: String
+    }
+
+    public internal(set) var format: Int
+    public internal(set) var passphrase: PassphraseSlot
+    public internal(set) var recovery: RecoverySlot
+    /// The data key new values are sealed under.
+    public internal(set) var currentKey: UInt32
+    /// Every data key, oldest first: rotation adds one and never drops one, so every value
+    /// sealed before stays readable.
+    public internal(set) var keys: [WrappedDataKey]
+
+    /// The key ring in `data`, its format checked before its shape, so a later format reads as
+    /// "unsupported" rather than as damage.
+    public static func decode(_ data: Data) throws(KeyRingError) -> KeyRing {
+        struct Format: Decodable { let format: Int }
+        let format: Format
+        do {
+            format = try JSONDecoder().decode(Format.self, from: data)
+        } catch {
+            throw .damaged("it is not JSON with a format number")
+        }
+        guard format.format == Int(QuireCrypto.formatVersion) else {
+            throw .unsupportedFormatVersion(format.format)
+        }
+        do {
+            return try JSONDecoder().decode(KeyRing.self, from: data)
+        } catch {
+            throw .damaged("its JSON does not have the fields of format \(QuireCrypto.formatVersion)")
+        }
+    }
+
+    /// The JSON to store, keys sorted so the same ring always gives the same bytes.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A struct of strings and numbers always encodes.
+        return try! encoder.encode(self)
+    }
+}
+
+/// A key ring with its binary values decoded and every length and range checked: what the
+/// operations work on, so none of them meets a half-valid ring.
+struct CheckedKeyRing {
+    static let checkBytes = 16
+    static let wrappedKeyBytes = Sodium.aeadOverhead + Sodium.aeadKeyBytes
+
+    let salt: [UInt8]
+    let passphraseCheck: [UInt8]
+    let passphraseWrapped: [UInt8]
+    let recoveryCheck: [UInt8]
+    let recoveryWrapped: [UInt8]
+    let keys: [(id: UInt32, wrapped: [UInt8])]
+    let currentKey: UInt32
+
+    init(_ ring: KeyRing) throws(KeyRingError) {
+        guard ring.format == Int(QuireCrypto.formatVersion) else { throw .unsupportedFormatVersion(ring.format) }
+        if let problem = ring.passphrase.kdf.problem { throw .damaged(problem) }
+        salt = try Self.bytes(ring.passphrase.salt, count: KeyDerivation.saltBytes, what: "the salt")
+        passphraseCheck = try Self.bytes(ring.passphrase.check, count: Self.checkBytes, what: "the passphrase check")
+        passphraseWrapped = try Self.bytes(
+            ring.passphrase.wrappedKey, count: Self.wrappedKeyBytes, what: "the key wrapped under the passphrase")
+        recoveryCheck = try Self.bytes(ring.recovery.check, count: Self.checkBytes, what: "the recovery key check")
+        recoveryWrapped = try Self.bytes(
+            ring.recovery.wrappedKey, count: Self.wrappedKeyBytes, what: "the key wrapped under the recovery key")
+        var keys: [(id: UInt32, wrapped: [UInt8])] = []
+        for key in ring.keys {
+            guard !keys.contains(where: { $0.id == key.id }) else {
+                throw .damaged("data key \(key.id) is there twice")
+            }
+            keys.append(
+                (key.id, try Self.bytes(key.wrappedKey, count: Self.wrappedKeyBytes, what: "data key \(key.id)")))
+        }
+        guard keys.contains(where: { $0.id == ring.currentKey }) else {
+            throw .damaged("its current data key \(ring.currentKey) is not among its keys")
+        }
+        self.keys = keys
+        currentKey = ring.currentKey
+    }
+
+    private static func bytes(_ text: String, count: Int, what: String) throws(KeyRingError) -> [UInt8] {
+        guard let bytes = Sodium.bytes(base64URL: text[...]) else { throw .damaged("\(what) is not base64url") }
+        guard bytes.count == count else { throw .damaged("\(what) is \(bytes.count) bytes, not \(count)") }
+        return bytes
+    }
+}

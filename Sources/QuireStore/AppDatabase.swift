@@ -268,6 +268,7 @@ public final class AppDatabase: Sendable {
                     try db.inTransaction {
                         result = try body(db)
                         try Self.assignShortIDs(in: db)
+                        try Self.readStaleLinks(in: db)
                         return .commit
                     }
                 } catch {

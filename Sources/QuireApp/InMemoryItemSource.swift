@@ -118,6 +118,20 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         _ = try change(id) { $0.deleted = false }
     }
 
+    /// The item goes, and its versions stop being actions to undo, as the store's purge takes
+    /// the row and its history (versions stay in place: later ones name earlier ones by index).
+    public func purge(_ id: String) throws {
+        try lock.withLock {
+            guard stored.contains(where: { $0.id == id }) else { throw StoreError.notFound(id: id) }
+            stored.removeAll { $0.id == id }
+            for index in versions.indices where versions[index].item.id == id {
+                versions[index].isAction = false
+                versions[index].undone = true
+            }
+            version += 1
+        }
+    }
+
     /// Items needing review in list order, as the store's conflict table lists them.
     public func nextNeedingReview(after id: String?) throws -> String? {
         let ids = listed(ListQuery(needsReviewOnly: true)).map(\.id)

@@ -82,6 +82,9 @@ public struct ItemEffects: Sendable {
             case .restore(let itemID, _):
                 try items.restore(itemID)
                 id = itemID
+            case .purge(let itemID, _):
+                try items.purge(itemID)
+                id = itemID
             case .restoreVersion(let itemID, _, let before, let fields, _):
                 let saved = try items.save(itemID, from: before, to: fields)
                 return .written(intent, .success(WriteDone(id: saved.item.id, outcome: saved.outcome)))

@@ -24,6 +24,8 @@ public protocol ItemSource: Sendable {
     func save(_ id: String, from before: [Field: FieldValue], to after: [Field: FieldValue]) throws -> SavedWrite
     func delete(_ id: String) throws
     func restore(_ id: String) throws
+    /// Deletes an item for good (`AppDatabase.purge`).
+    func purge(_ id: String) throws
     /// Every version of an item this device has seen or made, newest first.
     func history(of id: String) throws -> [HistoryVersion]
     /// Takes back the newest local action not taken back yet (`AppDatabase.undoLastAction()`);

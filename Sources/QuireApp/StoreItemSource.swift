@@ -127,6 +127,10 @@ public struct StoreItemSource: ItemSource {
         try store.restore([id])
     }
 
+    public func purge(_ id: String) throws {
+        _ = try store.purge([id])
+    }
+
     /// Conflicts are few and have their own table; the item table's sync-state filter would
     /// scan every live item.
     public func nextNeedingReview(after id: String?) throws -> String? {

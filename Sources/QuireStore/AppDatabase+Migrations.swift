@@ -453,6 +453,20 @@ extension AppDatabase {
                     """)
             try AppDatabase.readStaleLinks(in: db)
         }
+        migrator.registerMigration("v18 purged items") { db in
+            // Items deleted for good (`AppDatabase+Purge.swift`): their ids, so that a tombstone
+            // the server sends again is not brought back, and `waiting` while the row stays for
+            // a delete that has still to reach the server. Built with IF NOT EXISTS, so the step
+            // can run again over a store that has it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS purgedItem (
+                      id TEXT PRIMARY KEY NOT NULL,
+                      waiting INTEGER NOT NULL DEFAULT 0 CHECK (waiting IN (0, 1))
+                    );
+                    CREATE INDEX IF NOT EXISTS purgedItem_waiting ON purgedItem(id) WHERE waiting = 1;
+                    """)
+        }
         return migrator
     }
 

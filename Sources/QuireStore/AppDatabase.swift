@@ -269,6 +269,7 @@ public final class AppDatabase: Sendable {
                         result = try body(db)
                         try Self.assignShortIDs(in: db)
                         try Self.readStaleLinks(in: db)
+                        try Self.dropSentPurges(in: db)
                         return .commit
                     }
                 } catch {

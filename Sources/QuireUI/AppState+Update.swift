@@ -172,8 +172,12 @@ extension AppState {
         case (.discardDeadLetter(let letter)?, .confirm?):
             question = nil
             return [.syncStatus(.discard(letter))]
-        case (.discardDeadLetter?, .decline?):
+        case (.discardDeadLetter?, .decline?), (.purge?, .decline?):
             question = nil
+        case (.purge(let id, let title)?, .confirm?):
+            question = nil
+            if case .detail = screen { screen = .list }
+            return [.write(.purge(id: id, title: title))]
         default:
             break
         }

@@ -43,6 +43,8 @@ public struct AppState: Hashable, Sendable {
         case dropResolveChoices
         /// Discard a dead letter for good (asked on the sync status screen).
         case discardDeadLetter(SyncStatusDetail.DeadLetter)
+        /// Delete an item of the trash for good (`P`): nothing can bring it back.
+        case purge(id: String, title: String)
     }
 
     /// What the status bar says after `s` started a round; it goes once the round is over.

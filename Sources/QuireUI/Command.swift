@@ -5,7 +5,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     // Items
     case open, newNote, newTask, edit, editExternally, toggleDone, delete, undo, pin, toggleMarkdown
     // Finding
-    case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore
+    case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore, purge
     // Sync
     case nextNeedingReview, syncNow, syncStatus
     // Sync status

@@ -62,37 +62,7 @@ public struct WikiLink: Hashable, Sendable {
 
     /// Every `[[…]]` outside code: where it sits in the UTF-8 bytes and its trimmed text.
     static func occurrences(in bytes: [UInt8]) -> [(range: Range<Int>, text: String)] {
-        var found: [(range: Range<Int>, text: String)] = []
-        var fence: (byte: UInt8, length: Int)?
-        var lineStart = 0
-        while lineStart <= bytes.count {
-            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            let line = bytes[lineStart..<lineEnd]
-            if let marker = Self.fence(line) {
-                if let open = fence {
-                    if marker.byte == open.byte && marker.length >= open.length && marker.bare { fence = nil }
-                } else {
-                    fence = (marker.byte, marker.length)
-                }
-            } else if fence == nil {
-                found += Self.occurrences(onLine: line)
-            }
-            lineStart = lineEnd + 1
-        }
-        return found
-    }
-
-    /// A code fence line: up to three spaces, then three or more backticks or tildes; `bare`
-    /// when only spaces follow (a closing fence has no info string).
-    private static func fence(_ line: ArraySlice<UInt8>) -> (byte: UInt8, length: Int, bare: Bool)? {
-        let start = line.firstIndex { $0 != UInt8(ascii: " ") } ?? line.endIndex
-        guard start - line.startIndex <= 3, start < line.endIndex,
-            line[start] == UInt8(ascii: "`") || line[start] == UInt8(ascii: "~")
-        else { return nil }
-        let byte = line[start]
-        let end = line[start...].firstIndex { $0 != byte } ?? line.endIndex
-        guard end - start >= 3 else { return nil }
-        return (byte, end - start, line[end...].allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") })
+        MarkdownLines.outsideCodeBlocks(bytes).flatMap(occurrences(onLine:))
     }
 
     /// The `[[…]]` of one line outside its inline code spans.

@@ -102,6 +102,7 @@ extension AppState {
         case .pageUp: return select(list.selection - page)
         case .open:
             if list.selectedItem != nil { screen = .detail(scroll: 0) }
+            selectedBox = nil
             return []
         case .newNote:
             screen = .editor(EditorState(newItemOf: .note))
@@ -248,6 +249,7 @@ extension AppState {
             screen = .list
             return [.write(.restore(id: item.id, title: item.title))]
         case .purge: return askToPurge()
+        case .nextBox, .previousBox, .tickBox: return taskBoxCommand(command)
         default: return itemCommand(command)
         }
         if case .detail(let wanted) = screen, let item = list.selectedItem {

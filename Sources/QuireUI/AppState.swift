@@ -117,6 +117,8 @@ public struct AppState: Hashable, Sendable {
     public var quitting: Bool
     /// Bodies in the preview and the item view as typed rather than rendered as Markdown (`m`).
     public var showsRawText = false
+    /// Which task box of the item view's text `b` ticks (`]` and `[` move it); nil for the first.
+    public var selectedBox: Int?
 
     public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery(), timeZone: TimeZone = .current) {
         self.size = size

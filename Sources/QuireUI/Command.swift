@@ -4,6 +4,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case moveDown, moveUp, moveTop, moveBottom, pageDown, pageUp
     // Items
     case open, newNote, newTask, edit, editExternally, toggleDone, delete, undo, pin, toggleMarkdown
+    // Task boxes in a body
+    case nextBox, previousBox, tickBox
     // Finding
     case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore, purge
     // Sync

@@ -44,6 +44,11 @@ public struct ItemEffects: Sendable {
         }
     }
 
+    /// Reads an item's links and backlinks for the link picker; none when the store cannot say.
+    public func links(of id: String) -> Message {
+        .linksLoaded(id: id, (try? items.links(of: id)) ?? [])
+    }
+
     /// Reads an item's versions for the history view.
     public func history(of id: String) -> Message {
         do {

@@ -250,6 +250,10 @@ extension AppState {
             return [.write(.restore(id: item.id, title: item.title))]
         case .purge: return askToPurge()
         case .nextBox, .previousBox, .tickBox: return taskBoxCommand(command)
+        case .links:
+            guard let item = list.selectedItem else { return [] }
+            return openLinks(of: item)
+        case .linkBack: return followBack()
         default: return itemCommand(command)
         }
         if case .detail(let wanted) = screen, let item = list.selectedItem {

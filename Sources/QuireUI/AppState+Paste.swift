@@ -28,7 +28,7 @@ extension AppState {
             }
             screen = .editor(editor)
             return []
-        case .list, .detail, .help, .syncStatus, .resolve, .history, .confirm:
+        case .list, .detail, .help, .syncStatus, .resolve, .history, .links, .confirm:
             notice = Notice(text: AppState.pasteIgnoredNotice, isError: false)
             return []
         }

@@ -24,6 +24,8 @@ extension AppState {
             cursor = ResolveScreen.render(self, resolve: resolve, into: &buffer)
         case .history(let history):
             HistoryScreen.render(self, history: history, into: &buffer)
+        case .links(let picker):
+            LinkPickerScreen.render(self, picker: picker, into: &buffer)
         }
         if let question {
             Dialog.render(question, into: &buffer)

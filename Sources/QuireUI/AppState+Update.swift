@@ -77,6 +77,9 @@ extension AppState {
                 screen = .editor(editor)
             }
             return []
+        case .linksLoaded(let id, let entries):
+            showLinks(id, entries)
+            return []
         case .historyLoaded(let id, let result):
             return showHistory(id, result)
         case .reviewTargetFound(let id):
@@ -131,6 +134,9 @@ extension AppState {
         case .history:
             guard let command else { return [] }
             return historyCommand(command)
+        case .links:
+            guard let command else { return [] }
+            return linksCommand(command)
         }
     }
 

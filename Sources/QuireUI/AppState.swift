@@ -16,6 +16,8 @@ public struct AppState: Hashable, Sendable {
         case resolve(ResolveState)
         /// Every version of one item, to read and restore.
         case history(HistoryState)
+        /// The link picker: an item's links and the items that link to it.
+        case links(LinkPickerState)
     }
 
     /// A one-line input over the list.
@@ -119,6 +121,8 @@ public struct AppState: Hashable, Sendable {
     public var showsRawText = false
     /// Which task box of the item view's text `b` ticks (`]` and `[` move it); nil for the first.
     public var selectedBox: Int?
+    /// The items links were followed from, the last one last (Backspace goes back to it).
+    public var linkTrail: [String] = []
 
     public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery(), timeZone: TimeZone = .current) {
         self.size = size
@@ -175,6 +179,7 @@ public struct AppState: Hashable, Sendable {
         case .editor: return .editor
         case .help: return .help
         case .history: return .history
+        case .links: return .links
         }
     }
 

@@ -6,6 +6,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case open, newNote, newTask, edit, editExternally, toggleDone, delete, undo, pin, toggleMarkdown
     // Task boxes in a body
     case nextBox, previousBox, tickBox
+    // Links
+    case links, linkBack
     // Finding
     case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore, purge
     // Sync
@@ -36,6 +38,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case syncStatus
     case resolve
     case history
+    case links
     case confirm
 
     /// The heading of this context in help and in the README.
@@ -49,6 +52,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
         case .syncStatus: "Sync status"
         case .resolve: "Resolve"
         case .history: "History"
+        case .links: "Links"
         case .confirm: "Questions"
         }
     }

@@ -80,6 +80,8 @@ public enum Keymap {
         KeyBinding(.detail, [.character("]")], .nextBox, "select the next task box (- [ ]) of the text"),
         KeyBinding(.detail, [.character("[")], .previousBox, "select the previous task box of the text"),
         KeyBinding(.detail, [.character("b")], .tickBox, "tick or untick the selected task box (the first if none)"),
+        KeyBinding(.detail, [.character("L")], .links, "its links and the items that link to it"),
+        KeyBinding(.detail, [.backspace], .linkBack, "back to the item a link was followed from"),
         KeyBinding(.detail, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.detail, [.character("?")], .help, "help", hint: "help"),
         KeyBinding(.detail, [.control("c")], .quit, "quit"),
@@ -192,6 +194,14 @@ public enum Keymap {
         KeyBinding(.history, [.escape, .character("q")], .back, "back", hint: "back"),
         KeyBinding(.history, [.control("c")], .quit, "quit"),
         KeyBinding(.history, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
+
+        // MARK: Links
+        KeyBinding(.links, [.character("j"), .down], .moveDown, "next link"),
+        KeyBinding(.links, [.character("k"), .up], .moveUp, "previous link"),
+        KeyBinding(.links, [.enter], .open, "open the item the link reaches", hint: "follow"),
+        KeyBinding(.links, [.escape, .character("q")], .back, "back to the item", hint: "back"),
+        KeyBinding(.links, [.control("c")], .quit, "quit"),
+        KeyBinding(.links, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Questions
         KeyBinding(.confirm, [.character("y")], .confirm, "yes", hint: "yes"),

@@ -38,6 +38,8 @@ public enum Message: Hashable, Sendable {
     case editedItemRead(id: String, Item?)
     /// The versions of an item, newest first, or why they could not be read.
     case historyLoaded(id: String, Result<[HistoryVersion], WriteFailure>)
+    /// An item's links, then its backlinks (`Effect.loadLinks`).
+    case linksLoaded(id: String, [LinkEntry])
     /// What `u` took back: nil when there was nothing left to undo.
     case undone(Result<UndoneAction?, WriteFailure>)
     case today(Day)

@@ -25,6 +25,8 @@ extension AppRuntime {
             return []
         case .loadHistory(let id):
             return [ItemEffects(items: environment.items).history(of: id)]
+        case .loadLinks(let id):
+            return [ItemEffects(items: environment.items).links(of: id)]
         case .readEditedItem(let id):
             return [.editedItemRead(id: id, try? environment.items.item(id))]
         case .undo:

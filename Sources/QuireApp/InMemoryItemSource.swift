@@ -118,6 +118,37 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         _ = try change(id) { $0.deleted = false }
     }
 
+    /// Links by full id or current title (newest first), as the store reads them, without the
+    /// store's memory of former titles.
+    public func links(of id: String) throws -> [LinkEntry] {
+        let items = lock.withLock { stored }
+        func target(_ link: WikiLink) -> Item? {
+            items.filter { $0.id == link.key || WikiLink.key($0.title) == link.key }
+                .max { ($0.deleted ? 0 : 1, $0.id) < ($1.deleted ? 0 : 1, $1.id) }
+        }
+        guard let item = items.first(where: { $0.id == id }) else { throw StoreError.notFound(id: id) }
+        let links = WikiLink.links(in: item.body).map { LinkEntry(direction: .to, text: $0.text, target: target($0)) }
+        let backlinks = items.filter { other in
+            !other.deleted && WikiLink.links(in: other.body).contains { target($0)?.id == id }
+        }
+        return links
+            + backlinks.sorted { $0.id > $1.id }.map { LinkEntry(direction: .from, text: $0.title, target: $0) }
+    }
+
+    /// The item goes, and its versions stop being actions to undo, as the store's purge takes
+    /// the row and its history (versions stay in place: later ones name earlier ones by index).
+    public func purge(_ id: String) throws {
+        try lock.withLock {
+            guard stored.contains(where: { $0.id == id }) else { throw StoreError.notFound(id: id) }
+            stored.removeAll { $0.id == id }
+            for index in versions.indices where versions[index].item.id == id {
+                versions[index].isAction = false
+                versions[index].undone = true
+            }
+            version += 1
+        }
+    }
+
     /// Items needing review in list order, as the store's conflict table lists them.
     public func nextNeedingReview(after id: String?) throws -> String? {
         let ids = listed(ListQuery(needsReviewOnly: true)).map(\.id)

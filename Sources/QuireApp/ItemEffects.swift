@@ -44,6 +44,11 @@ public struct ItemEffects: Sendable {
         }
     }
 
+    /// Reads an item's links and backlinks for the link picker; none when the store cannot say.
+    public func links(of id: String) -> Message {
+        .linksLoaded(id: id, (try? items.links(of: id)) ?? [])
+    }
+
     /// Reads an item's versions for the history view.
     public func history(of id: String) -> Message {
         do {
@@ -81,6 +86,9 @@ public struct ItemEffects: Sendable {
                 id = itemID
             case .restore(let itemID, _):
                 try items.restore(itemID)
+                id = itemID
+            case .purge(let itemID, _):
+                try items.purge(itemID)
                 id = itemID
             case .restoreVersion(let itemID, _, let before, let fields, _):
                 let saved = try items.save(itemID, from: before, to: fields)

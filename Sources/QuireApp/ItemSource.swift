@@ -24,6 +24,10 @@ public protocol ItemSource: Sendable {
     func save(_ id: String, from before: [Field: FieldValue], to after: [Field: FieldValue]) throws -> SavedWrite
     func delete(_ id: String) throws
     func restore(_ id: String) throws
+    /// Deletes an item for good (`AppDatabase.purge`).
+    func purge(_ id: String) throws
+    /// The item's links in the order of its text, then the live items that link to it.
+    func links(of id: String) throws -> [LinkEntry]
     /// Every version of an item this device has seen or made, newest first.
     func history(of id: String) throws -> [HistoryVersion]
     /// Takes back the newest local action not taken back yet (`AppDatabase.undoLastAction()`);

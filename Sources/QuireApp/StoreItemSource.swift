@@ -128,6 +128,15 @@ public struct StoreItemSource: ItemSource {
         try store.restore([id])
     }
 
+    public func purge(_ id: String) throws {
+        _ = try store.purge([id])
+    }
+
+    public func links(of id: String) throws -> [LinkEntry] {
+        try store.links(of: id).map { LinkEntry(direction: .to, text: $0.link.text, target: $0.item) }
+            + store.backlinks(of: id).map { LinkEntry(direction: .from, text: $0.title, target: $0) }
+    }
+
     /// Conflicts are few and have their own table; the item table's sync-state filter would
     /// scan every live item.
     public func nextNeedingReview(after id: String?) throws -> String? {

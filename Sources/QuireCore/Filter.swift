@@ -31,6 +31,13 @@ public indirect enum Filter: Hashable, Sendable {
         case due(DayRange?)
         case created(TimeRange)
         case updated(TimeRange)
+        /// `has:link`: the body holds a `[[…]]` link (`WikiLink.links`), whether it reaches an
+        /// item or not.
+        case hasLink
+        /// `links:ID`: the body links to the item with this id, as typed on the command line
+        /// (the store finds the item, then every link that reaches it: by id, title or former
+        /// title).
+        case links(String)
     }
 
     /// Days from `first` through `last`, each end open when nil.
@@ -120,6 +127,12 @@ extension Filter.Term {
             return item.due.map(range.contains) ?? false
         case .created(let range): return range.contains(item.createdAt)
         case .updated(let range): return range.contains(item.updatedAt)
+        case .hasLink: return !WikiLink.links(in: item.body).isEmpty
+        case .links(let target):
+            // Without the store an id prefix or a title cannot be looked up: in memory a link
+            // written as the text given (a full id, or a title) is the best reading there is.
+            let key = WikiLink.key(target)
+            return WikiLink.links(in: item.body).contains { $0.key == key }
         }
     }
 }

@@ -30,7 +30,9 @@ extension Filter {
     }
 
     /// The fields a `name:value` term may name, in the order the help lists them.
-    public static let fieldNames = ["kind", "status", "priority", "project", "due", "created", "updated"]
+    public static let fieldNames = [
+        "kind", "status", "priority", "project", "due", "created", "updated", "has", "links",
+    ]
 
     /// Reads `text` as a filter (SPEC: Filters).
     ///
@@ -254,6 +256,18 @@ struct FilterParser {
             } catch {
                 throw Filter.Failure("'\(term)': \(error)")
             }
+        case "has":
+            switch lowered {
+            case "link": return .hasLink
+            case "attachment": throw notYet("attachment", term: term)
+            default: throw Filter.Failure("'\(term)': has is link (or attachment, not in this version yet)")
+            }
+        case "links":
+            let target = value.trimmingWhitespace()
+            guard !target.isEmpty else {
+                throw Filter.Failure("'\(term)': links needs an item's id, as in links:3fa9")
+            }
+            return .links(target)
         case "due", "created", "updated":
             if field == "due", modifier == nil, lowered == "none" || lowered.isEmpty { return .due(nil) }
             let day: Day
@@ -289,7 +303,7 @@ struct FilterParser {
     /// Fields SPEC names whose items this version does not have yet, with what they need.
     static let laterFields: [String: String] = [
         "wait": "waiting dates", "waiting": "waiting tasks", "scheduled": "scheduled dates",
-        "has": "attachments or links", "links": "links",
+        "attachment": "attachments",
     ]
 
     private func unknown(_ field: String, term: String) -> Filter.Failure {

@@ -404,6 +404,69 @@ extension AppDatabase {
             try db.execute(
                 sql: "CREATE INDEX IF NOT EXISTS item_by_project ON item(project) WHERE project IS NOT NULL")
         }
+        migrator.registerMigration("v17 links") { db in
+            // `[[…]]` links (see `AppDatabase+Links.swift`): each body's links, every title each
+            // item has had on this device (filled from the history, so titles from before the
+            // step count as former titles), and the bodies whose links are to be read again
+            // before the write that changed them commits. The triggers fire on every write of
+            // a row, whichever path makes it. Built with IF NOT EXISTS and filled anew, so the
+            // step can run again over a store that has it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS itemLink (
+                      rowNumber INTEGER NOT NULL REFERENCES item(rowNumber) ON DELETE CASCADE,
+                      position INTEGER NOT NULL,
+                      key TEXT NOT NULL,
+                      text TEXT NOT NULL,
+                      PRIMARY KEY (rowNumber, position)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX IF NOT EXISTS itemLink_by_key ON itemLink(key);
+                    CREATE TABLE IF NOT EXISTS itemTitle (
+                      key TEXT NOT NULL,
+                      rowNumber INTEGER NOT NULL REFERENCES item(rowNumber) ON DELETE CASCADE,
+                      PRIMARY KEY (key, rowNumber)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX IF NOT EXISTS itemTitle_by_row ON itemTitle(rowNumber);
+                    CREATE TABLE IF NOT EXISTS itemLinkStale (
+                      rowNumber INTEGER PRIMARY KEY REFERENCES item(rowNumber) ON DELETE CASCADE
+                    );
+                    DROP TRIGGER IF EXISTS itemLink_on_insert;
+                    CREATE TRIGGER itemLink_on_insert AFTER INSERT ON item BEGIN
+                      INSERT OR IGNORE INTO itemTitle (key, rowNumber) VALUES (lower(new.title), new.rowNumber);
+                      INSERT OR IGNORE INTO itemLinkStale (rowNumber) SELECT new.rowNumber WHERE instr(new.body, '[[') > 0;
+                    END;
+                    DROP TRIGGER IF EXISTS itemLink_on_title;
+                    CREATE TRIGGER itemLink_on_title AFTER UPDATE OF title ON item WHEN old.title IS NOT new.title BEGIN
+                      INSERT OR IGNORE INTO itemTitle (key, rowNumber) VALUES (lower(new.title), new.rowNumber);
+                    END;
+                    DROP TRIGGER IF EXISTS itemLink_on_body;
+                    CREATE TRIGGER itemLink_on_body AFTER UPDATE OF body ON item WHEN old.body IS NOT new.body BEGIN
+                      DELETE FROM itemLink WHERE rowNumber = new.rowNumber;
+                      INSERT OR IGNORE INTO itemLinkStale (rowNumber) SELECT new.rowNumber WHERE instr(new.body, '[[') > 0;
+                    END;
+                    DELETE FROM itemLink;
+                    DELETE FROM itemTitle;
+                    INSERT OR IGNORE INTO itemTitle (key, rowNumber) SELECT lower(title), rowNumber FROM item;
+                    INSERT OR IGNORE INTO itemTitle (key, rowNumber)
+                      SELECT lower(itemVersion.title), item.rowNumber FROM itemVersion JOIN item ON item.id = itemVersion.itemId;
+                    INSERT OR IGNORE INTO itemLinkStale (rowNumber) SELECT rowNumber FROM item WHERE instr(body, '[[') > 0;
+                    """)
+            try AppDatabase.readStaleLinks(in: db)
+        }
+        migrator.registerMigration("v18 purged items") { db in
+            // Items deleted for good (`AppDatabase+Purge.swift`): their ids, so that a tombstone
+            // the server sends again is not brought back, and `waiting` while the row stays for
+            // a delete that has still to reach the server. Built with IF NOT EXISTS, so the step
+            // can run again over a store that has it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS purgedItem (
+                      id TEXT PRIMARY KEY NOT NULL,
+                      waiting INTEGER NOT NULL DEFAULT 0 CHECK (waiting IN (0, 1))
+                    );
+                    CREATE INDEX IF NOT EXISTS purgedItem_waiting ON purgedItem(id) WHERE waiting = 1;
+                    """)
+        }
         return migrator
     }
 

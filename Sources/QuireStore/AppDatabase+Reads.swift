@@ -43,19 +43,26 @@ extension AppDatabase {
     /// item matches and `.ambiguousPrefix` (with a few candidates) when several do. Deleted
     /// items are found too, so that they can be restored.
     public func resolve(_ prefix: String) throws(StoreError) -> String {
-        guard let normalized = Self.normalizedPrefix(prefix) else { throw .invalidPrefix(prefix) }
-        let matches = try read { db in
-            if let id = try Self.itemID(shortID: prefix, in: db) { return [id] }
-            return try String.fetchAll(
+        try read { db in try Self.resolvedID(prefix, in: db) }
+    }
+
+    /// `resolve` inside a read or a write.
+    static func resolvedID(_ prefix: String, in db: Database) throws -> String {
+        guard let normalized = Self.normalizedPrefix(prefix) else { throw StoreError.invalidPrefix(prefix) }
+        let matches: [String]
+        if let id = try Self.itemID(shortID: prefix, in: db) {
+            matches = [id]
+        } else {
+            matches = try String.fetchAll(
                 db.cachedStatement(sql: "SELECT id FROM item WHERE id >= ? AND id < ? ORDER BY id LIMIT ?"),
                 arguments: [normalized, normalized + "~", Self.ambiguityListLength])
         }
         switch matches.count {
-        case 0: throw .unknownPrefix(prefix)
+        case 0: throw StoreError.unknownPrefix(prefix)
         case 1: return matches[0]
         default:
             if matches.contains(normalized) { return normalized }
-            throw .ambiguousPrefix(prefix, candidates: matches)
+            throw StoreError.ambiguousPrefix(prefix, candidates: matches)
         }
     }
 
@@ -96,7 +103,7 @@ extension AppDatabase {
     /// as much as counting the rows above the item.
     public func position(of id: String, matching filter: ItemFilter = .live) throws(StoreError) -> Int? {
         try read { db in
-            let (condition, arguments) = filter.whereClause()
+            let (condition, arguments) = try filter.whereClause(in: db)
             var lookup: StatementArguments = [id]
             lookup += arguments
             if let order = filter.order {
@@ -145,7 +152,7 @@ extension AppDatabase {
     /// time: the way to write ten thousand items out without holding them all.
     public func forEachItem(matching filter: ItemFilter = .live, _ body: (Item) throws -> Void) throws(StoreError) {
         try read { db in
-            let (condition, arguments) = filter.whereClause()
+            let (condition, arguments) = try filter.whereClause(in: db)
             let cursor = try Row.fetchCursor(
                 db.cachedStatement(
                     sql:
@@ -195,7 +202,7 @@ extension AppDatabase {
     ) throws(StoreError) {
         guard let tiers = SearchQuery.tiers(text) else { return }
         try read { db in
-            let (condition, arguments) = filter.whereClause()
+            let (condition, arguments) = try filter.whereClause(in: db)
             var count = 0
             for tier in tiers {
                 let wanted = limit.map { $0 - count } ?? -1
@@ -238,7 +245,7 @@ extension AppDatabase {
     public func countMatches(_ text: String, matching filter: ItemFilter = .live) throws(StoreError) -> Int {
         guard let match = SearchQuery.match(text) else { return 0 }
         return try read { db in
-            let (condition, arguments) = filter.whereClause()
+            let (condition, arguments) = try filter.whereClause(in: db)
             let sql = """
                 SELECT count(*) FROM itemSearch CROSS JOIN item ON item.rowNumber = itemSearch.rowid
                 WHERE itemSearch MATCH ? AND \(condition)
@@ -316,7 +323,7 @@ extension AppDatabase {
     // MARK: - Shared queries
 
     static func fetchItems(_ filter: ItemFilter, limit: Int?, offset: Int, in db: Database) throws -> [Item] {
-        let (condition, arguments) = filter.whereClause()
+        let (condition, arguments) = try filter.whereClause(in: db)
         let select = "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition)"
         // OFFSET walks every row before the page: the last page of a million items took 89 ms.
         // A page in the second half is read from the other end instead, in reverse order, when
@@ -348,7 +355,7 @@ extension AppDatabase {
     /// filter counts rows. The tally table has the columns the WHERE clause names, so it stands
     /// in for `item` under the same clause.
     static func countItems(_ filter: ItemFilter, in db: Database) throws -> Int {
-        let (condition, arguments) = filter.whereClause()
+        let (condition, arguments) = try filter.whereClause(in: db)
         let sql =
             filter.isTallied
             ? "SELECT coalesce(sum(item.n), 0) FROM itemTally AS item WHERE \(condition)"

@@ -63,6 +63,9 @@ private struct SyncTables: SyncTransaction {
             for op in try Outbox.entries(where: "itemId IN (\(marks))", arguments, cached: false, in: db) {
                 result[op.op.item, default: LocalItem(id: op.op.item)].ops.append(op)
             }
+            for id in try AppDatabase.purgedIDs(among: part, in: db) where result[id]?.item == nil {
+                result[id, default: LocalItem(id: id)].purged = true
+            }
             let conflictSQL = "SELECT \(ConflictRow.columns) FROM conflict WHERE itemId IN (\(marks))"
             for row in try Row.fetchAll(db, sql: conflictSQL, arguments: arguments) {
                 let record = try ConflictRow.decode(row)

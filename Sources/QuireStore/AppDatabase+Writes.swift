@@ -273,6 +273,7 @@ extension AppDatabase {
         after.syncState = try settledState(after, in: db)
         try ItemRow.update(after, in: db)
         try History.insert(after, origin: origin, opID: opID, at: now, undoing: undoing, in: db)
+        if changes[.title] != nil { try rewriteLinks(renaming: before, to: after, in: db) }
         return after
     }
 

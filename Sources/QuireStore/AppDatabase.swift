@@ -268,6 +268,8 @@ public final class AppDatabase: Sendable {
                     try db.inTransaction {
                         result = try body(db)
                         try Self.assignShortIDs(in: db)
+                        try Self.readStaleLinks(in: db)
+                        try Self.dropSentPurges(in: db)
                         return .commit
                     }
                 } catch {

@@ -5,23 +5,43 @@ import QuireCore
 /// memory (the tests hold the two to each other on generated items and filters).
 enum FilterSQL {
     /// The condition and its arguments; `1` for the empty filter.
-    static func condition(_ filter: Filter) -> (sql: String, arguments: StatementArguments) {
+    /// `linkKeys` gives, for the target of a `links:` term, the link keys that reach it (the
+    /// store looks the item up: see `AppDatabase.linkKeys(reachingTyped:in:)`).
+    static func condition(_ filter: Filter, linkKeys: (String) throws -> [String]) rethrows
+        -> (sql: String, arguments: StatementArguments)
+    {
         var arguments = StatementArguments()
-        let sql = condition(filter, &arguments)
+        let sql = try condition(filter, linkKeys, &arguments)
         return (sql, arguments)
     }
 
-    private static func condition(_ filter: Filter, _ arguments: inout StatementArguments) -> String {
+    private static func condition(
+        _ filter: Filter, _ linkKeys: (String) throws -> [String], _ arguments: inout StatementArguments
+    ) rethrows -> String {
         switch filter {
         case .all: return "1"
-        case .term(let term): return condition(term, &arguments)
-        case .and(let parts): return "(" + parts.map { condition($0, &arguments) }.joined(separator: " AND ") + ")"
-        case .or(let parts): return "(" + parts.map { condition($0, &arguments) }.joined(separator: " OR ") + ")"
+        case .term(let term): return try condition(term, linkKeys, &arguments)
+        case .and(let parts):
+            return try "(" + parts.map { try condition($0, linkKeys, &arguments) }.joined(separator: " AND ") + ")"
+        case .or(let parts):
+            return try "(" + parts.map { try condition($0, linkKeys, &arguments) }.joined(separator: " OR ") + ")"
         }
     }
 
-    private static func condition(_ term: Filter.Term, _ arguments: inout StatementArguments) -> String {
+    private static func condition(
+        _ term: Filter.Term, _ linkKeys: (String) throws -> [String], _ arguments: inout StatementArguments
+    ) rethrows -> String {
         switch term {
+        case .hasLink:
+            // The links table's key starts with the row (`itemLink` in "v17 links").
+            return "EXISTS (SELECT 1 FROM itemLink WHERE itemLink.rowNumber = item.rowNumber)"
+        case .links(let target):
+            let keys = try linkKeys(target)
+            guard !keys.isEmpty else { return "0" }
+            arguments += StatementArguments(keys)
+            // Read through the key index, whatever the size of the store.
+            return "item.rowNumber IN (SELECT rowNumber FROM itemLink WHERE key IN ("
+                + keys.map { _ in "?" }.joined(separator: ", ") + "))"
         case .word(let word):
             // A word is letters and digits only (`SearchQuery.words`), so quoting it is enough.
             arguments += ["\"\(word)\"*"]

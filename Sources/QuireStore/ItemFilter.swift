@@ -52,7 +52,8 @@ public struct ItemFilter: Sendable, Hashable {
     ///
     /// Written so that SQLite walks `item_by_order` or `item_by_open_order` in index order for
     /// the common filters, which makes "pinned first, newest first" with LIMIT cheap.
-    func whereClause() -> (sql: String, arguments: StatementArguments) {
+    /// A `links:` term looks its item up in `db`, and throws `StoreError` when there is none.
+    func whereClause(in db: Database) throws -> (sql: String, arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
         if onlyDeleted {
@@ -78,7 +79,9 @@ public struct ItemFilter: Sendable, Hashable {
         }
         if needsReview { conditions.append("item.syncState = 'needs-review'") }
         if !expression.isEmpty {
-            let (sql, more) = FilterSQL.condition(expression)
+            let (sql, more) = try FilterSQL.condition(expression) { target in
+                try AppDatabase.linkKeys(reachingTyped: target, in: db)
+            }
             conditions.append(sql)
             arguments += more
         }

@@ -113,6 +113,9 @@ public struct LocalItem: Hashable, Sendable {
     public var item: Item?
     public var ops: [OutboxOp]
     public var conflict: ConflictRecord?
+    /// The item was deleted for good here (`AppDatabase.purge`): a tombstone of it that arrives
+    /// is not kept.
+    public var purged = false
 
     public init(id: String, item: Item? = nil, ops: [OutboxOp] = [], conflict: ConflictRecord? = nil) {
         self.id = id

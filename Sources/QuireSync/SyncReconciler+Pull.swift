@@ -19,6 +19,9 @@ extension SyncReconciler {
         remote change: ChangeItem, into local: inout LocalItem, force: Bool, lineage: [String: Int64] = [:]
     ) {
         guard let current = local.item else {
+            // Deleted for good here: its tombstone (the echo of this device's own delete, or
+            // another device's) stays away. A live copy is an item again.
+            if local.purged && change.deleted { return }
             var item = remoteItem(change, local: nil)
             item.syncState = .synced
             local.item = item

@@ -102,6 +102,7 @@ extension AppState {
         case .pageUp: return select(list.selection - page)
         case .open:
             if list.selectedItem != nil { screen = .detail(scroll: 0) }
+            selectedBox = nil
             return []
         case .newNote:
             screen = .editor(EditorState(newItemOf: .note))
@@ -136,6 +137,8 @@ extension AppState {
             }
             guard let item = list.selectedItem else { return [] }
             return [.write(.restore(id: item.id, title: item.title))]
+        case .purge:
+            return askToPurge()
         case .filterTag:
             let tag = list.query.tag ?? ""
             prompt = Prompt(
@@ -172,6 +175,17 @@ extension AppState {
         default:
             return itemCommand(command)
         }
+    }
+
+    /// `P`: only what is in the trash is deleted for good, and only after a yes.
+    mutating func askToPurge() -> [Effect] {
+        guard list.query.trash, let item = list.selectedItem else {
+            notice = Notice(
+                text: "Only an item in the trash can be deleted for good: T opens the trash", isError: false)
+            return []
+        }
+        question = .purge(id: item.id, title: item.title)
+        return []
     }
 
     /// Why a command does not apply in the trash (a deleted item can be read and restored,
@@ -246,6 +260,12 @@ extension AppState {
             }
             screen = .list
             return [.write(.restore(id: item.id, title: item.title))]
+        case .purge: return askToPurge()
+        case .nextBox, .previousBox, .tickBox: return taskBoxCommand(command)
+        case .links:
+            guard let item = list.selectedItem else { return [] }
+            return openLinks(of: item)
+        case .linkBack: return followBack()
         default: return itemCommand(command)
         }
         if case .detail(let wanted) = screen, let item = list.selectedItem {

@@ -28,7 +28,7 @@ extension AppState {
             }
             screen = .editor(editor)
             return []
-        case .list, .detail, .help, .syncStatus, .resolve, .history, .views, .confirm:
+        case .list, .detail, .help, .syncStatus, .resolve, .history, .views, .links, .confirm:
             notice = Notice(text: AppState.pasteIgnoredNotice, isError: false)
             return []
         }

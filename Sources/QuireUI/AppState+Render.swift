@@ -26,6 +26,8 @@ extension AppState {
             HistoryScreen.render(self, history: history, into: &buffer)
         case .views(let views):
             ViewsScreen.render(self, views: views, into: &buffer)
+        case .links(let picker):
+            LinkPickerScreen.render(self, picker: picker, into: &buffer)
         }
         if let question {
             Dialog.render(question, into: &buffer)

@@ -77,6 +77,9 @@ extension AppState {
                 screen = .editor(editor)
             }
             return []
+        case .linksLoaded(let id, let entries):
+            showLinks(id, entries)
+            return []
         case .historyLoaded(let id, let result):
             return showHistory(id, result)
         case .savedViewsLoaded(let loaded):
@@ -136,6 +139,9 @@ extension AppState {
         case .views:
             guard let command else { return [] }
             return viewsCommand(command)
+        case .links:
+            guard let command else { return [] }
+            return linksCommand(command)
         }
     }
 
@@ -189,8 +195,12 @@ extension AppState {
         case (.discardDeadLetter(let letter)?, .confirm?):
             question = nil
             return [.syncStatus(.discard(letter))]
-        case (.discardDeadLetter?, .decline?):
+        case (.discardDeadLetter?, .decline?), (.purge?, .decline?):
             question = nil
+        case (.purge(let id, let title)?, .confirm?):
+            question = nil
+            if case .detail = screen { screen = .list }
+            return [.write(.purge(id: id, title: title))]
         default:
             break
         }

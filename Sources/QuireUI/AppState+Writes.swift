@@ -38,6 +38,9 @@ extension AppState {
             case .restore(_, let title):
                 notice = Notice(text: "Restored “\(title)” · u to undo", isError: false)
                 anchor = ""
+            case .purge(_, let title):
+                notice = Notice(text: "Deleted “\(title)” for good", isError: false)
+                anchor = list.selectedID == id ? "" : (list.selectedID ?? "")
             case .restoreVersion(_, let title, _, _, let recordedAt):
                 let when = SyncSummary.clockTime(recordedAt, now: now ?? recordedAt, timeZone: timeZone)
                 notice = Notice(

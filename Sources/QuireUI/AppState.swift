@@ -18,6 +18,8 @@ public struct AppState: Hashable, Sendable {
         case history(HistoryState)
         /// The saved views of the config, to switch between.
         case views(ViewsState)
+        /// The link picker: an item's links and the items that link to it.
+        case links(LinkPickerState)
     }
 
     /// A one-line input over the list.
@@ -45,6 +47,8 @@ public struct AppState: Hashable, Sendable {
         case dropResolveChoices
         /// Discard a dead letter for good (asked on the sync status screen).
         case discardDeadLetter(SyncStatusDetail.DeadLetter)
+        /// Delete an item of the trash for good (`P`): nothing can bring it back.
+        case purge(id: String, title: String)
     }
 
     /// What the status bar says after `s` started a round; it goes once the round is over.
@@ -117,6 +121,10 @@ public struct AppState: Hashable, Sendable {
     public var quitting: Bool
     /// Bodies in the preview and the item view as typed rather than rendered as Markdown (`m`).
     public var showsRawText = false
+    /// Which task box of the item view's text `b` ticks (`]` and `[` move it); nil for the first.
+    public var selectedBox: Int?
+    /// The items links were followed from, the last one last (Backspace goes back to it).
+    public var linkTrail: [String] = []
 
     public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery(), timeZone: TimeZone = .current) {
         self.size = size
@@ -174,6 +182,7 @@ public struct AppState: Hashable, Sendable {
         case .help: return .help
         case .history: return .history
         case .views: return .views
+        case .links: return .links
         }
     }
 

@@ -4,8 +4,12 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case moveDown, moveUp, moveTop, moveBottom, pageDown, pageUp
     // Items
     case open, newNote, newTask, edit, editExternally, toggleDone, delete, undo, pin, toggleMarkdown
+    // Task boxes in a body
+    case nextBox, previousBox, tickBox
+    // Links
+    case links, linkBack
     // Finding
-    case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore, views, cycleOrder, agenda
+    case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore, purge, views, cycleOrder, agenda
     // Sync
     case nextNeedingReview, syncNow, syncStatus
     // Sync status
@@ -35,6 +39,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case resolve
     case history
     case views
+    case links
     case confirm
 
     /// The heading of this context in help and in the README.
@@ -49,6 +54,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
         case .resolve: "Resolve"
         case .history: "History"
         case .views: "Saved views"
+        case .links: "Links"
         case .confirm: "Questions"
         }
     }

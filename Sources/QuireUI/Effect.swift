@@ -24,6 +24,8 @@ public enum Effect: Hashable, Sendable {
     case loadSavedViews
     /// Read every version of an item (`Message.historyLoaded`).
     case loadHistory(id: String)
+    /// Read an item's links and the items that link to it (`Message.linksLoaded`).
+    case loadLinks(id: String)
     /// Read the item an open editor edits, as the store holds it now (`Message.editedItemRead`).
     case readEditedItem(id: String)
     /// Take back the newest local action not yet taken back (`Message.undone`).

@@ -40,6 +40,8 @@ public enum Message: Hashable, Sendable {
     case historyLoaded(id: String, Result<[HistoryVersion], WriteFailure>)
     /// The saved views of the config (`Effect.loadSavedViews`).
     case savedViewsLoaded(SavedViewList)
+    /// An item's links, then its backlinks (`Effect.loadLinks`).
+    case linksLoaded(id: String, [LinkEntry])
     /// What `u` took back: nil when there was nothing left to undo.
     case undone(Result<UndoneAction?, WriteFailure>)
     case today(Day)

@@ -13,6 +13,8 @@ public enum WriteIntent: Hashable, Sendable {
     case delete(id: String, title: String)
     /// Brings a deleted item back from the trash.
     case restore(id: String, title: String)
+    /// Deletes an item of the trash for good (`AppDatabase.purge`).
+    case purge(id: String, title: String)
     /// Makes an earlier version (recorded at `recordedAt`) the item's content again: `fields`
     /// set over `before`, the values the history view showed as the item's newest.
     case restoreVersion(

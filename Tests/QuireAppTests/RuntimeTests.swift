@@ -171,6 +171,8 @@ struct FailingWrites: ItemSource {
     }
     func delete(_ id: String) throws { throw DiskFull() }
     func restore(_ id: String) throws { throw DiskFull() }
+    func purge(_ id: String) throws { throw DiskFull() }
+    func links(of id: String) throws -> [LinkEntry] { try base.links(of: id) }
     func undoLastAction() throws -> UndoneAction? { throw DiskFull() }
     func history(of id: String) throws -> [HistoryVersion] { try base.history(of: id) }
     func nextNeedingReview(after id: String?) throws -> String? { try base.nextNeedingReview(after: id) }

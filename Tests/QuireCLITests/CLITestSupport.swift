@@ -70,7 +70,9 @@ struct QuireCLI {
     /// Runs `quire` with stdout and stderr on a terminal (a pseudo-terminal of `script(1)`, 100
     /// columns wide), as a person at a terminal would; the result's stdout holds what the
     /// terminal showed, both streams, with `\r\n` line ends turned into `\n`.
-    func runOnTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    func runOnTerminal(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws
+        -> Result
+    {
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let command =
             "stty cols 100 rows 40 2>/dev/null; exec "
@@ -78,7 +80,7 @@ struct QuireCLI {
         var environment = ["TERM": "xterm"]
         for (key, value) in extra { environment[key] = value }
         let (process, capture) = try start(
-            ["-qefc", command, "/dev/null"], extraEnvironment: environment, executable: "/usr/bin/script")
+            ["-qefc", command, "/dev/null"], stdin: stdin, extraEnvironment: environment, executable: "/usr/bin/script")
         var result = Self.collect(process, capture)
         result.stdout = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
         return result

@@ -51,7 +51,7 @@ import Testing
     @Test func listQueriesUseTheOrderIndexes() throws {
         let store = try StoreFixture.make()
         for filter in [ItemFilter.live, .open] {
-            let (condition, arguments) = filter.whereClause()
+            let (condition, arguments) = try store.writer.read { try filter.whereClause(in: $0) }
             let plan = try store.writer.read { db in
                 try Row.fetchAll(
                     db,

@@ -44,7 +44,7 @@ import Testing
     @Test func everyTierIsReadInIndexOrderWithoutASort() throws {
         let store = try StoreFixture.make()
         for filter in [ItemFilter.live, .open, ItemFilter(kind: .task), ItemFilter(onlyDeleted: true)] {
-            let (condition, arguments) = filter.whereClause()
+            let (condition, arguments) = try store.writer.read { try filter.whereClause(in: $0) }
             for tier in try #require(SearchQuery.tiers("budget wee")) {
                 for withShortIDs in [false, true] {
                     var all: StatementArguments = [tier.match]

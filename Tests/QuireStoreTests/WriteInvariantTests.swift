@@ -212,7 +212,7 @@ import Testing
             #expect(try StoreFixture.count(store, AppDatabase.talliesAgreeSQL) == 1, "step \(step)")
         }
         for filter in filters {
-            let (condition, arguments) = filter.whereClause()
+            let (condition, arguments) = try store.writer.read { try filter.whereClause(in: $0) }
             let rows = try StoreFixture.count(store, "SELECT count(*) FROM item WHERE \(condition)", arguments)
             #expect(try store.count(matching: filter) == rows, "\(filter)")
         }

@@ -111,6 +111,8 @@ struct Harness {
                 send(runner.undo())
             case .loadHistory(let id):
                 send(runner.history(of: id))
+            case .loadLinks(let id):
+                send(runner.links(of: id))
             case .readEditedItem(let id):
                 send(.editedItemRead(id: id, try? source.item(id)))
             case .countMatches(let query):

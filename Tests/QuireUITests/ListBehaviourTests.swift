@@ -417,6 +417,29 @@ import Testing
         #expect(harness.items.first { $0.title == title }?.deleted == true)
     }
 
+    /// `P` deletes an item of the trash for good, after a yes; outside the trash it says where.
+    @Test func purgeInTheTrashAsksFirstThenDeletesForGood() throws {
+        var harness = Harness(size: .standard)
+        let item = try #require(harness.state.list.selectedItem)
+        let count = harness.items.count
+        harness.press(.character("P"))
+        #expect(
+            harness.state.notice?.text == "Only an item in the trash can be deleted for good: T opens the trash")
+        #expect(harness.state.question == nil)
+        harness.press(.character("d"), .character("T"), .character("P"))
+        #expect(harness.state.question == .purge(id: item.id, title: item.title))
+        #expect(harness.text.contains("for good, on every device?"))
+        harness.press(.character("n"))
+        #expect(harness.state.question == nil)
+        #expect(harness.items.count == count, "no keeps it")
+        harness.press(.enter, .character("P"), .character("y"))
+        #expect(harness.items.count == count - 1)
+        #expect(!harness.items.contains { $0.id == item.id })
+        #expect(harness.state.notice?.text == "Deleted “\(item.title)” for good")
+        #expect(harness.state.screen == .list, "from the item view, back to the trash")
+        #expect(harness.text.contains("The trash is empty."))
+    }
+
     @Test func restoreOutsideTheTrashSaysWhereItIs() {
         var harness = Harness(size: .standard)
         harness.press(.character("r"))

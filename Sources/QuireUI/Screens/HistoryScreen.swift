@@ -76,7 +76,7 @@ enum HistoryScreen {
 
 extension Line {
     /// Draws the line in one row, marked and highlighted when selected.
-    fileprivate func render(into buffer: inout Buffer, x: Int, y: Int, width: Int, selected: Bool) {
+    func render(into buffer: inout Buffer, x: Int, y: Int, width: Int, selected: Bool) {
         var row = Line([Span(selected ? "> " : "  ", selected ? .selection : .normal)] + spans)
         row = row.truncated(toWidth: width)
         if selected { row.spans = row.spans.map { Span($0.text, style: Style(.selection)) } }

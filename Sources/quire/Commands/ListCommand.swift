@@ -18,6 +18,8 @@ struct ListCommand: StoreCommand {
               project:home       home and the projects under it (home.garden), or none
               due:today          also due.before:, due.after: and due:none
               created:today      also .before: and .after:, and the same for updated
+              has:link           the body holds a [[link]]
+              links:3fa9         the body links to that item (quire backlinks 3fa9)
             Dates: 2026-12-24, today, tomorrow, yesterday, mon…sun, eow, eom, eoy (the end \
             of that day), +3d, +2w, +1m, +1y.
             Terms side by side must all hold; or joins alternatives and binds looser, so \

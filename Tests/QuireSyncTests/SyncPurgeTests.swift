@@ -1,0 +1,85 @@
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// `quire rm --purge` across devices (SPEC: The trash): the item is deleted on every device and
+/// gone from the one that purged it, and its tombstone does not come back there.
+@Suite(.serialized) struct SyncPurgeTests {
+    func makeHome() throws -> String {
+        let home = NSTemporaryDirectory() + "quire-purge-sync-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return home
+    }
+
+    @discardableResult
+    func quire(_ home: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> CLIRun
+    {
+        let run = try await QuireBinary.execute(arguments, home: home)
+        #expect(run.status == 0, "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
+        return run
+    }
+
+    /// Runs `body` with two devices signed in to a running server; all is removed after.
+    func withTwoDevices(_ body: (String, String) async throws -> Void) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann")
+        defer { Task { await server.stop() } }
+        let (a, b) = (try makeHome(), try makeHome())
+        defer { for home in [a, b] { try? FileManager.default.removeItem(atPath: home) } }
+        for home in [a, b] { try await quire(home, "remote", "set", server.baseURL, "--token", token) }
+        try await body(a, b)
+    }
+
+    /// Every item the device holds, deleted ones too, as id → deleted.
+    func items(_ home: String) async throws -> [String: Bool] {
+        let run = try await quire(home, "list", "--all", "--json")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        return Dictionary(
+            uniqueKeysWithValues: list.compactMap { item in
+                (item["id"] as? String).map { ($0, item["deleted"] as? Bool ?? false) }
+            })
+    }
+
+    @Test func aPurgedItemIsDeletedEverywhereAndGoneFromItsDevice() async throws {
+        try await withTwoDevices { a, b in
+            let doomed = try await quire(a, "add", "Old passwords").stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            let kept = try await quire(a, "add", "Groceries").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            try await quire(a, "sync")
+            try await quire(b, "sync")
+            #expect(try await items(b) == [doomed: false, kept: false])
+
+            let purged = try await quire(a, "rm", "--purge", "--yes", doomed)
+            #expect(purged.stdout.contains("next sync"), "a synced item's delete has to go out first: \(purged.stdout)")
+            try await quire(a, "sync")
+            #expect(try await items(a) == [kept: false], "gone from this device once the delete went out")
+            try await quire(b, "sync")
+            #expect(try await items(b) == [doomed: true, kept: false], "deleted on the other device")
+            // Later rounds, with news from the other device, do not bring it back here.
+            try await quire(b, "edit", kept, "--title", "Groceries for Sunday")
+            try await quire(b, "sync")
+            try await quire(a, "sync")
+            #expect(try await items(a) == [kept: false])
+            let show = try await QuireBinary.execute(["show", doomed], home: a)
+            #expect(show.status == 2, "\(show.stdout)")
+        }
+    }
+
+    /// Another device deleted the item while this one, not yet told, purged it: the delete
+    /// that comes in from the other device does not bring a tombstone back here.
+    @Test func anotherDevicesDeleteDoesNotBringAPurgedItemBack() async throws {
+        try await withTwoDevices { a, b in
+            let doomed = try await quire(a, "add", "Draft letter").stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            try await quire(a, "sync")
+            try await quire(b, "sync")
+            try await quire(b, "rm", doomed)
+            try await quire(b, "sync")
+            try await quire(a, "rm", "--purge", "--yes", doomed)
+            try await quire(a, "sync")
+            try await quire(a, "sync")
+            #expect(try await items(a).isEmpty, "the purged item stays gone")
+            #expect(try await items(b) == [doomed: true])
+        }
+    }
+}

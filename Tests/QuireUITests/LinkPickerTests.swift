@@ -1,0 +1,58 @@
+import Foundation
+import QuireCore
+import QuireTestSupport
+import QuireUI
+import TerminalUI
+import Testing
+
+/// `L` in the item view: the item's links and the items that link to it; Enter follows one,
+/// Backspace comes back.
+@Suite struct LinkPickerTests {
+    static func note(_ n: Int, _ title: String, _ body: String, kind: ItemKind = .note) -> Item {
+        Item(
+            id: Fixtures.id(n), kind: kind, title: title, body: body, createdAt: Fixtures.created, rev: 1,
+            syncState: .synced)
+    }
+    static let garden = note(30, "Garden plan", "beds and paths")
+    static let spring = note(31, "Spring", "see [[garden plan]] and [[Nowhere]]")
+    static let chores = note(32, "Chores", "after [[Spring]]", kind: .task)
+
+    @Test func enterFollowsALinkAndBackspaceComesBack() throws {
+        var harness = Harness(size: .standard, items: [Self.garden, Self.spring, Self.chores])
+        harness.press(.character("j"))
+        #expect(harness.state.list.selectedItem?.id == Self.spring.id, "newest first: Chores, Spring, Garden plan")
+        harness.press(.enter, .character("L"))
+        let picker = try #require(harness.state.linkPicker)
+        #expect(picker.entries?.map(\.text) == ["garden plan", "Nowhere", "Chores"])
+        #expect(picker.entries?.map(\.target?.id) == [Self.garden.id, nil, Self.chores.id])
+        assertSnapshot(harness.text, named: "link-picker-80x24")
+
+        harness.press(.enter)
+        #expect(harness.state.screen == .detail(scroll: 0))
+        #expect(harness.state.list.selectedItem?.id == Self.garden.id, "the link's item, in the item view")
+        #expect(harness.text.contains("beds and paths"))
+        harness.press(.backspace)
+        #expect(harness.state.list.selectedItem?.id == Self.spring.id, "back where the link was followed from")
+        #expect(harness.state.screen == .detail(scroll: 0))
+
+        harness.press(.character("L"), .character("j"), .enter)
+        #expect(harness.state.notice?.text == "[[Nowhere]] reaches no item")
+        harness.press(.character("j"), .enter)
+        #expect(harness.state.list.selectedItem?.id == Self.chores.id, "a backlink is followed the same way")
+        harness.press(.backspace, .backspace)
+        #expect(harness.state.notice?.text == "No link followed: L lists this item's links")
+        harness.press(.character("L"), .escape)
+        #expect(harness.state.screen == .detail(scroll: 0))
+        #expect(harness.state.list.selectedItem?.id == Self.spring.id)
+    }
+
+    @Test func aFilteredListStillReachesTheTarget() throws {
+        var harness = Harness(size: .standard, items: [Self.garden, Self.spring, Self.chores])
+        harness.press(.character("f"))  // notes only… then tasks only: Garden plan is filtered out
+        harness.press(.character("f"))
+        #expect(harness.state.list.items.map(\.id) == [Self.chores.id])
+        harness.press(.enter, .character("L"), .enter)  // Chores links to Spring
+        #expect(harness.state.list.selectedItem?.id == Self.spring.id)
+        #expect(harness.state.list.query == ListQuery(), "the unfiltered list holds every live item")
+    }
+}

@@ -73,7 +73,8 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         let now = StoreTime.truncated(environment.now())
         let item = Item(
             id: environment.newID(now), kind: kind, title: title, body: body, tags: details.tags, due: details.due,
-            priority: details.priority, project: details.project, createdAt: now, updatedAt: now, syncState: .pending)
+            priority: details.priority, project: details.project, recur: details.recur, wait: details.wait,
+            scheduled: details.scheduled, createdAt: now, updatedAt: now, syncState: .pending)
         lock.withLock {
             stored.append(item)
             versions.append(RecordedVersion(item: item))

@@ -18,10 +18,14 @@ public struct ItemFilter: Sendable, Hashable {
     public var onlyDeleted: Bool
     /// What a person typed as a filter (`quire list +home due.before:eow`), on top of the rest.
     public var expression: Filter
+    /// Hides open tasks waiting past this day (SPEC: `wait`), as default lists do; nil shows
+    /// them. See `forWaiting(in:)` for what it costs.
+    public var hidesWaitingAfter: Day?
 
     public init(
         kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, needsReview: Bool = false,
-        includeDeleted: Bool = false, onlyDeleted: Bool = false, expression: Filter = .all
+        includeDeleted: Bool = false, onlyDeleted: Bool = false, expression: Filter = .all,
+        hidesWaitingAfter: Day? = nil
     ) {
         self.kind = kind
         self.status = status
@@ -30,6 +34,30 @@ public struct ItemFilter: Sendable, Hashable {
         self.includeDeleted = includeDeleted
         self.onlyDeleted = onlyDeleted
         self.expression = expression
+        self.hidesWaitingAfter = hidesWaitingAfter
+    }
+
+    /// A default list's filter as of `today`: waiting tasks hidden, unless the expression asks
+    /// about them (`status:waiting`, `wait.after:…`).
+    public static func defaultList(
+        kind: ItemKind? = nil, status: StatusFilter = .any, tag: String? = nil, needsReview: Bool = false,
+        includeDeleted: Bool = false, expression: Filter = .all, today: Day
+    ) -> ItemFilter {
+        ItemFilter(
+            kind: kind, status: status, tag: tag, needsReview: needsReview, includeDeleted: includeDeleted,
+            expression: expression, hidesWaitingAfter: expression.mentionsWaiting ? nil : today)
+    }
+
+    /// This filter as it must run now: hiding waiting tasks when some wait past the day (one
+    /// probe of the partial index `item_by_wait`), else without that test, so that a store
+    /// with no waiting task keeps the counted fast path (`isTallied`) of every default list.
+    func forWaiting(in db: Database) throws -> ItemFilter {
+        guard let day = hidesWaitingAfter else { return self }
+        let sql = "SELECT 1 FROM item WHERE wait > ? AND deleted = 0 AND done = 0 LIMIT 1"
+        if try Bool.fetchOne(db.cachedStatement(sql: sql), arguments: [day.description]) != nil { return self }
+        var settled = self
+        settled.hidesWaitingAfter = nil
+        return settled
     }
 
     /// Every live item.
@@ -39,7 +67,7 @@ public struct ItemFilter: Sendable, Hashable {
 
     /// True when the filter looks only at deleted, done and kind: the running tallies
     /// (migration "v9 tallies") count what it admits without reading the items.
-    var isTallied: Bool { tag == nil && !needsReview && expression.isEmpty }
+    var isTallied: Bool { tag == nil && !needsReview && expression.isEmpty && hidesWaitingAfter == nil }
 
     /// The WHERE clause (over alias `item`) and its arguments.
     ///
@@ -70,6 +98,11 @@ public struct ItemFilter: Sendable, Hashable {
             arguments += [tag]
         }
         if needsReview { conditions.append("item.syncState = 'needs-review'") }
+        if let day = hidesWaitingAfter {
+            // `Item.isWaiting` negated (a null `wait` makes the comparison null, so it is named).
+            conditions.append("(item.wait IS NULL OR item.wait <= ? OR item.done = 1 OR item.kind <> 'task')")
+            arguments += [day.description]
+        }
         if !expression.isEmpty {
             let (sql, more) = FilterSQL.condition(expression)
             conditions.append(sql)

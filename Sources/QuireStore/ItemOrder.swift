@@ -31,7 +31,7 @@ extension AppDatabase {
         -> [Item]
     {
         try read { db in
-            let (condition, arguments) = filter.whereClause()
+            let (condition, arguments) = try filter.forWaiting(in: db).whereClause()
             var all = arguments
             all += [limit ?? -1]
             let sql = """

@@ -53,7 +53,9 @@ public struct ItemFilter: Sendable, Hashable {
     /// with no waiting task keeps the counted fast path (`isTallied`) of every default list.
     func forWaiting(in db: Database) throws -> ItemFilter {
         guard let day = hidesWaitingAfter else { return self }
-        let sql = "SELECT 1 FROM item WHERE wait > ? AND deleted = 0 AND done = 0 LIMIT 1"
+        // Named: left to itself the planner walks `item_by_open_order`, every open task (75 ms
+        // at 100k items when none waits), instead of the few rows of this index (2 ms).
+        let sql = "SELECT 1 FROM item INDEXED BY item_by_wait WHERE wait > ? AND deleted = 0 AND done = 0 LIMIT 1"
         if try Bool.fetchOne(db.cachedStatement(sql: sql), arguments: [day.description]) != nil { return self }
         var settled = self
         settled.hidesWaitingAfter = nil

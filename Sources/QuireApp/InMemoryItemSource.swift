@@ -51,7 +51,8 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
     }
 
     private func listed(_ query: ListQuery) -> [Item] {
-        lock.withLock { stored }.filter(query.matches).sorted(by: ListQuery.precedes)
+        let today = AppEnvironment.localDay(of: environment.now())
+        return lock.withLock { stored }.filter { query.matches($0, today: today) }.sorted(by: ListQuery.precedes)
     }
 
     public func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {

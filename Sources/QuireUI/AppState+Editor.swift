@@ -95,7 +95,7 @@ extension AppState {
                 before[.tags] = .strings(opened.tags)
                 after[.tags] = .strings(details.tags)
             }
-            func compare(_ field: Field, _ old: CustomStringConvertible?, _ new: CustomStringConvertible?) {
+            func compare(_ field: Field, _ old: (any CustomStringConvertible)?, _ new: (any CustomStringConvertible)?) {
                 let (from, to) = (FieldValue.text(old), FieldValue.text(new))
                 if from != to { (before[field], after[field]) = (from, to) }
             }

@@ -51,7 +51,8 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
     }
 
     private func listed(_ query: ListQuery) -> [Item] {
-        lock.withLock { stored }.filter(query.matches).sorted(by: query.precedes)
+        let today = AppEnvironment.localDay(of: environment.now())
+        return lock.withLock { stored }.filter { query.matches($0, today: today) }.sorted(by: query.precedes)
     }
 
     public func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {
@@ -73,7 +74,8 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         let now = StoreTime.truncated(environment.now())
         let item = Item(
             id: environment.newID(now), kind: kind, title: title, body: body, tags: details.tags, due: details.due,
-            priority: details.priority, project: details.project, createdAt: now, updatedAt: now, syncState: .pending)
+            priority: details.priority, project: details.project, recur: details.recur, wait: details.wait,
+            scheduled: details.scheduled, createdAt: now, updatedAt: now, syncState: .pending)
         lock.withLock {
             stored.append(item)
             versions.append(RecordedVersion(item: item))

@@ -18,6 +18,9 @@ extension MarkdownItem {
         edited.priority = entry.priority
         edited.pinned = entry.pinned
         edited.project = entry.project
+        edited.recur = entry.recur
+        edited.wait = entry.wait
+        edited.scheduled = entry.scheduled
         return edited
     }
 }

@@ -20,19 +20,24 @@ public struct StoreItemSource: ItemSource {
     /// How far around its old place `index(of:)` looks for a moved item before giving up.
     static let anchorWindow = 300
 
-    public init(store: AppDatabase) {
+    /// The person's day: tasks waiting past it are hidden from the list.
+    let today: @Sendable () -> Day
+
+    public init(store: AppDatabase, today: @escaping @Sendable () -> Day = { AppEnvironment.localDay(of: Date()) }) {
         self.store = store
+        self.today = today
     }
 
-    static func filter(_ query: ListQuery) -> ItemFilter {
-        ItemFilter(
-            kind: query.kind,
-            status: query.status,
-            tag: query.tag,
-            needsReview: query.needsReviewOnly,
-            onlyDeleted: query.trash,
-            expression: searchText(query) == nil ? query.filter : query.filter.withoutRankingWords,
-            order: query.order)
+    func itemFilter(_ query: ListQuery) -> ItemFilter {
+        // The trash shows what was deleted, waiting or not.
+        var filter = ItemFilter.defaultList(
+            kind: query.kind, status: query.status, tag: query.tag, needsReview: query.needsReviewOnly,
+            expression: query.filter, today: today())
+        filter.onlyDeleted = query.trash
+        if query.trash { filter.hidesWaitingAfter = nil }
+        filter.expression = Self.searchText(query) == nil ? query.filter : query.filter.withoutRankingWords
+        filter.order = query.order
+        return filter
     }
 
     /// The words a search ranks by: those every match holds. A filter without them (`+home`,
@@ -55,7 +60,7 @@ public struct StoreItemSource: ItemSource {
     private func unlabelledPage(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws
         -> ItemWindow
     {
-        let filter = Self.filter(query)
+        let filter = itemFilter(query)
         let version = try store.dataVersion()
         if let text = Self.searchText(query) {
             let best = try bestMatches(text, filter: filter, query: query, version: version)
@@ -76,7 +81,7 @@ public struct StoreItemSource: ItemSource {
     }
 
     public func index(of id: String, in query: ListQuery, near: Int) throws -> Int? {
-        let filter = Self.filter(query)
+        let filter = itemFilter(query)
         if let text = Self.searchText(query) {
             return try bestMatches(text, filter: filter, query: query, version: try store.dataVersion())
                 .firstIndex { $0.id == id }
@@ -107,7 +112,7 @@ public struct StoreItemSource: ItemSource {
         try store.create(
             NewItem(
                 kind: kind, title: title, body: body, tags: details.tags, due: details.due, priority: details.priority,
-                project: details.project))
+                project: details.project, recur: details.recur, wait: details.wait, scheduled: details.scheduled))
     }
 
     public func update(_ id: String, fields: [Field: FieldValue]) throws -> Item {
@@ -160,7 +165,7 @@ public struct StoreItemSource: ItemSource {
 
     public func countMatches(_ query: ListQuery) throws -> Int {
         guard let text = Self.searchText(query) else { return try page(query, offset: 0, limit: 0).total }
-        return try store.countMatches(text, matching: Self.filter(query))
+        return try store.countMatches(text, matching: itemFilter(query))
     }
 
     public func tags(startingWith prefix: String) throws -> [String] {

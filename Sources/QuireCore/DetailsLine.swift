@@ -1,10 +1,12 @@
-/// The built-in editor's one-line form of an item's tags, project, due date and priority:
-/// `#home #errands project home.garden due 2026-11-30 priority high`.
+/// The built-in editor's one-line form of an item's tags, project, due date, priority,
+/// recurrence and dates: `#home #errands project home.garden due 2026-11-30 priority high
+/// recur weekly wait 2026-11-27 scheduled 2026-11-28`.
 ///
 /// One line rather than three fields keeps the editor's header one row taller only, so it
 /// still fits the smallest terminal, and reads as a person would write it in a note.
-/// `project:home`, `due:2026-11-30` and `priority:high` work too; `none` clears any of them. A tag with a space is
-/// written in quotes: `#"reading list"`.
+/// `project:home`, `due:2026-11-30`, `priority:high`, `recur:weekly`, `wait:+3d` and
+/// `scheduled:fri` work too; `none` clears any of them. A tag with a space is written in
+/// quotes: `#"reading list"`.
 public enum DetailsLine {
     public struct Values: Hashable, Sendable {
         public var tags: [String]
@@ -12,16 +14,27 @@ public enum DetailsLine {
         public var project: String?
         public var due: Day?
         public var priority: Priority
+        public var recur: Recurrence?
+        public var wait: Day?
+        public var scheduled: Day?
 
-        public init(tags: [String] = [], project: String? = nil, due: Day? = nil, priority: Priority = .none) {
+        public init(
+            tags: [String] = [], project: String? = nil, due: Day? = nil, priority: Priority = .none,
+            recur: Recurrence? = nil, wait: Day? = nil, scheduled: Day? = nil
+        ) {
             self.tags = Tags.normalize(tags)
             self.project = project
             self.due = due
             self.priority = priority
+            self.recur = recur
+            self.wait = wait
+            self.scheduled = scheduled
         }
 
         public init(of item: Item) {
-            self.init(tags: item.tags, project: item.project, due: item.due, priority: item.priority)
+            self.init(
+                tags: item.tags, project: item.project, due: item.due, priority: item.priority, recur: item.recur,
+                wait: item.wait, scheduled: item.scheduled)
         }
     }
 
@@ -49,6 +62,9 @@ public enum DetailsLine {
         }
         if let due = values.due { words.append("due \(due)") }
         if values.priority != .none { words.append("priority \(values.priority.rawValue)") }
+        if let recur = values.recur { words.append("recur \(recur)") }
+        if let wait = values.wait { words.append("wait \(wait)") }
+        if let scheduled = values.scheduled { words.append("scheduled \(scheduled)") }
         return words.joined(separator: " ")
     }
 
@@ -68,7 +84,7 @@ public enum DetailsLine {
                 continue
             }
             let (name, attached) = nameAndValue(word)
-            guard name == "due" || name == "priority" || name == "project" else {
+            guard ["due", "priority", "project", "recur", "wait", "scheduled"].contains(name) else {
                 throw Problem(description: notADetail(word, after: previousTag, kind: kind))
             }
             previousTag = nil
@@ -81,26 +97,32 @@ public enum DetailsLine {
                 }
                 continue
             }
-            guard kind == .task else {
-                throw Problem(description: "only tasks have a \(name == "due" ? "due date" : "priority")")
-            }
+            let what = ["due": "due date", "priority": "priority", "recur": "recurrence"][name] ?? "\(name) date"
+            guard kind == .task else { throw Problem(description: "only tasks have a \(what)") }
             guard let value = attached ?? words.popFirst() else {
                 throw Problem(
-                    description: name == "due"
-                        ? "due needs a date: YYYY-MM-DD, a word such as tomorrow or fri, +3d, or none"
-                        : "priority needs none, low, medium or high")
+                    description: name == "priority"
+                        ? "priority needs none, low, medium or high"
+                        : name == "recur"
+                            ? "recur needs a rule: daily, weekly, monthly, yearly, 3d, 2w, 6m, 1y, or none"
+                            : "\(name) needs a date: YYYY-MM-DD, a word such as tomorrow or fri, +3d, or none")
             }
             do {
-                if name == "due" {
-                    values.due = try Validation.due(value, today: today)
-                } else {
-                    values.priority = try Validation.priority(value)
+                switch name {
+                case "due": values.due = try Validation.due(value, today: today)
+                case "wait": values.wait = try Validation.due(value, today: today)
+                case "scheduled": values.scheduled = try Validation.due(value, today: today)
+                case "recur": values.recur = try Validation.recurrence(value)
+                default: values.priority = try Validation.priority(value)
                 }
             } catch {
                 throw Problem(description: error.description)
             }
         }
         values.tags = Tags.normalize(tags)
+        if values.recur != nil && values.due == nil {
+            throw Problem(description: ValidationError.recurrenceNeedsDue.description)
+        }
         return values
     }
 

@@ -13,6 +13,11 @@ public enum Field: String, CaseIterable, Codable, CodingKeyRepresentable, Sendab
     case pinned
     /// Hierarchical with dots (`home.garden`): a task's project and a note's notebook alike.
     case project
+    /// A recurring task's rule (`Recurrence`): tasks with a due date only.
+    case recur
+    /// A date: the task is hidden from default lists until then.
+    case wait
+    case scheduled
 
     public static func < (lhs: Field, rhs: Field) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -28,6 +33,11 @@ public enum FieldValue: Hashable, Sendable {
     case strings([String])
     /// Lowercase hex SHA-256 of a UTF-8 string; stands in for a long body's previous value.
     case sha256(String)
+
+    /// A value's text, or null for none (a due date, a project, a rule).
+    public static func text(_ value: (any CustomStringConvertible)?) -> FieldValue {
+        value.map { .string($0.description) } ?? .null
+    }
 
     /// Bytes decide, not Swift's canonical equivalence: a device that re-encoded `é` as `e`
     /// and an accent changed the text, and the change must be recorded, sent and merged.

@@ -29,6 +29,12 @@ public indirect enum Filter: Hashable, Sendable {
         case project(String?)
         /// `due…`: nil for `due:none` (no due date).
         case due(DayRange?)
+        /// `wait…`: nil for `wait:none`.
+        case wait(DayRange?)
+        /// `scheduled…`: nil for `scheduled:none`.
+        case scheduled(DayRange?)
+        /// `status:waiting`: open tasks waiting past this day (the day the filter was read).
+        case waiting(after: Day)
         case created(TimeRange)
         case updated(TimeRange)
         /// `has:link`: the body holds a `[[…]]` link (`WikiLink.links`), whether it reaches an
@@ -52,6 +58,12 @@ public indirect enum Filter: Hashable, Sendable {
 
         public func contains(_ day: Day) -> Bool {
             (first.map { $0 <= day } ?? true) && (last.map { day <= $0 } ?? true)
+        }
+
+        /// A date term's test: a day in `range`, or no day for a nil range (`due:none`).
+        static func admits(_ day: Day?, _ range: DayRange?) -> Bool {
+            guard let range else { return day == nil }
+            return day.map(range.contains) ?? false
         }
     }
 
@@ -105,6 +117,17 @@ public indirect enum Filter: Hashable, Sendable {
 
     /// True for the empty filter.
     public var isEmpty: Bool { self == .all }
+
+    /// True when a term asks about waiting (`status:waiting`, `wait…`): such a filter shows
+    /// the waiting tasks a default list hides.
+    public var mentionsWaiting: Bool {
+        switch self {
+        case .all: false
+        case .term(.waiting), .term(.wait): true
+        case .term: false
+        case .and(let parts), .or(let parts): parts.contains(where: \.mentionsWaiting)
+        }
+    }
 }
 
 extension Filter.Term {
@@ -122,9 +145,10 @@ extension Filter.Term {
         case .project(let name):
             guard let name else { return item.project == nil }
             return Projects.contains(item.project, within: name)
-        case .due(let range):
-            guard let range else { return item.due == nil }
-            return item.due.map(range.contains) ?? false
+        case .due(let range): return Filter.DayRange.admits(item.due, range)
+        case .wait(let range): return Filter.DayRange.admits(item.wait, range)
+        case .scheduled(let range): return Filter.DayRange.admits(item.scheduled, range)
+        case .waiting(let today): return item.isWaiting(after: today)
         case .created(let range): return range.contains(item.createdAt)
         case .updated(let range): return range.contains(item.updatedAt)
         case .hasLink: return !WikiLink.links(in: item.body).isEmpty

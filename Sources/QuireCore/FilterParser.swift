@@ -31,7 +31,7 @@ extension Filter {
 
     /// The fields a `name:value` term may name, in the order the help lists them.
     public static let fieldNames = [
-        "kind", "status", "priority", "project", "due", "created", "updated", "has", "links",
+        "kind", "status", "priority", "project", "due", "wait", "scheduled", "created", "updated", "has", "links",
     ]
 
     /// Reads `text` as a filter (SPEC: Filters).
@@ -219,7 +219,7 @@ struct FilterParser {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let field = parts[0]
         let modifier = parts.count > 1 ? parts[1...].joined(separator: ".") : nil
-        let dated = ["due", "created", "updated"]
+        let dated = ["due", "wait", "scheduled", "created", "updated"]
         if let modifier {
             guard dated.contains(field) else {
                 if Self.laterFields[field] != nil { throw notYet(field, term: term) }
@@ -241,8 +241,8 @@ struct FilterParser {
             switch lowered {
             case "open": return .status(.open)
             case "done": return .status(.done)
-            case "waiting": throw notYet("waiting", term: term)
-            default: throw Filter.Failure("'\(term)': status is open or done")
+            case "waiting": return .waiting(after: calendar.today)
+            default: throw Filter.Failure("'\(term)': status is open, done or waiting")
             }
         case "priority":
             do {
@@ -268,8 +268,15 @@ struct FilterParser {
                 throw Filter.Failure("'\(term)': links needs an item's id, as in links:3fa9")
             }
             return .links(target)
-        case "due", "created", "updated":
-            if field == "due", modifier == nil, lowered == "none" || lowered.isEmpty { return .due(nil) }
+        case "due", "wait", "scheduled", "created", "updated":
+            let dayField: (Filter.DayRange?) -> Filter.Term? =
+                switch field {
+                case "due": Filter.Term.due
+                case "wait": Filter.Term.wait
+                case "scheduled": Filter.Term.scheduled
+                default: { _ in nil }
+                }
+            if modifier == nil, lowered == "none" || lowered.isEmpty, let none = dayField(nil) { return none }
             let day: Day
             do {
                 day = try DateWords.day(value, today: calendar.today)
@@ -289,7 +296,7 @@ struct FilterParser {
             if modifier == "before" && last == nil || modifier == "after" && first == nil {
                 throw Filter.Failure("'\(term)': no day comes \(modifier ?? "") \(day)")
             }
-            if field == "due" { return .due(Filter.DayRange(first: first, last: last)) }
+            if let dated = dayField(Filter.DayRange(first: first, last: last)) { return dated }
             let range = Filter.TimeRange(
                 start: first.map(calendar.startOfDay), end: last.flatMap { $0.adding(days: 1) }.map(calendar.startOfDay)
             )
@@ -302,8 +309,7 @@ struct FilterParser {
 
     /// Fields SPEC names whose items this version does not have yet, with what they need.
     static let laterFields: [String: String] = [
-        "wait": "waiting dates", "waiting": "waiting tasks", "scheduled": "scheduled dates",
-        "attachment": "attachments",
+        "attachment": "attachments"
     ]
 
     private func unknown(_ field: String, term: String) -> Filter.Failure {

@@ -4,7 +4,7 @@ import Foundation
 /// RFC 3339 text whatever the encoder's date strategy, so scripts see one stable shape.
 extension Item: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, kind, title, body, tags, done, doneAt, due, priority, pinned, project
+        case id, kind, title, body, tags, done, doneAt, due, priority, pinned, project, recur, wait, scheduled
         case createdAt, updatedAt, deleted, rev, syncState, serverVersion
     }
 
@@ -24,6 +24,9 @@ extension Item: Codable {
             priority: try container.decodeIfPresent(Priority.self, forKey: .priority) ?? .none,
             pinned: try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false,
             project: try container.decodeIfPresent(String.self, forKey: .project),
+            recur: try container.decodeIfPresent(Recurrence.self, forKey: .recur),
+            wait: try container.decodeIfPresent(Day.self, forKey: .wait),
+            scheduled: try container.decodeIfPresent(Day.self, forKey: .scheduled),
             createdAt: created,
             updatedAt: try time(.updatedAt) ?? created,
             deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
@@ -47,6 +50,9 @@ extension Item: Codable {
         try container.encode(priority, forKey: .priority)
         try container.encode(pinned, forKey: .pinned)
         try container.encode(project, forKey: .project)
+        try container.encode(recur, forKey: .recur)
+        try container.encode(wait, forKey: .wait)
+        try container.encode(scheduled, forKey: .scheduled)
         try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
         try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
         try container.encode(deleted, forKey: .deleted)

@@ -20,6 +20,12 @@ public struct Item: Hashable, Sendable, Identifiable {
     /// A task's project or a note's notebook, hierarchical with dots (`home.garden`); nil for
     /// none. Kept as typed; matched without regard to case (`Projects`).
     public var project: String?
+    /// A recurring task's rule; completing it brings up the next occurrence (`nextOccurrence`).
+    public var recur: Recurrence?
+    /// Hidden from default lists until this day (a waiting task).
+    public var wait: Day?
+    /// The day a task is planned to be started on.
+    public var scheduled: Day?
     public var createdAt: Date
     public var updatedAt: Date
     /// A tombstone until purged; `quire restore` clears it.
@@ -34,8 +40,9 @@ public struct Item: Hashable, Sendable, Identifiable {
     public init(
         id: String, kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [],
         done: Bool = false, doneAt: Date? = nil, due: Day? = nil, priority: Priority = .none,
-        pinned: Bool = false, project: String? = nil, createdAt: Date, updatedAt: Date? = nil, deleted: Bool = false,
-        rev: Int = 0, syncState: SyncState = .pending, serverVersion: ServerVersion? = nil
+        pinned: Bool = false, project: String? = nil, recur: Recurrence? = nil, wait: Day? = nil,
+        scheduled: Day? = nil, createdAt: Date, updatedAt: Date? = nil, deleted: Bool = false, rev: Int = 0,
+        syncState: SyncState = .pending, serverVersion: ServerVersion? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -48,6 +55,9 @@ public struct Item: Hashable, Sendable, Identifiable {
         self.priority = priority
         self.pinned = pinned
         self.project = project
+        self.recur = recur
+        self.wait = wait
+        self.scheduled = scheduled
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
         self.deleted = deleted
@@ -72,6 +82,9 @@ extension Item {
         case .priority: .string(priority.rawValue)
         case .pinned: .bool(pinned)
         case .project: project.map { .string($0) } ?? .null
+        case .recur: recur.map { .string($0.description) } ?? .null
+        case .wait: wait.map { .string($0.description) } ?? .null
+        case .scheduled: scheduled.map { .string($0.description) } ?? .null
         }
     }
 
@@ -101,11 +114,16 @@ extension Item {
             if flag && !done { doneAt = now }
             if !flag { doneAt = nil }
             done = flag
-        case (.due, .null):
-            due = nil
-        case (.due, .string(let text)):
-            guard let day = Day(text) else { throw .invalidDate(text) }
-            due = day
+        case (.due, _), (.wait, _), (.scheduled, _):
+            let day: Day?
+            switch value {
+            case .null: day = nil
+            case .string(let text):
+                guard let parsed = Day(text) else { throw .invalidDate(text) }
+                day = parsed
+            default: throw .wrongType(field: field)
+            }
+            if field == .due { due = day } else if field == .wait { wait = day } else { scheduled = day }
         case (.priority, .string(let text)):
             guard let parsed = Priority(rawValue: text) else { throw .invalidPriority(text) }
             priority = parsed
@@ -116,6 +134,11 @@ extension Item {
         case (.project, .string(let text)):
             guard let name = try Validation.project(text) else { throw .invalidProject(text) }
             project = name
+        case (.recur, .null):
+            recur = nil
+        case (.recur, .string(let text)):
+            guard let rule = Recurrence(text) else { throw .invalidRecurrence(text) }
+            recur = rule
         default:
             throw .wrongType(field: field)
         }

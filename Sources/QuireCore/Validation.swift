@@ -16,6 +16,10 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidKind(String)
     /// A project name with an empty part, a control character or too many bytes.
     case invalidProject(String)
+    /// Not a recurrence rule (`Recurrence`).
+    case invalidRecurrence(String)
+    /// A rule on a note or on a task without a due date: there is no date to recur from.
+    case recurrenceNeedsDue
     case wrongType(field: Field)
 
     public var description: String {
@@ -37,6 +41,10 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidKind(let text): "invalid kind '\(text)': use note or task"
         case .invalidProject(let text):
             "invalid project '\(text.prefix(60))': use names joined by dots, such as home.garden (at most \(Validation.maxProjectBytes) bytes)"
+        case .invalidRecurrence(let text):
+            "invalid recurrence '\(text.prefix(40))': use daily, weekly, monthly, yearly or a count such as 3d, 2w, 6m, 1y (or none)"
+        case .recurrenceNeedsDue:
+            "only a task with a due date recurs: give it a due date (--due DATE) or stop the series (--recur none)"
         case .wrongType(let field): "wrong type of value for field '\(field.rawValue)'"
         }
     }
@@ -116,6 +124,22 @@ public enum Validation {
             !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw .invalidProject(text) }
         return parts.map { String($0).trimmingWhitespace() }.joined(separator: ".")
+    }
+
+    /// A recurrence rule as a person types it: nil for `none` or nothing.
+    public static func recurrence(_ text: String) throws(ValidationError) -> Recurrence? {
+        let trimmed = text.trimmingWhitespace()
+        if trimmed.isEmpty || trimmed.lowercased() == "none" { return nil }
+        guard let rule = Recurrence(trimmed) else { throw .invalidRecurrence(text) }
+        return rule
+    }
+
+    /// Refuses a recurrence rule on an item that has nothing to recur from: a person's change
+    /// is checked, not what sync brings (a merge may pair one device's rule with another's
+    /// cleared due date; such an item simply brings up no next occurrence).
+    public static func recurrence(of item: Item) throws(ValidationError) {
+        guard item.recur != nil else { return }
+        guard item.kind == .task, item.due != nil else { throw .recurrenceNeedsDue }
     }
 
     /// A priority by name or by the shorter names Taskwarrior users type (case-insensitive):

@@ -24,6 +24,11 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
     /// Hierarchical with dots (`home.garden`); null for none. Absent in what older servers
     /// stored, which reads as none.
     public var project: String?
+    /// A recurring task's rule; null for none. Absent (none) in what older servers stored, as
+    /// are `wait` and `scheduled`.
+    public var recur: Recurrence?
+    public var wait: Day?
+    public var scheduled: Day?
     public var createdAt: Date
     public var updatedAt: Date
     /// When `done` last became true, by the server's clock; nil while open (and for items a
@@ -35,7 +40,8 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
     public init(
         id: String, rev: Int, deleted: Bool = false, kind: ItemKind = .note, title: String, body: String = "",
         tags: [String] = [], done: Bool = false, due: Day? = nil, priority: Priority = .none, pinned: Bool = false,
-        project: String? = nil, createdAt: Date, updatedAt: Date, doneAt: Date? = nil, version: ServerVersion? = nil
+        project: String? = nil, recur: Recurrence? = nil, wait: Day? = nil, scheduled: Day? = nil, createdAt: Date,
+        updatedAt: Date, doneAt: Date? = nil, version: ServerVersion? = nil
     ) {
         self.id = id
         self.rev = rev
@@ -49,6 +55,9 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
         self.priority = priority
         self.pinned = pinned
         self.project = project
+        self.recur = recur
+        self.wait = wait
+        self.scheduled = scheduled
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.doneAt = doneAt
@@ -64,8 +73,8 @@ extension ChangeItem {
         self.init(
             id: item.id, rev: item.rev, deleted: item.deleted, kind: item.kind, title: item.title, body: item.body,
             tags: item.tags, done: item.done, due: item.due, priority: item.priority, pinned: item.pinned,
-            project: item.project, createdAt: item.createdAt, updatedAt: item.updatedAt,
-            doneAt: item.done ? item.doneAt : nil,
+            project: item.project, recur: item.recur, wait: item.wait, scheduled: item.scheduled,
+            createdAt: item.createdAt, updatedAt: item.updatedAt, doneAt: item.done ? item.doneAt : nil,
             version: item.serverVersion)
     }
 
@@ -77,7 +86,8 @@ extension ChangeItem {
         Item(
             id: id, kind: kind, title: title, body: body, tags: tags, done: done,
             doneAt: done ? (doneAt ?? fallback) : nil, due: due, priority: priority, pinned: pinned,
-            project: project, createdAt: createdAt, updatedAt: updatedAt, deleted: deleted, rev: rev,
+            project: project, recur: recur, wait: wait, scheduled: scheduled, createdAt: createdAt,
+            updatedAt: updatedAt, deleted: deleted, rev: rev,
             syncState: syncState,
             serverVersion: version)
     }
@@ -94,6 +104,9 @@ extension ChangeItem {
         case .priority: .string(priority.rawValue)
         case .pinned: .bool(pinned)
         case .project: project.map { .string($0) } ?? .null
+        case .recur: recur.map { .string($0.description) } ?? .null
+        case .wait: wait.map { .string($0.description) } ?? .null
+        case .scheduled: scheduled.map { .string($0.description) } ?? .null
         }
     }
 }
@@ -102,7 +115,8 @@ extension ChangeItem {
 
 extension ChangeItem: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, rev, deleted, kind, title, body, tags, done, due, priority, pinned, project, createdAt, updatedAt
+        case id, rev, deleted, kind, title, body, tags, done, due, priority, pinned, project, recur, wait, scheduled,
+            createdAt, updatedAt
         case doneAt, version
     }
 
@@ -122,6 +136,9 @@ extension ChangeItem: Codable {
             priority: try container.decode(Priority.self, forKey: .priority),
             pinned: try container.decode(Bool.self, forKey: .pinned),
             project: try container.decodeIfPresent(String.self, forKey: .project),
+            recur: try container.decodeIfPresent(Recurrence.self, forKey: .recur),
+            wait: try container.decodeIfPresent(Day.self, forKey: .wait),
+            scheduled: try container.decodeIfPresent(Day.self, forKey: .scheduled),
             createdAt: try time(.createdAt),
             updatedAt: try time(.updatedAt),
             doneAt: try container.decodeTimeIfPresent(forKey: .doneAt),
@@ -142,6 +159,9 @@ extension ChangeItem: Codable {
         try container.encode(priority, forKey: .priority)
         try container.encode(pinned, forKey: .pinned)
         try container.encode(project, forKey: .project)
+        try container.encode(recur, forKey: .recur)
+        try container.encode(wait, forKey: .wait)
+        try container.encode(scheduled, forKey: .scheduled)
         try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
         try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
         try container.encode(doneAt.map(Timestamp.string(from:)), forKey: .doneAt)

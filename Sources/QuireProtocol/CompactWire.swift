@@ -150,12 +150,10 @@ extension ChangeItem {
         CompactJSON.appendString(priority.rawValue, to: &bytes)
         CompactJSON.appendRaw(",\"pinned\":", to: &bytes)
         CompactJSON.appendValue(.bool(pinned), to: &bytes)
-        CompactJSON.appendRaw(",\"project\":", to: &bytes)
-        if let project {
-            CompactJSON.appendString(project, to: &bytes)
-        } else {
-            CompactJSON.appendRaw("null", to: &bytes)
-        }
+        CompactJSON.appendOptional("project", project, to: &bytes)
+        CompactJSON.appendOptional("recur", recur?.description, to: &bytes)
+        CompactJSON.appendOptional("wait", wait?.description, to: &bytes)
+        CompactJSON.appendOptional("scheduled", scheduled?.description, to: &bytes)
         CompactJSON.appendRaw(",\"createdAt\":\"", to: &bytes)
         Timestamp.append(createdAt, to: &bytes)
         CompactJSON.appendRaw("\",\"updatedAt\":\"", to: &bytes)
@@ -326,15 +324,23 @@ extension ChangeItem {
             reader.take(UInt8(ascii: ",")), reader.key("pinned"), let pinned = reader.bool(),
             reader.take(UInt8(ascii: ","))
         else { return nil }
-        // What a server stored before projects existed has no `project` key: none.
+        // What a server stored before projects (or recurrence, wait and scheduled) existed has
+        // no such key: none.
         var project: String?
-        if reader.key("project") {
-            if !reader.literal("null") {
-                guard let text = reader.string() else { return nil }
-                project = text
-            }
-            guard reader.take(UInt8(ascii: ",")) else { return nil }
+        var recurText: String?
+        var waitText: String?
+        var scheduledText: String?
+        guard reader.optionalText("project", into: &project), reader.optionalText("recur", into: &recurText),
+            reader.optionalText("wait", into: &waitText), reader.optionalText("scheduled", into: &scheduledText)
+        else { return nil }
+        var recur: Recurrence?
+        if let recurText {
+            guard let rule = Recurrence(recurText) else { return nil }
+            recur = rule
         }
+        let wait = waitText.flatMap(Day.init)
+        let scheduled = scheduledText.flatMap(Day.init)
+        guard (waitText == nil) == (wait == nil), (scheduledText == nil) == (scheduled == nil) else { return nil }
         guard reader.key("createdAt"),
             let created = reader.string().flatMap(Timestamp.date(from:)),
             reader.take(UInt8(ascii: ",")), reader.key("updatedAt"),
@@ -356,13 +362,35 @@ extension ChangeItem {
         guard reader.take(UInt8(ascii: "}")) else { return nil }
         return ChangeItem(
             id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,
-            priority: priority, pinned: pinned, project: project, createdAt: created, updatedAt: updated,
+            priority: priority, pinned: pinned, project: project, recur: recur, wait: wait, scheduled: scheduled,
+            createdAt: created, updatedAt: updated,
             doneAt: doneAt,
             version: version)
     }
 }
 
+extension CompactJSONReader {
+    /// Reads `"key":` with a string or null and the comma after it into `value`; an absent key
+    /// (an item stored before the field existed) leaves it nil. False when the text is not that.
+    fileprivate mutating func optionalText(_ name: String, into value: inout String?) -> Bool {
+        guard key(name) else { return true }
+        if !literal("null") {
+            guard let text = string() else { return false }
+            value = text
+        }
+        return take(UInt8(ascii: ","))
+    }
+}
+
 extension CompactJSON {
+    /// `,"key":` and the text, or null.
+    static func appendOptional(_ key: StaticString, _ text: String?, to bytes: inout [UInt8]) {
+        appendRaw(",\"", to: &bytes)
+        appendRaw(key, to: &bytes)
+        appendRaw("\":", to: &bytes)
+        if let text { appendString(text, to: &bytes) } else { appendRaw("null", to: &bytes) }
+    }
+
     /// An RFC 3339 time in quotes, or `null`.
     static func appendTime(_ time: Date?, to bytes: inout [UInt8]) {
         guard let time else {

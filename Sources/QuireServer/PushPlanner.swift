@@ -375,11 +375,7 @@ struct PushPlanner {
     /// The creation time written in a UUIDv7 item id (its first 48 bits), so that client and
     /// server agree on `createdAt` without sending it; nil for other ids.
     static func creationTime(ofID id: String) -> Date? {
-        let utf8 = Array(id.utf8)
-        guard utf8.count == 36, utf8[14] == UInt8(ascii: "7") else { return nil }
-        let hex = String(decoding: utf8[0..<8] + utf8[9..<13], as: UTF8.self)
-        guard let milliseconds = UInt64(hex, radix: 16) else { return nil }
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        UUIDv7Generator.milliseconds(ofID: id).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 }
 

@@ -404,6 +404,25 @@ extension AppDatabase {
             try db.execute(
                 sql: "CREATE INDEX IF NOT EXISTS item_by_project ON item(project) WHERE project IS NOT NULL")
         }
+        migrator.registerMigration("v16 recurrence, wait and scheduled") { db in
+            // A recurring task's rule and two dates, as text (`weekly`, `YYYY-MM-DD`). Waiting
+            // tasks are few: a partial index lets a listing ask cheaply whether any is hidden
+            // today (`AppDatabase.hasWaitingTasks`) before it gives up its counted fast path.
+            // Each column is added once, so the step can run again over a store that has them.
+            for table in ["item", "itemVersion"] {
+                let existing = Set(try db.columns(in: table).map(\.name))
+                for column in ["recur", "wait", "scheduled"] where !existing.contains(column) {
+                    try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT")
+                }
+            }
+            try db.execute(
+                sql: """
+                    CREATE INDEX IF NOT EXISTS item_by_wait ON item(wait)
+                      WHERE wait IS NOT NULL AND deleted = 0 AND done = 0
+                    """)
+            try db.execute(
+                sql: "CREATE INDEX IF NOT EXISTS item_by_scheduled ON item(scheduled) WHERE scheduled IS NOT NULL")
+        }
         migrator.registerMigration("v17 links") { db in
             // `[[…]]` links (see `AppDatabase+Links.swift`): each body's links, every title each
             // item has had on this device (filled from the history, so titles from before the

@@ -11,7 +11,7 @@ extension AppDatabase {
     {
         guard limit > 0 else { return [] }
         let best = try read { db -> [String] in
-            let (condition, arguments) = try filter.whereClause(in: db)
+            let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT item.id, item.due, item.priority, item.createdAt FROM item WHERE \(condition)",
                 arguments: arguments)

@@ -103,7 +103,7 @@ extension AppDatabase {
     /// as much as counting the rows above the item.
     public func position(of id: String, matching filter: ItemFilter = .live) throws(StoreError) -> Int? {
         try read { db in
-            let (condition, arguments) = try filter.whereClause(in: db)
+            let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
             var lookup: StatementArguments = [id]
             lookup += arguments
             if let order = filter.order {
@@ -152,7 +152,7 @@ extension AppDatabase {
     /// time: the way to write ten thousand items out without holding them all.
     public func forEachItem(matching filter: ItemFilter = .live, _ body: (Item) throws -> Void) throws(StoreError) {
         try read { db in
-            let (condition, arguments) = try filter.whereClause(in: db)
+            let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
             let cursor = try Row.fetchCursor(
                 db.cachedStatement(
                     sql:
@@ -202,7 +202,7 @@ extension AppDatabase {
     ) throws(StoreError) {
         guard let tiers = SearchQuery.tiers(text) else { return }
         try read { db in
-            let (condition, arguments) = try filter.whereClause(in: db)
+            let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
             var count = 0
             for tier in tiers {
                 let wanted = limit.map { $0 - count } ?? -1
@@ -245,7 +245,7 @@ extension AppDatabase {
     public func countMatches(_ text: String, matching filter: ItemFilter = .live) throws(StoreError) -> Int {
         guard let match = SearchQuery.match(text) else { return 0 }
         return try read { db in
-            let (condition, arguments) = try filter.whereClause(in: db)
+            let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
             let sql = """
                 SELECT count(*) FROM itemSearch CROSS JOIN item ON item.rowNumber = itemSearch.rowid
                 WHERE itemSearch MATCH ? AND \(condition)
@@ -315,7 +315,7 @@ extension AppDatabase {
                     seq: row[0], recordedAt: StoreTime.date(from: recorded) ?? Date(timeIntervalSince1970: 0),
                     origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3],
                     item: try ItemRow.decode(row, at: 4),
-                    isUndo: row[21])
+                    isUndo: row[24])
             }
         }
     }
@@ -323,6 +323,7 @@ extension AppDatabase {
     // MARK: - Shared queries
 
     static func fetchItems(_ filter: ItemFilter, limit: Int?, offset: Int, in db: Database) throws -> [Item] {
+        let filter = try filter.forWaiting(in: db)
         let (condition, arguments) = try filter.whereClause(in: db)
         let select = "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition)"
         // OFFSET walks every row before the page: the last page of a million items took 89 ms.
@@ -355,6 +356,7 @@ extension AppDatabase {
     /// filter counts rows. The tally table has the columns the WHERE clause names, so it stands
     /// in for `item` under the same clause.
     static func countItems(_ filter: ItemFilter, in db: Database) throws -> Int {
+        let filter = try filter.forWaiting(in: db)
         let (condition, arguments) = try filter.whereClause(in: db)
         let sql =
             filter.isTallied

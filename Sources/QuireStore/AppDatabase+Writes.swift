@@ -26,16 +26,21 @@ extension AppDatabase {
             let item = Item(
                 id: environment.newID(now), kind: new.kind, title: try Validation.title(new.title),
                 body: try Validation.body(new.body), tags: new.tags, due: new.due, priority: new.priority,
-                pinned: new.pinned, project: try Validation.project(new.project ?? ""), createdAt: now,
-                updatedAt: now, syncState: .pending)
+                pinned: new.pinned, project: try Validation.project(new.project ?? ""), recur: new.recur,
+                wait: new.wait, scheduled: new.scheduled, createdAt: now, updatedAt: now, syncState: .pending)
             try Validation.size(of: item)
-            let opID = environment.newID(now)
-            try ItemRow.insert(item, in: db)
-            try Outbox.insert(
-                opID: opID, item: item, kind: .create, fields: item.creationFields, createdAt: now, in: db)
-            try History.insert(item, origin: .local, opID: opID, at: now, in: db)
+            try Validation.recurrence(of: item)
+            try insertCreated(item, now: now, in: db)
             return item
         }
+    }
+
+    /// Writes a new item with its `create` op and its first history version.
+    private func insertCreated(_ item: Item, now: Date, in db: Database) throws {
+        let opID = environment.newID(now)
+        try ItemRow.insert(item, in: db)
+        try Outbox.insert(opID: opID, item: item, kind: .create, fields: item.creationFields, createdAt: now, in: db)
+        try History.insert(item, origin: .local, opID: opID, at: now, in: db)
     }
 
     /// Sets fields of one item (by full id) and queues an update, folded when possible.
@@ -267,7 +272,11 @@ extension AppDatabase {
         let changes = after.changes(since: before)
         if changes.isEmpty { return before }
         try Validation.size(of: after)
+        if origin == .local && undoing == nil { try Validation.recurrence(of: after) }
         after.updatedAt = now
+        // Made first, so that the completion is the newer action: `quire undo` reopens the
+        // occurrence, and only an undo after that takes the next one away.
+        if origin == .local && !before.done && after.done { try bringUpNextOccurrence(after: after, now: now, in: db) }
         let opID = try foldOrQueue(before, changes: changes, now: now, in: db)
         if opID == nil { after = try serverCopyWhenNothingWaits(after, in: db) }
         after.syncState = try settledState(after, in: db)
@@ -275,6 +284,21 @@ extension AppDatabase {
         try History.insert(after, origin: origin, opID: opID, at: now, undoing: undoing, in: db)
         if changes[.title] != nil { try rewriteLinks(renaming: before, to: after, in: db) }
         return after
+    }
+
+    /// The one place a completed occurrence of a recurring task brings up the next: every
+    /// local way of completing a task (`quire done`, `quire edit`, the app's `x`, its details
+    /// line and editor, an undo that completes again) writes through `recordUpdate`, and so
+    /// here. The next occurrence is `Item.nextOccurrence`, whose id is derived from the
+    /// completed one: when it is here already (completed before, reopened, completed again;
+    /// or pulled from a device that completed it first), nothing is made, even if it was
+    /// deleted since. What sync and import bring never makes one: the device that completed
+    /// the occurrence made it, and it travels as an item of its own.
+    private func bringUpNextOccurrence(after completed: Item, now: Date, in db: Database) throws {
+        guard let next = completed.nextOccurrence(now: now), try ItemRow.fetch(id: next.id, in: db) == nil else {
+            return
+        }
+        try insertCreated(next, now: now, in: db)
     }
 
     /// A local change that cancels the only op waiting for an item (a toggle toggled back, a
@@ -337,7 +361,8 @@ extension AppDatabase {
             id: entry.id?.lowercased() ?? environment.newID(now), kind: entry.kind,
             title: try Validation.title(entry.title), body: try Validation.body(entry.body), tags: entry.tags,
             done: entry.kind == .task && entry.done, due: entry.due, priority: entry.priority,
-            pinned: entry.pinned, project: try Validation.project(entry.project ?? ""), createdAt: created,
+            pinned: entry.pinned, project: try Validation.project(entry.project ?? ""), recur: entry.recur,
+            wait: entry.wait, scheduled: entry.scheduled, createdAt: created,
             updatedAt: entry.updatedAt.map(StoreTime.truncated) ?? created,
             deleted: entry.deleted, syncState: entry.deleted ? .synced : .pending)
         if item.done { item.doneAt = entry.doneAt.map(StoreTime.truncated) ?? item.updatedAt }
@@ -351,7 +376,8 @@ extension AppDatabase {
 enum History {
     /// The version's own bookkeeping, then the item columns from `kind` to `rev` (no badge).
     static let columns =
-        ["itemId", "recordedAt", "origin", "opId"] + ItemRow.columns[1..<14] + ["serverVersion", "project"]
+        ["itemId", "recordedAt", "origin", "opId"] + ItemRow.columns[1..<14] + ["serverVersion"]
+        + ItemRow.columns[16...]
     static let insertSQL =
         "INSERT INTO itemVersion (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
 
@@ -368,7 +394,7 @@ enum History {
         // Only a version pulled from the server is a server version; another (a local edit, a
         // merge) rests on one but is not it, until the server acknowledges it as exactly that.
         values.append(origin == .remote ? item.serverVersion?.description : nil)
-        values.append(item.project)
+        ItemRow.appendPlanning(item, to: &values)
     }
 
     static let undoingInsertSQL =

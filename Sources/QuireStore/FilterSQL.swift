@@ -70,15 +70,27 @@ enum FilterSQL {
             guard let name else { return "item.project IS NULL" }
             arguments += [name, name + ".", name + "/"]
             return "(item.project = ? OR (item.project >= ? AND item.project < ?))"
-        case .due(let range):
-            // `YYYY-MM-DD` sorts as the days do.
-            guard let range else { return "item.due IS NULL" }
-            return bounded("item.due", from: range.first?.description, through: range.last?.description, &arguments)
+        case .due(let range): return dated("item.due", range, &arguments)
+        case .wait(let range): return dated("item.wait", range, &arguments)
+        case .scheduled(let range): return dated("item.scheduled", range, &arguments)
+        case .waiting(let today):
+            // `Item.isWaiting`; the partial index `item_by_wait` holds exactly these rows' days.
+            arguments += [today.description]
+            return "(item.wait > ? AND item.deleted = 0 AND item.done = 0 AND item.kind = 'task')"
         case .created(let range):
             return timeBounded("item.createdAt", range, &arguments)
         case .updated(let range):
             return timeBounded("item.updatedAt", range, &arguments)
         }
+    }
+
+    /// A date column within `range`, or null for no range (`due:none`); `YYYY-MM-DD` sorts as
+    /// the days do.
+    private static func dated(_ column: String, _ range: Filter.DayRange?, _ arguments: inout StatementArguments)
+        -> String
+    {
+        guard let range else { return "\(column) IS NULL" }
+        return bounded(column, from: range.first?.description, through: range.last?.description, &arguments)
     }
 
     /// `column` not null and within the inclusive bounds given.

@@ -17,6 +17,9 @@ public enum ItemJSON {
             text.withUTF8Buffer { bytes.append(contentsOf: $0) }
         }
         func bool(_ flag: Bool) { literal(flag ? "true" : "false") }
+        func optional(_ text: String?) {
+            if let text { CompactJSON.appendString(text, to: &bytes) } else { literal("null") }
+        }
         func time(_ date: Date?) {
             guard let date else { return literal("null") }
             bytes.append(UInt8(ascii: "\""))
@@ -45,7 +48,13 @@ public enum ItemJSON {
         key("pinned")
         bool(item.pinned)
         key("project")
-        if let project = item.project { CompactJSON.appendString(project, to: &bytes) } else { literal("null") }
+        optional(item.project)
+        key("recur")
+        optional(item.recur?.description)
+        key("wait")
+        optional(item.wait?.description)
+        key("scheduled")
+        optional(item.scheduled?.description)
         key("createdAt")
         time(item.createdAt)
         key("updatedAt")

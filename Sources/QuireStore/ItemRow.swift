@@ -11,12 +11,13 @@ enum ItemRow {
     static let columns = [
         "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned",
         "createdAt", "updatedAt", "deleted", "rev", "syncState", "serverVersion", "project",
+        "recur", "wait", "scheduled",
     ]
 
     /// An `itemVersion` row's columns in `columns` order (a version carries no badge).
     static let versionColumns = """
         itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt, deleted, rev,
-        'synced', serverVersion, project
+        'synced', serverVersion, project, recur, wait, scheduled
         """
 
     /// `t.id, t.kind, …` for a table alias.
@@ -46,6 +47,12 @@ enum ItemRow {
             syncState: SyncState(rawValue: text(14)) ?? .pending,
             serverVersion: (row[offset + 15] as String?).flatMap(ServerVersion.init))
         item.project = row[offset + 16]
+        if let rule: String = row[offset + 17] {
+            guard let recur = Recurrence(rule) else { throw DecodeFailure("bad recurrence in item \(id)") }
+            item.recur = recur
+        }
+        item.wait = (row[offset + 18] as String?).flatMap(Day.init)
+        item.scheduled = (row[offset + 19] as String?).flatMap(Day.init)
         // Tags are stored normalized; skip `Item.init`'s normalizing pass for speed.
         item.tags = tags
         return item
@@ -57,7 +64,16 @@ enum ItemRow {
         appendContent(item, to: &values)
         values.append(item.syncState.rawValue)
         values.append(item.serverVersion?.description)
+        appendPlanning(item, to: &values)
+    }
+
+    /// Appends `project`, `recur`, `wait` and `scheduled`, the columns an item row and a history
+    /// version add after the ones they share from the start.
+    static func appendPlanning(_ item: Item, to values: inout RowValues) {
         values.append(item.project)
+        values.append(item.recur?.description)
+        values.append(item.wait?.description)
+        values.append(item.scheduled?.description)
     }
 
     /// Appends the columns from `kind` to `rev`, which an item row and a history version share.

@@ -12,10 +12,15 @@ public struct NewItem: Sendable, Hashable {
     public var pinned: Bool
     /// Hierarchical with dots (`home.garden`); nil for none.
     public var project: String?
+    /// A recurring task's rule: tasks with a due date only.
+    public var recur: Recurrence?
+    public var wait: Day?
+    public var scheduled: Day?
 
     public init(
         kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [], due: Day? = nil,
-        priority: Priority = .none, pinned: Bool = false, project: String? = nil
+        priority: Priority = .none, pinned: Bool = false, project: String? = nil, recur: Recurrence? = nil,
+        wait: Day? = nil, scheduled: Day? = nil
     ) {
         self.kind = kind
         self.title = title
@@ -25,6 +30,9 @@ public struct NewItem: Sendable, Hashable {
         self.priority = priority
         self.pinned = pinned
         self.project = project
+        self.recur = recur
+        self.wait = wait
+        self.scheduled = scheduled
     }
 }
 
@@ -44,6 +52,9 @@ public struct ImportEntry: Sendable, Hashable {
     public var priority: Priority
     public var pinned: Bool
     public var project: String?
+    public var recur: Recurrence?
+    public var wait: Day?
+    public var scheduled: Day?
     public var createdAt: Date?
     public var updatedAt: Date?
     public var deleted: Bool
@@ -51,8 +62,8 @@ public struct ImportEntry: Sendable, Hashable {
     public init(
         id: String? = nil, kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [],
         done: Bool = false, doneAt: Date? = nil, due: Day? = nil, priority: Priority = .none,
-        pinned: Bool = false, project: String? = nil, createdAt: Date? = nil, updatedAt: Date? = nil,
-        deleted: Bool = false
+        pinned: Bool = false, project: String? = nil, recur: Recurrence? = nil, wait: Day? = nil,
+        scheduled: Day? = nil, createdAt: Date? = nil, updatedAt: Date? = nil, deleted: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -65,6 +76,9 @@ public struct ImportEntry: Sendable, Hashable {
         self.priority = priority
         self.pinned = pinned
         self.project = project
+        self.recur = recur
+        self.wait = wait
+        self.scheduled = scheduled
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.deleted = deleted
@@ -77,6 +91,9 @@ public struct ImportEntry: Sendable, Hashable {
             .tags: .strings(Tags.normalize(tags)), .done: .bool(done),
             .due: due.map { .string($0.description) } ?? .null, .priority: .string(priority.rawValue),
             .pinned: .bool(pinned), .project: project.map { .string($0) } ?? .null,
+            .recur: recur.map { .string($0.description) } ?? .null,
+            .wait: wait.map { .string($0.description) } ?? .null,
+            .scheduled: scheduled.map { .string($0.description) } ?? .null,
         ]
     }
 }

@@ -95,18 +95,16 @@ extension AppState {
                 before[.tags] = .strings(opened.tags)
                 after[.tags] = .strings(details.tags)
             }
-            if details.project != opened.project {
-                before[.project] = opened.project.map { .string($0) } ?? .null
-                after[.project] = details.project.map { .string($0) } ?? .null
+            func compare(_ field: Field, _ old: (any CustomStringConvertible)?, _ new: (any CustomStringConvertible)?) {
+                let (from, to) = (FieldValue.text(old), FieldValue.text(new))
+                if from != to { (before[field], after[field]) = (from, to) }
             }
-            if details.due != opened.due {
-                before[.due] = opened.due.map { .string($0.description) } ?? .null
-                after[.due] = details.due.map { .string($0.description) } ?? .null
-            }
-            if details.priority != opened.priority {
-                before[.priority] = .string(opened.priority.rawValue)
-                after[.priority] = .string(details.priority.rawValue)
-            }
+            compare(.project, opened.project, details.project)
+            compare(.due, opened.due, details.due)
+            compare(.priority, opened.priority.rawValue, details.priority.rawValue)
+            compare(.recur, opened.recur, details.recur)
+            compare(.wait, opened.wait, details.wait)
+            compare(.scheduled, opened.scheduled, details.scheduled)
         }
         guard !after.isEmpty else {
             leaveEditor()

@@ -91,8 +91,11 @@ public struct ListQuery: Hashable, Sendable {
     /// Whether an item belongs in this list, for stores that filter in memory.
     ///
     /// The search part is `Filter.admits`, the in-memory reading of what the store runs as SQL.
-    public func matches(_ item: Item) -> Bool {
+    /// Given `today`, a task waiting past it is hidden, as the store's default list hides it
+    /// (`ItemFilter.defaultList`), unless the search asks about waiting or this is the trash.
+    public func matches(_ item: Item, today: Day? = nil) -> Bool {
         if item.deleted != trash { return false }
+        if let today, !trash, !filter.mentionsWaiting, item.isWaiting(after: today) { return false }
         if let kind, item.kind != kind { return false }
         if !status.admits(item) { return false }
         if let tag, !item.tags.contains(where: { Tags.same($0, tag) }) { return false }

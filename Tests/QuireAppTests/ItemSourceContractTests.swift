@@ -47,6 +47,21 @@ import Testing
         #expect(try ids(source, ListQuery(kind: .note, status: .done)) == [])
     }
 
+    /// A task waiting until a later day is hidden from the list, in memory and in SQLite,
+    /// until a search asks about waiting; one whose day has come shows.
+    @Test(arguments: Kind.allCases) func aWaitingTaskIsHiddenUntilASearchAsksForIt(_ kind: Kind) throws {
+        let source = try kind.make()
+        let (note, open, done) = try threeItems(source)
+        let later = try source.create(kind: .task, title: "Renew passport", body: "")
+        _ = try source.update(later.id, fields: [.wait: .string("2999-01-01")])
+        _ = try source.update(open.id, fields: [.wait: .string("2000-01-01")])
+        #expect(try ids(source, ListQuery()) == [done.id, open.id, note.id])
+        #expect(try source.page(ListQuery(), offset: 0, limit: 100).total == 3)
+        var waiting = ListQuery()
+        try waiting.search("status:waiting", calendar: .utc(today: Day("2026-11-26")!))
+        #expect(try ids(source, waiting) == [later.id])
+    }
+
     @Test(arguments: Kind.allCases) func newestFirstPinnedBeforeAll(_ kind: Kind) throws {
         let source = try kind.make()
         let (note, open, done) = try threeItems(source)

@@ -88,8 +88,10 @@ import Testing
         #expect(!again.stdout.contains("not kept"), "everything of these two tasks was kept: \(again.stdout)")
     }
 
-    /// What Quire cannot keep of a Taskwarrior task (recurrence, `wait`, `depends`, a
-    /// user-defined attribute) is named in the summary with how many tasks had it.
+    /// What Quire cannot keep of a Taskwarrior task (`depends`, a user-defined attribute, a
+    /// rule it has no form for) is named in the summary with how many tasks had it; recurrence
+    /// (a template and its pending instance: one series), `wait` and `scheduled` are kept, and
+    /// importing the same export again changes nothing.
     @Test func aTaskwarriorImportSaysWhatItDidNotKeep() throws {
         let cli = try QuireCLI()
         defer { cli.remove() }
@@ -99,16 +101,27 @@ import Testing
         {"description":"Water plants","entry":"20261101T090000Z","status":"recurring","recur":"weekly","due":"20261101T090000Z","mask":"-","uuid":"aaaaaaaa-2b4d-4e6f-9a8b-7c6d5e4f3a21"},
         {"description":"Water plants","entry":"20261101T090000Z","status":"pending","recur":"weekly","parent":"aaaaaaaa-2b4d-4e6f-9a8b-7c6d5e4f3a21","imask":1,"due":"20261108T090000Z","uuid":"bbbbbbbb-2b4d-4e6f-9a8b-7c6d5e4f3a22"},
         {"description":"Renew passport","entry":"20261101T090000Z","status":"pending","wait":"20261201T090000Z","estimate":"2h","depends":"bbbbbbbb-2b4d-4e6f-9a8b-7c6d5e4f3a22","uuid":"cccccccc-2b4d-4e6f-9a8b-7c6d5e4f3a23"},
-        {"description":"Book flights","entry":"20261101T090000Z","status":"pending","estimate":"1h","uuid":"dddddddd-2b4d-4e6f-9a8b-7c6d5e4f3a24"}
+        {"description":"Book flights","entry":"20261101T090000Z","status":"pending","estimate":"1h","scheduled":"20261103T090000Z","uuid":"dddddddd-2b4d-4e6f-9a8b-7c6d5e4f3a24"},
+        {"description":"Stand up","entry":"20261101T090000Z","status":"pending","recur":"weekdays","due":"20261102T090000Z","uuid":"eeeeeeee-2b4d-4e6f-9a8b-7c6d5e4f3a25"}
         ]
         """.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try cli.run("import", file)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.contains("3 new") == true, "\(result.stdout)")
+        #expect(lines.first?.contains("4 new") == true, "\(result.stdout)")
         #expect(
-            lines.last
-                == "not kept: estimate (2 tasks), depends (1 task), recur (1 task), wait (1 task), 1 recurring template (their pending tasks came in as tasks)",
-            "\(result.stdout)")
+            lines.last == "not kept: estimate (2 tasks), depends (1 task), recur (1 task)", "\(result.stdout)")
+        let items = try cli.allItems()
+        func item(_ title: String) -> [String: Any]? { items.first { $0["title"] as? String == title } }
+        #expect(items.filter { $0["title"] as? String == "Water plants" }.count == 1, "one series: \(items)")
+        #expect(item("Water plants")?["recur"] as? String == "weekly")
+        #expect(item("Water plants")?["due"] as? String == "2026-11-08")
+        #expect(item("Renew passport")?["wait"] as? String == "2026-12-01")
+        #expect(item("Book flights")?["scheduled"] as? String == "2026-11-03")
+        #expect(item("Stand up")?["recur"] is NSNull)
+        let before = try cli.snapshot()
+        let again = try cli.run("import", file)
+        #expect(again.status == 0 && again.stdout.contains("4 unchanged"), "\(again.stdout)")
+        #expect(try cli.snapshot() == before, "importing again changes nothing")
     }
 }

@@ -23,6 +23,23 @@ import Testing
         #expect(try DetailsLine.parse("project none", kind: .note).project == nil)
     }
 
+    /// A task's rule and dates: `recur weekly wait 2026-11-29 scheduled 2026-11-27`, in words
+    /// too; a rule needs a due date, and a note has none of them.
+    @Test func recurrenceWaitAndScheduledAreReadForTasks() throws {
+        let today = Day("2026-11-26")!
+        let values = DetailsLine.Values(
+            due: Day("2026-11-30"), recur: Recurrence("weekly"), wait: Day("2026-11-29"), scheduled: Day("2026-11-27"))
+        let text = DetailsLine.text(values)
+        #expect(text == "due 2026-11-30 recur weekly wait 2026-11-29 scheduled 2026-11-27")
+        #expect(try DetailsLine.parse(text, kind: .task) == values)
+        let words = try DetailsLine.parse("due:mon recur:weekly wait:+3d scheduled:fri", kind: .task, today: today)
+        #expect(words == values)
+        #expect(try DetailsLine.parse("due mon recur none wait none", kind: .task, today: today).recur == nil)
+        #expect(throws: DetailsLine.Problem.self) { try DetailsLine.parse("recur weekly", kind: .task, today: today) }
+        #expect(throws: DetailsLine.Problem.self) { try DetailsLine.parse("due mon recur often", kind: .task) }
+        #expect(throws: DetailsLine.Problem.self) { try DetailsLine.parse("wait tomorrow", kind: .note, today: today) }
+    }
+
     @Test func colonFormsAndNoneWork() throws {
         let values = try DetailsLine.parse("due:2026-01-02 priority:HIGH #b #a #a", kind: .task)
         #expect(values == DetailsLine.Values(tags: ["a", "b"], due: Day("2026-01-02"), priority: .high))

@@ -114,7 +114,9 @@ import Testing
         ("foo:bar", "'foo:bar': unknown field 'foo'"),
         ("https://example.com", "'https://example.com': unknown field 'https'"),
         ("kind:idea", "'kind:idea': kind is note or task"),
-        ("status:later", "'status:later': status is open or done"),
+        ("status:later", "'status:later': status is open, done or waiting"),
+        ("wait:someday", "'wait:someday': 'someday' is not a date"),
+        ("scheduled.on:fri", "'scheduled.on:fri': use scheduled:, scheduled.before: or scheduled.after:"),
         ("priority:urgent", "'priority:urgent': priority is none, low, medium or high"),
         ("due:2026-02-30", "'due:2026-02-30': no such day: 2026-02-30"),
         ("due:someday", "'due:someday': 'someday' is not a date"),
@@ -122,7 +124,6 @@ import Testing
         ("kind.before:task", "'kind.before:task': kind takes no .before"),
         ("project:home..garden", "'project:home..garden': invalid project 'home..garden'"),
         ("project.before:home", "'project.before:home': project takes no .before"),
-        ("status:waiting", "'status:waiting': this version of Quire has no waiting tasks yet"),
         ("(+a", "a '(' without a ')'"),
         ("+a)", "a ')' without a '('"),
         ("()", "empty parentheses"),
@@ -139,6 +140,34 @@ import Testing
         let message = Self.failure(text)
         #expect(message?.contains(expected) == true, "\(text): \(message ?? "no error")")
         #expect(message?.contains("\n") == false)
+    }
+
+    /// `wait` and `scheduled` read as `due` does; `status:waiting` is an open task waiting past
+    /// the day the filter was read, and a filter that asks about waiting says so.
+    @Test func waitScheduledAndWaitingTerms() throws {
+        let range = { (first: String?, last: String?) in
+            Filter.DayRange(first: first.flatMap(Day.init), last: last.flatMap(Day.init))
+        }
+        #expect(try Self.parse("wait:none") == .term(.wait(nil)))
+        #expect(try Self.parse("wait.after:today") == .term(.wait(range("2026-11-27", nil))))
+        #expect(try Self.parse("scheduled.before:eow") == .term(.scheduled(range(nil, "2026-11-29"))))
+        #expect(try Self.parse("scheduled:fri") == .term(.scheduled(range("2026-11-27", "2026-11-27"))))
+        #expect(try Self.parse("status:waiting") == .term(.waiting(after: Day("2026-11-26")!)))
+        #expect(try Self.parse("status:waiting +home").mentionsWaiting)
+        #expect(try Self.parse("+home or wait:none").mentionsWaiting)
+        #expect(try !Self.parse("+home due:today scheduled:today").mentionsWaiting)
+
+        let when = Date(timeIntervalSince1970: 1_795_000_000)
+        var task = Item(id: "a", kind: .task, title: "t", wait: Day("2026-11-28"), createdAt: when)
+        #expect(try Self.parse("status:waiting").admits(task))
+        #expect(try Self.parse("wait.after:tomorrow").admits(task))
+        #expect(try !Self.parse("wait:none").admits(task))
+        #expect(try !Self.parse("scheduled.after:2000-01-01").admits(task))
+        task.done = true
+        #expect(try !Self.parse("status:waiting").admits(task), "a done task waits for nothing")
+        task.done = false
+        task.wait = Day("2026-11-26")
+        #expect(try !Self.parse("status:waiting").admits(task), "its day has come")
     }
 
     @Test func admitsReadsEachTermOfAnItem() throws {

@@ -161,6 +161,13 @@ import Testing
             case .priority: copy.priority = Priority.allCases.randomElement(using: &random)!
             case .pinned: copy.pinned.toggle()
             case .project: copy.project = [nil, "home", "home.garden", "Work"].randomElement(using: &random)!
+            case .recur:
+                copy.recur = [nil, "weekly", "monthly@31", "3d"].randomElement(using: &random)!.flatMap(Recurrence.init)
+            case .wait:
+                copy.wait = Bool.random(using: &random) ? nil : Day("2027-02-0\(Int.random(in: 1...3, using: &random))")
+            case .scheduled:
+                copy.scheduled =
+                    Bool.random(using: &random) ? nil : Day("2027-03-0\(Int.random(in: 1...3, using: &random))")
             }
         }
         return copy

@@ -93,7 +93,7 @@ import Testing
         #expect(
             Set(object.keys) == [
                 "id", "rev", "deleted", "kind", "title", "body", "tags", "done", "due", "priority", "pinned",
-                "project", "createdAt",
+                "project", "recur", "wait", "scheduled", "createdAt",
                 "updatedAt", "doneAt", "version",
             ])
         #expect(object["due"] is NSNull)
@@ -117,6 +117,32 @@ import Testing
         #expect(fast.changes == [withProject, without])
         let general = try JSONDecoder().decode(SyncResponse.self, from: Data(bytes))
         #expect(general.changes == [withProject, without])
+    }
+
+    /// Recurrence, wait and scheduled travel on both paths; what a server stored before they
+    /// existed has no such keys and reads as none.
+    @Test func recurrenceWaitAndScheduledTravelAndTheirAbsenceReadsAsNone() throws {
+        let when = Date(timeIntervalSince1970: 1_795_341_600)
+        let planned = ChangeItem(
+            id: "a", rev: 1, kind: .task, title: "t", due: Day("2026-01-31"), recur: Recurrence("monthly@31"),
+            wait: Day("2026-01-28"), scheduled: Day("2026-01-30"), createdAt: when, updatedAt: when)
+        let plain = ChangeItem(id: "b", rev: 1, title: "u", createdAt: when, updatedAt: when)
+        let older = plain.compactJSON().replacingOccurrences(
+            of: #","recur":null,"wait":null,"scheduled":null"#, with: "")
+        #expect(!older.contains("recur") && !older.contains("wait"))
+        #expect(planned.compactJSON().contains(#""recur":"monthly@31","wait":"2026-01-28","scheduled":"2026-01-30""#))
+        let bytes = SyncResponse.compactJSON(
+            results: [], changeDocuments: [planned.compactJSON(), older], cursor: "1", more: false, epoch: "e",
+            stateHash: "h")
+        let fast = try #require(bytes.withUnsafeBufferPointer(SyncResponse.readCompact))
+        #expect(fast.changes == [planned, plain])
+        let general = try JSONDecoder().decode(SyncResponse.self, from: Data(bytes))
+        #expect(general.changes == [planned, plain])
+        // A rule this version cannot read is no item the fast path takes.
+        let unknown = planned.compactJSON().replacingOccurrences(of: "monthly@31", with: "fortnightly")
+        let refused = SyncResponse.compactJSON(
+            results: [], changeDocuments: [unknown], cursor: "1", more: false, epoch: "e", stateHash: "h")
+        #expect(refused.withUnsafeBufferPointer(SyncResponse.readCompact) == nil)
     }
 
     @Test func changeItemRequiresEveryField() {

@@ -30,12 +30,16 @@ import Testing
         var ids: [String] = []
         for _ in 0..<(30 + Int(random.next() % 40)) {
             let due = random.next() % 3 == 0 ? nil : Self.today.adding(days: Int(random.next() % 15) - 5)
+            let kind: ItemKind = pick([.note, .task])
+            func someDay() -> Day? {
+                kind == .task && random.next() % 2 == 0 ? Self.today.adding(days: Int(random.next() % 9) - 4) : nil
+            }
             let item = try store.create(
                 NewItem(
-                    kind: pick([.note, .task]), title: pick(words) + " " + pick(words),
+                    kind: kind, title: pick(words) + " " + pick(words),
                     body: random.next() % 2 == 0 ? "" : pick(words),
                     tags: (0..<Int(random.next() % 3)).map { _ in pick(tags) }, due: due,
-                    priority: pick(Priority.allCases), project: pick(projects)))
+                    priority: pick(Priority.allCases), project: pick(projects), wait: someDay(), scheduled: someDay()))
             ids.append(item.id)
         }
         for _ in 0..<15 {
@@ -58,6 +62,13 @@ import Testing
             #expect(Set(listed) == expected, "filter \(text)")
             #expect(listed.count == Set(listed).count)
             #expect(try store.count(matching: ItemFilter(expression: filter)) == expected.count, "filter \(text)")
+            // A default list hides what waits past today, unless the filter asks about waiting.
+            let shown = ItemFilter.defaultList(expression: filter, today: Self.today)
+            let visible = expected.filter { id in
+                filter.mentionsWaiting || !(everything.first { $0.id == id }!.isWaiting(after: Self.today))
+            }
+            #expect(Set(try store.items(matching: shown).map(\.id)) == visible, "default list, filter \(text)")
+            #expect(try store.count(matching: shown) == visible.count, "default list, filter \(text)")
             if !expected.isEmpty && expected.count < live { narrowing += 1 }
         }
         // Most filters keep some items and drop others: the comparison is not of empty lists.
@@ -73,6 +84,8 @@ import Testing
             "due.before:eow", "due.after:tomorrow", "due.before:-2d", "due:+3d", "created:today", "created.before:+1d",
             "created.after:today", "updated:+1d", "updated.before:+2d", "mil", "bre", "apple", "sho", "m",
             "project:home", "project:HOME.garden", "project:homework", "project:none", "project:work",
+            "status:waiting", "wait:none", "wait.after:today", "wait.before:+2d", "scheduled:today",
+            "scheduled.after:-1d", "scheduled:none",
         ]
         let count = 1 + Int(random.next() % 3)
         var parts: [String] = []
@@ -85,6 +98,25 @@ import Testing
             }
         }
         return parts.joined()
+    }
+
+    /// A default list hides waiting tasks and still counts from the tallies while none waits:
+    /// the hiding test is dropped then, so the count is the tallies' sum (the same number as the
+    /// rows), and it counts rows only once a task waits past today.
+    @Test func aDefaultListHidesWaitingTasksAndKeepsItsCountRight() throws {
+        let store = try StoreFixture.make(seed: 5)
+        for index in 0..<5 { try store.create(NewItem(kind: .task, title: "task \(index)")) }
+        let shown = ItemFilter.defaultList(today: Self.today)
+        #expect(try store.count(matching: shown) == 5)
+        let later = try store.create(NewItem(kind: .task, title: "later", wait: Self.today.adding(days: 2)))
+        let past = try store.create(NewItem(kind: .task, title: "past", wait: Self.today.adding(days: -2)))
+        #expect(try store.count(matching: shown) == 6)
+        #expect(try !store.items(matching: shown).map(\.id).contains(later.id))
+        #expect(try store.items(matching: shown).map(\.id).contains(past.id))
+        #expect(try store.count(matching: ItemFilter.live) == 7)
+        // Done, it waits for nothing: it shows again.
+        _ = try store.setDone([later.id], true)
+        #expect(try store.count(matching: shown) == 7)
     }
 
     @Test func aFilteredListKeepsTheListOrderAndItsLimit() throws {

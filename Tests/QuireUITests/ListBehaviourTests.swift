@@ -139,11 +139,11 @@ import Testing
         harness.type("kind:task")
         #expect(harness.state.list.total == 4)
         harness.type(" status:")
-        #expect(harness.state.prompt?.error?.contains("status is open or done") == true)
+        #expect(harness.state.prompt?.error?.contains("status is open, done or waiting") == true)
         // The last text that read: "status" was a free word one key earlier.
         #expect(harness.state.list.query.search == "kind:task status")
         #expect(harness.state.list.total == 0)
-        #expect(harness.text.contains("'status:': status is open or done"))
+        #expect(harness.text.contains("'status:': status is open, done or waiting"))
         harness.type("open")
         #expect(harness.state.prompt?.error == nil)
         #expect(harness.state.list.total == 3)

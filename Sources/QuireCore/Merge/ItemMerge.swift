@@ -217,6 +217,9 @@ extension Item {
         case .priority: priority = other.priority
         case .pinned: pinned = other.pinned
         case .project: project = other.project
+        case .recur: recur = other.recur
+        case .wait: wait = other.wait
+        case .scheduled: scheduled = other.scheduled
         }
     }
 }

@@ -25,6 +25,11 @@ enum FieldParsing {
     }
 
     /// nil for `none` or an empty value.
+    static func recurrence(_ text: String) throws(ImportError) -> Recurrence? {
+        do { return try Validation.recurrence(text) } catch { throw ImportError("", error.description) }
+    }
+
+    /// nil for `none` or an empty value.
     static func project(_ text: String) throws(ImportError) -> String? {
         do { return try Validation.project(text) } catch { throw ImportError("", error.description) }
     }

@@ -30,6 +30,9 @@ public enum JSONImport {
             priority: try fields.string("priority").map(FieldParsing.priority) ?? .none,
             pinned: try fields.bool("pinned") ?? false,
             project: try fields.string("project").flatMap(FieldParsing.project),
+            recur: try fields.string("recur").flatMap(FieldParsing.recurrence),
+            wait: try fields.string("wait").flatMap(FieldParsing.due),
+            scheduled: try fields.string("scheduled").flatMap(FieldParsing.due),
             createdAt: try fields.string("createdAt").map { text throws(ImportError) in
                 try FieldParsing.time(text, field: "createdAt")
             },

@@ -51,6 +51,11 @@ public enum MarkdownItem {
         lines.append("priority: \(item.priority.rawValue)")
         lines.append("pinned: \(item.pinned)")
         lines.append("project: \(item.project.map(scalar) ?? "none")")
+        if item.kind == .task {
+            lines.append("recur: \(item.recur?.description ?? "none")")
+            lines.append("wait: \(item.wait?.description ?? "none")")
+            lines.append("scheduled: \(item.scheduled?.description ?? "none")")
+        }
         return lines
     }
 
@@ -175,6 +180,9 @@ public enum MarkdownItem {
             priority: try located("priority") { raw throws(ImportError) in try FieldParsing.priority(raw) } ?? .none,
             pinned: try flag("pinned") ?? false,
             project: try located("project") { raw throws(ImportError) in try FieldParsing.project(raw) } ?? nil,
+            recur: try located("recur") { raw throws(ImportError) in try FieldParsing.recurrence(raw) } ?? nil,
+            wait: try located("wait") { raw throws(ImportError) in try FieldParsing.due(raw) } ?? nil,
+            scheduled: try located("scheduled") { raw throws(ImportError) in try FieldParsing.due(raw) } ?? nil,
             createdAt: try located("createdAt") { raw throws(ImportError) in
                 try FieldParsing.time(raw, field: "createdAt")
             },

@@ -6,9 +6,13 @@ import QuireCore
 ///
 /// Mapping: `description` is the title, annotations become body lines, `tags` the tags,
 /// `project` the project (`home.garden`, as Taskwarrior writes it), `H`/`M`/`L` the priority, `due` the due day in
-/// the local time zone, `entry`/`modified`/`end` the times. `completed` tasks are done,
-/// `deleted` ones are imported as deleted, and `recurring` templates are skipped (their
-/// pending instances come in as ordinary tasks).
+/// the local time zone, `wait` and `scheduled` their days the same way, `entry`/`modified`/`end`
+/// the times. `completed` tasks are done, `deleted` ones are imported as deleted.
+///
+/// Recurrence: a `recurring` template is skipped and each of its instances keeps the rule
+/// (`recur`, which instances carry), so the pending instance is the open occurrence of one
+/// series: completing it in Quire brings up the next. A rule Quire has no form for (`weekdays`,
+/// hours) is listed as not kept.
 ///
 /// Each task's id is a UUIDv7 made from its `entry` time and the bits of its Taskwarrior uuid,
 /// so importing the same export twice updates the items instead of duplicating them.
@@ -49,6 +53,13 @@ public enum TaskwarriorImport {
         let due = try fields.string("due").flatMap { text throws(ImportError) in
             Self.day(of: try time(text, field: "due"), in: timeZone)
         }
+        let wait = try fields.string("wait").flatMap { text throws(ImportError) in
+            Self.day(of: try time(text, field: "wait"), in: timeZone)
+        }
+        let scheduled = try fields.string("scheduled").flatMap { text throws(ImportError) in
+            Self.day(of: try time(text, field: "scheduled"), in: timeZone)
+        }
+        let recur = due == nil ? nil : try fields.string("recur").flatMap(Self.rule)
         let end = try fields.string("end").map { text throws(ImportError) in try time(text, field: "end") }
         let modified = try fields.string("modified").map { text throws(ImportError) in try time(text, field: "modified")
         }
@@ -56,7 +67,8 @@ public enum TaskwarriorImport {
             id: id, kind: .task, title: try FieldParsing.title(description),
             body: try FieldParsing.body(annotations.joined(separator: "\n")), tags: tags,
             done: status == "completed", doneAt: status == "completed" ? end : nil, due: due, priority: priority,
-            project: project, createdAt: entryTime, updatedAt: modified ?? end ?? entryTime,
+            project: project, recur: recur, wait: wait, scheduled: scheduled, createdAt: entryTime,
+            updatedAt: modified ?? end ?? entryTime,
             deleted: status == "deleted")
     }
 
@@ -64,19 +76,51 @@ public enum TaskwarriorImport {
     /// means nothing elsewhere; any other attribute of a task is one Quire does not keep.
     static let keptAttributes: Set<String> = [
         "description", "uuid", "status", "entry", "modified", "end", "due", "tags", "project", "priority",
-        "annotations", "id", "urgency",
+        "annotations", "id", "urgency", "wait", "scheduled",
     ]
 
     /// The attributes of a task that the import leaves behind (`recur`, `wait`, `depends`,
     /// a user-defined attribute …), so that the summary can say so instead of dropping them in
     /// silence. A recurring task's `parent`, `mask` and `imask` count as its `recur`.
     static func attributesNotKept(_ object: [String: JSONValue]) -> [String] {
-        let recurrence: Set<String> = ["parent", "mask", "imask"]
+        let recurrence: Set<String> = ["recur", "parent", "mask", "imask"]
+        // A rule Quire keeps keeps its series' bookkeeping with it.
+        var kept = keptAttributes
+        if case .string(let text)? = object["recur"], object["due"] != nil, object["due"] != .null, rule(text) != nil {
+            kept.formUnion(recurrence)
+        }
         var names = Set<String>()
-        for (key, value) in object where !keptAttributes.contains(key) && value != .null {
+        for (key, value) in object where !kept.contains(key) && value != .null {
             names.insert(recurrence.contains(key) ? "recur" : key)
         }
         return names.sorted()
+    }
+
+    /// A Taskwarrior recurrence (`weekly`, `2w`, `3mo`, `quarterly`, `P1M` …) as Quire's rule;
+    /// nil for one Quire has no form for (`weekdays`, hours, minutes).
+    static func rule(_ text: String) -> Recurrence? {
+        let word = text.trimmingWhitespace().lowercased()
+        let named: [String: String] = [
+            "daily": "1d", "day": "1d", "weekly": "1w", "week": "1w", "biweekly": "2w", "fortnight": "2w",
+            "monthly": "1m", "month": "1m", "bimonthly": "2m", "quarterly": "3m", "semiannual": "6m",
+            "annual": "1y", "yearly": "1y", "year": "1y", "biannual": "2y", "biyearly": "2y",
+        ]
+        if let rule = named[word] { return Recurrence(rule) }
+        var digits = word.prefix { $0.isASCII && $0.isNumber }
+        var name = word.dropFirst(digits.count)
+        if digits.isEmpty, word.hasPrefix("p") {
+            // ISO 8601: P1D, P2W, P1M, P1Y.
+            digits = word.dropFirst().prefix { $0.isASCII && $0.isNumber }
+            name = word.dropFirst(1 + digits.count)
+        }
+        let count = digits.isEmpty ? 1 : Int(digits) ?? 0
+        let units: [Substring: (Recurrence.Unit, Int)] = [
+            "d": (.day, 1), "days": (.day, 1), "w": (.week, 1), "wk": (.week, 1), "weeks": (.week, 1),
+            "mo": (.month, 1), "mos": (.month, 1), "months": (.month, 1), "q": (.month, 3), "quarters": (.month, 3),
+            "y": (.year, 1), "yr": (.year, 1), "years": (.year, 1),
+        ]
+        guard let found = units[name] else { return nil }
+        return Recurrence(unit: found.0, count: count * found.1)
     }
 
     /// Taskwarrior's compact UTC times, `20261122T100000Z` (the ISO form is accepted too).

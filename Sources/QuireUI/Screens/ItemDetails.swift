@@ -21,6 +21,11 @@ public enum ItemDetails {
 
         var facts = Line([Span(item.kind.rawValue, .muted)])
         if let project = item.project { facts.spans += [Span(" · ", .muted), Span(project, .tag)] }
+        if let recur = item.recur { facts.spans += [Span(" · ", .muted), Span("recur \(recur)", .muted)] }
+        if let wait = item.wait { facts.spans += [Span(" · ", .muted), Span("wait \(wait)", .muted)] }
+        if let scheduled = item.scheduled {
+            facts.spans += [Span(" · ", .muted), Span("scheduled \(scheduled)", .muted)]
+        }
         if item.pinned { facts.spans += [Span(" · ", .muted), Span("★ pinned", .pinned)] }
         for tag in item.tags { facts.append(Span(" " + DetailsLine.tagWord(tag), .tag)) }
         if item.deleted {

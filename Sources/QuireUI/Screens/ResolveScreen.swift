@@ -416,6 +416,9 @@ enum ResolveScreen {
         case .priority: item.priority.rawValue
         case .pinned: item.pinned ? "pinned" : "not pinned"
         case .project: item.project ?? "(none)"
+        case .recur: item.recur?.description ?? "(none)"
+        case .wait: item.wait?.description ?? "(none)"
+        case .scheduled: item.scheduled?.description ?? "(none)"
         }
     }
 

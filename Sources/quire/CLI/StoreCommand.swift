@@ -58,6 +58,11 @@ enum FieldInput {
         do { return try Validation.due(text, today: LocalTime.today()) } catch { throw .badInput(error.description) }
     }
 
+    /// nil for `none` or an empty rule.
+    static func recurrence(_ text: String) throws(CLIFailure) -> Recurrence? {
+        do { return try Validation.recurrence(text) } catch { throw .badInput(error.description) }
+    }
+
     /// nil for `none` or an empty name.
     static func project(_ text: String) throws(CLIFailure) -> String? {
         do { return try Validation.project(text) } catch { throw .badInput(error.description) }

@@ -10,6 +10,7 @@ struct AddCommand: StoreCommand {
         discussion: """
             The words of the title are joined with spaces, so quotes are optional:
               quire add Buy oat milk --task --tag errands --due 2026-11-30 --project home
+              quire add Water the plants --task --due fri --recur weekly
               echo "Details" | quire add "Meeting notes" --body -
             With no title, or with --edit, it opens $VISUAL / $EDITOR (vi by default) on the new \
             item: the first line is the title (a leading '# ' is dropped), the rest the body; \
@@ -52,6 +53,8 @@ struct AddCommand: StoreCommand {
             "A task's project or a note's notebook, parts joined by dots: home.garden.", valueName: "project"))
     var project: String?
 
+    @OptionGroup var plan: PlanOptions
+
     @Flag(help: "Pin it: pinned items are listed first.")
     var pin = false
 
@@ -84,7 +87,10 @@ struct AddCommand: StoreCommand {
             due: try due.flatMap(FieldInput.due),
             priority: try priority.map(FieldInput.priority) ?? .none,
             pinned: pin,
-            project: try project.flatMap(FieldInput.project))
+            project: try project.flatMap(FieldInput.project),
+            recur: try plan.recur.flatMap(FieldInput.recurrence),
+            wait: try plan.wait.flatMap(FieldInput.due),
+            scheduled: try plan.scheduled.flatMap(FieldInput.due))
         let item = try Self.keeping(draft) { try store.create(new) }
         draft?.remove()
         if json {

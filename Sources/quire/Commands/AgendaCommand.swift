@@ -33,7 +33,8 @@ struct AgendaCommand: StoreCommand {
         let last = today.adding(days: days) ?? today
         let due = Filter.term(.due(Filter.DayRange(first: nil, last: last)))
         let typed = try FieldInput.filter(terms)
-        let filter = ItemFilter(status: .open, expression: typed.isEmpty ? due : .and([due, typed]))
+        let filter = ItemFilter.defaultList(
+            status: .open, expression: typed.isEmpty ? due : .and([due, typed]), today: today)
         var tasks: [Item] = []
         try store.forEachItem(matching: filter) { tasks.append($0) }
         tasks.sort { a, b in

@@ -49,6 +49,8 @@ struct EditCommand: StoreCommand {
     @Option(help: ArgumentHelp("A new project (home.garden), or none to clear it.", valueName: "project|none"))
     var project: String?
 
+    @OptionGroup var plan: PlanOptions
+
     @Flag(help: "Pin the item: pinned items are listed first.")
     var pin = false
 
@@ -60,8 +62,8 @@ struct EditCommand: StoreCommand {
     }
 
     var hasFieldOptions: Bool {
-        title != nil || body != nil || !tag.isEmpty || due != nil || priority != nil || project != nil || pin
-            || unpin
+        title != nil || body != nil || !tag.isEmpty || due != nil || priority != nil || project != nil
+            || !plan.isEmpty || pin || unpin
     }
 
     func run(store: AppDatabase, out: inout Output) throws {
@@ -78,6 +80,7 @@ struct EditCommand: StoreCommand {
             if let due { fields[.due] = try FieldInput.due(due).map { .string($0.description) } ?? .null }
             if let priority { fields[.priority] = .string(try FieldInput.priority(priority).rawValue) }
             if let project { fields[.project] = try FieldInput.project(project).map { .string($0) } ?? .null }
+            fields.merge(try plan.fields()) { _, new in new }
             if pin || unpin { fields[.pinned] = .bool(pin) }
             let tagChanges = try TagChange.parse(tag)
             after = try store.update(fullID) { item in

@@ -47,18 +47,14 @@ struct ImportCommand: StoreCommand {
     }
 
     /// What a Taskwarrior import could not keep, said rather than dropped in silence.
+    /// A recurring template is not among them: its instances carry its rule, and the pending
+    /// one is the series' open occurrence.
     struct LeftBehind {
         var attributes: [String: Int]
-        var templates: Int
 
         var sentence: String? {
-            var parts = attributes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { name, count in
+            let parts = attributes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { name, count in
                 "\(name) (\(count) task\(count == 1 ? "" : "s"))"
-            }
-            if templates > 0 {
-                parts.append(
-                    "\(templates) recurring template\(templates == 1 ? "" : "s") (their pending tasks came in as tasks)"
-                )
             }
             return parts.isEmpty ? nil : "not kept: " + parts.joined(separator: ", ")
         }
@@ -112,7 +108,7 @@ struct ImportCommand: StoreCommand {
             done += 1
             return try reader.next()
         }
-        leftBehind(LeftBehind(attributes: reader.attributesNotKept, templates: reader.recurringTemplatesSkipped))
+        leftBehind(LeftBehind(attributes: reader.attributesNotKept))
         return summary
     }
 

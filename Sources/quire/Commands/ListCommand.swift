@@ -8,15 +8,17 @@ struct ListCommand: StoreCommand {
         abstract: "List items, pinned first, then newest first.",
         discussion: """
             By default: every note and task, done tasks included, as the app's list shows \
-            them. --open shows only open tasks, --done only done ones, --all deleted items too.
+            them, but for tasks waiting until a later date (--wait): status:waiting lists those. \
+            --open shows only open tasks, --done only done ones, --all deleted items too.
             A filter narrows the list (quire search and the app's / take the same words):
               milk               a word in the title, body or tags starts with milk
               +home  -home       with or without the tag (#home too), in any case
               kind:task          note or task
-              status:open        open or done
+              status:open        open, done or waiting (hidden until their wait date)
               priority:high      none, low, medium or high (l, m, h)
               project:home       home and the projects under it (home.garden), or none
               due:today          also due.before:, due.after: and due:none
+              wait:fri           the same for wait and scheduled
               created:today      also .before: and .after:, and the same for updated
               has:link           the body holds a [[link]]
               links:3fa9         the body links to that item (quire backlinks 3fa9)
@@ -60,7 +62,7 @@ struct ListCommand: StoreCommand {
     @Flag(help: "Only items that need review after a sync conflict.")
     var needsReview = false
 
-    @Flag(help: "Deleted items too.")
+    @Flag(help: "Deleted items and waiting tasks too.")
     var all = false
 
     enum SortChoice: String, ExpressibleByArgument, CaseIterable {
@@ -92,10 +94,12 @@ struct ListCommand: StoreCommand {
             case .done: .done
             case nil: .any
             }
-        return ItemFilter(
+        var filter = ItemFilter.defaultList(
             kind: kind.map { $0 == .notes ? .note : .task }, status: status, tag: tag.map(Tags.typed),
-            needsReview: needsReview,
-            includeDeleted: all, expression: try FieldInput.filter(terms))
+            needsReview: needsReview, includeDeleted: all, expression: try FieldInput.filter(terms),
+            today: LocalTime.filterCalendar().today)
+        if all { filter.hidesWaitingAfter = nil }
+        return filter
     }
 
     /// The items in the asked-for order, or nil for the list's own (which streams in --json).

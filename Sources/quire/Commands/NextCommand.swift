@@ -11,7 +11,8 @@ struct NextCommand: StoreCommand {
             Urgency adds three parts. Due: 12 when overdue, 10 when due today, then less each \
             day to 0 at two weeks away. Priority: high 6, medium 3.9, low 1.8. Age: up to 2, \
             growing over the task's first year. Ties go to the earlier due date, then the older \
-            task. A filter narrows the tasks, as quire list takes it:
+            task. Tasks waiting until a later date (--wait) are left out. A filter narrows the \
+            tasks, as quire list takes it:
               quire next +work
             """)
 
@@ -30,8 +31,9 @@ struct NextCommand: StoreCommand {
     }
 
     func run(store: AppDatabase, out: inout Output) throws {
-        let filter = ItemFilter(status: .open, expression: try FieldInput.filter(terms))
-        let tasks = try store.mostUrgent(matching: filter, limit: limit, today: LocalTime.filterCalendar().today)
+        let today = LocalTime.filterCalendar().today
+        let filter = ItemFilter.defaultList(status: .open, expression: try FieldInput.filter(terms), today: today)
+        let tasks = try store.mostUrgent(matching: filter, limit: limit, today: today)
         try ItemsOutput.write(tasks, json: json, whenEmpty: "No open tasks.", store: store, to: &out)
     }
 }

@@ -29,6 +29,9 @@ struct ShowCommand: StoreCommand {
         if !item.tags.isEmpty { rows.append(("tags", item.tags.map(DetailsLine.tagWord).joined(separator: " "))) }
         if let project = item.project { rows.append(("project", project)) }
         if let due = item.due { rows.append(("due", due.description)) }
+        if let recur = item.recur { rows.append(("recur", recur.description)) }
+        if let wait = item.wait { rows.append(("wait", wait.description)) }
+        if let scheduled = item.scheduled { rows.append(("scheduled", scheduled.description)) }
         if item.priority != .none { rows.append(("priority", item.priority.rawValue)) }
         if item.pinned { rows.append(("pinned", "yes")) }
         rows.append(("created", LocalTime.string(item.createdAt)))

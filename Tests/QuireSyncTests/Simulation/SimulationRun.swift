@@ -36,12 +36,16 @@ struct SimulationRun {
         var deleted: Bool
         /// Set with each new title (the same op), so the field travels every path a title does.
         var project: String?
+        /// Set with each new title too, as projects are.
+        var wait: Day?
+        var scheduled: Day?
         /// How many changes its editor made: each must be in the final item.
         var changes = 1
 
         func matches(_ item: ChangeItem) -> Bool {
             item.title == title && item.body == body && item.tags == tags && item.done == done
-                && item.deleted == deleted && item.project == project
+                && item.deleted == deleted && item.project == project && item.wait == wait
+                && item.scheduled == scheduled
         }
 
         /// What the item holds of the fields the model keeps.
@@ -49,6 +53,7 @@ struct SimulationRun {
             self.init(
                 title: item.title, body: item.body, tags: item.tags, done: item.done, deleted: item.deleted,
                 project: item.project)
+            (wait, scheduled) = (item.wait, item.scheduled)
         }
 
         init(
@@ -186,8 +191,7 @@ struct SimulationRun {
             case 40..<42:
                 guard let id, let item = try device.database.item(id), !item.deleted else { continue }
                 let token = next()
-                _ = try device.database.update(
-                    id, fields: [.title: .string("title \(token)"), .project: .string(Self.project(for: token))])
+                _ = try device.database.update(id, fields: Self.retitle(token))
                 tracked[id]!.editors.insert(index)
                 trace("\(device.name) retitles \(id.suffix(6))")
             case 42..<47:
@@ -222,6 +226,24 @@ struct SimulationRun {
         return system.tally
     }
 
+    /// What a retitle writes in one op: the title with a project, a wait and a scheduled date,
+    /// so that those fields travel every path a title does.
+    static func retitle(_ token: String) -> [Field: FieldValue] {
+        let (wait, scheduled) = dates(for: token)
+        return [
+            .title: .string("title \(token)"), .project: .string(project(for: token)), .wait: FieldValue.text(wait),
+            .scheduled: FieldValue.text(scheduled),
+        ]
+    }
+
+    /// The wait and scheduled days a retitle sets: a day of December 2026 from the token, or
+    /// none (cleared) for one token in four.
+    static func dates(for token: String) -> (Day?, Day?) {
+        let sum = token.utf8.reduce(0) { $0 + Int($1) }
+        guard sum % 4 != 0 else { return (nil, nil) }
+        return (Day(year: 2026, month: 12, day: sum % 28 + 1), Day(year: 2026, month: 12, day: (sum / 3) % 28 + 1))
+    }
+
     /// The project a retitle sets with its title: a sub-project of `Home` or of `home` by turns.
     static func project(for token: String) -> String {
         (token.utf8.last.map { $0 % 2 == 0 } ?? true ? "Home.p" : "home.p") + token
@@ -248,8 +270,8 @@ struct SimulationRun {
         case 40..<42 where !model.deleted:
             model.title = "title \(token)"
             model.project = Self.project(for: token)
-            _ = try device.database.update(
-                id, fields: [.title: .string(model.title), .project: model.project.map { .string($0) } ?? .null])
+            (model.wait, model.scheduled) = Self.dates(for: token)
+            _ = try device.database.update(id, fields: Self.retitle(token))
             trace("\(device.name) retitles \(id.suffix(6))")
         case 42..<47 where !model.deleted && item.kind == .task:
             model.done.toggle()

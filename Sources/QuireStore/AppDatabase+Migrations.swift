@@ -428,7 +428,11 @@ extension AppDatabase {
             // item has had on this device (filled from the history, so titles from before the
             // step count as former titles), and the bodies whose links are to be read again
             // before the write that changed them commits. The triggers fire on every write of
-            // a row, whichever path makes it. Built with IF NOT EXISTS and filled anew, so the
+            // a row, whichever path makes it. They never lean on OR IGNORE, which an OR clause
+            // on the statement that fires a trigger overrides (SQLite's rule), so they test for
+            // what is there instead; and a new row first clears what its row number left behind
+            // (a row deleted with foreign keys off: a store that drifted, which the state hash
+            // repairs; re-downloading it failed on the title index until then). Built with IF NOT EXISTS and filled anew, so the
             // step can run again over a store that has it.
             try db.execute(
                 sql: """
@@ -451,17 +455,24 @@ extension AppDatabase {
                     );
                     DROP TRIGGER IF EXISTS itemLink_on_insert;
                     CREATE TRIGGER itemLink_on_insert AFTER INSERT ON item BEGIN
-                      INSERT OR IGNORE INTO itemTitle (key, rowNumber) VALUES (lower(new.title), new.rowNumber);
-                      INSERT OR IGNORE INTO itemLinkStale (rowNumber) SELECT new.rowNumber WHERE instr(new.body, '[[') > 0;
+                      DELETE FROM itemLink WHERE rowNumber = new.rowNumber;
+                      DELETE FROM itemTitle WHERE rowNumber = new.rowNumber;
+                      DELETE FROM itemLinkStale WHERE rowNumber = new.rowNumber;
+                      INSERT INTO itemTitle (key, rowNumber) VALUES (lower(new.title), new.rowNumber);
+                      INSERT INTO itemLinkStale (rowNumber) SELECT new.rowNumber WHERE instr(new.body, '[[') > 0;
                     END;
                     DROP TRIGGER IF EXISTS itemLink_on_title;
                     CREATE TRIGGER itemLink_on_title AFTER UPDATE OF title ON item WHEN old.title IS NOT new.title BEGIN
-                      INSERT OR IGNORE INTO itemTitle (key, rowNumber) VALUES (lower(new.title), new.rowNumber);
+                      INSERT INTO itemTitle (key, rowNumber) SELECT lower(new.title), new.rowNumber
+                        WHERE NOT EXISTS (
+                          SELECT 1 FROM itemTitle WHERE key = lower(new.title) AND rowNumber = new.rowNumber);
                     END;
                     DROP TRIGGER IF EXISTS itemLink_on_body;
                     CREATE TRIGGER itemLink_on_body AFTER UPDATE OF body ON item WHEN old.body IS NOT new.body BEGIN
                       DELETE FROM itemLink WHERE rowNumber = new.rowNumber;
-                      INSERT OR IGNORE INTO itemLinkStale (rowNumber) SELECT new.rowNumber WHERE instr(new.body, '[[') > 0;
+                      INSERT INTO itemLinkStale (rowNumber) SELECT new.rowNumber
+                        WHERE instr(new.body, '[[') > 0
+                          AND NOT EXISTS (SELECT 1 FROM itemLinkStale WHERE rowNumber = new.rowNumber);
                     END;
                     DELETE FROM itemLink;
                     DELETE FROM itemTitle;

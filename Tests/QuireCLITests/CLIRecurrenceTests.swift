@@ -21,7 +21,8 @@ import Testing
         #expect(try item(cli, id)["recur"] as? String == "monthly")
         #expect(try cli.run("show", id).stdout.contains("monthly"))
 
-        #expect(try cli.run("done", id).status == 0)
+        let completed = try cli.run("done", id)
+        #expect(completed.status == 0)
         let open = try openTasks(cli)
         #expect(open.count == 1)
         let next = try #require(open.first)
@@ -29,6 +30,12 @@ import Testing
         #expect(next["title"] as? String == "Pay rent" && next["project"] as? String == "flat")
         #expect(next["tags"] as? [String] == ["home"])
         #expect(next["recur"] as? String == "monthly@31")
+        // `done` says where the series goes on, with the short id a person types next.
+        let nextID = try #require(next["id"] as? String)
+        let lines = completed.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(completed.stdout)")
+        #expect(lines.last?.hasPrefix("next: ") == true && lines.last?.hasSuffix("Pay rent  due 2026-02-28") == true)
+        #expect(try cli.run("show", String(lines.last!.split(separator: " ")[1])).stdout.contains(nextID))
         // The completed occurrence stays, done, where done tasks are listed.
         #expect(try cli.listedIDs(["status:done"]) == [id])
 
@@ -40,7 +47,6 @@ import Testing
         #expect(try openTasks(cli).count == 1)
 
         // The next one completes into the one after, back on the 31st.
-        let nextID = try #require(next["id"] as? String)
         #expect(try cli.run("done", nextID).status == 0)
         #expect(try openTasks(cli).map { $0["due"] as? String } == ["2026-03-31"])
     }

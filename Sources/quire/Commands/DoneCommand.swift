@@ -36,10 +36,21 @@ enum StatusChange {
         let fullIDs = try ItemIDs.resolve(ids, in: store)
         let before = try fullIDs.map { id throws(StoreError) in try store.item(id) }
         let after = try store.setDone(fullIDs, done)
-        let shortIDs = try store.shortIDs(for: after)
-        for (old, new) in zip(before, after) {
+        // A completed occurrence brought up its series' next one (or found it there): say
+        // which and when, so a person sees the series go on.
+        let nextOccurrences = try after.map { new throws(StoreError) -> Item? in
+            guard done, let next = new.nextOccurrence(now: new.updatedAt), let stored = try store.item(next.id),
+                !stored.deleted, !stored.done
+            else { return nil }
+            return stored
+        }
+        let shortIDs = try store.shortIDs(for: after + nextOccurrences.compactMap { $0 })
+        for ((old, new), next) in zip(zip(before, after), nextOccurrences) {
             let verb = old?.done == new.done ? (done ? "already done" : "already open") : (done ? "done" : "reopened")
             out.line("\(verb): \(shortIDs[new.id] ?? new.id)  \(new.title)")
+            if let next, let due = next.due {
+                out.line("next: \(shortIDs[next.id] ?? next.id)  \(next.title)  due \(due)")
+            }
         }
     }
 }

@@ -142,7 +142,9 @@ extension AppDatabase {
     /// A page and its total from one snapshot.
     public func page(matching filter: ItemFilter = .live, limit: Int, offset: Int = 0) throws(StoreError) -> ItemPage {
         try read { db in
-            ItemPage(
+            // Settled once: the page and its count would each probe for waiting tasks.
+            let filter = try filter.forWaiting(in: db)
+            return ItemPage(
                 items: try Self.fetchItems(filter, limit: limit, offset: offset, in: db),
                 total: try Self.countItems(filter, in: db))
         }

@@ -28,9 +28,12 @@ extension AppState {
     mutating func linksCommand(_ command: Command) -> [Effect] {
         guard var picker = linkPicker else { return [] }
         let last = max(0, (picker.entries?.count ?? 1) - 1)
+        if let moved = AppState.selection(after: command, from: picker.selected, last: last) {
+            picker.selected = moved
+            screen = .links(picker)
+            return []
+        }
         switch command {
-        case .moveDown: picker.selected = min(last, picker.selected + 1)
-        case .moveUp: picker.selected = max(0, picker.selected - 1)
         case .back:
             screen = .detail(scroll: 0)
             return []

@@ -29,7 +29,9 @@ let package = Package(
     targets: [
         // MARK: - Pure core
         .target(name: "QuireCore"),
-        .target(name: "QuireProtocol", dependencies: ["QuireCore", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "QuireProtocol",
+            dependencies: ["QuireCore", "QuireCrypto", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TerminalUI"),
         .target(name: "QuireUI", dependencies: ["QuireCore", "TerminalUI", "CCmarkGFM"]),
         // CommonMark with GitHub's extensions for the rendered notes; Debian's headers live in
@@ -47,7 +49,7 @@ let package = Package(
         .target(
             name: "QuireSync",
             dependencies: [
-                "QuireCore", "QuireProtocol", "QuireStore", grdb, logging,
+                "QuireCore", "QuireProtocol", "QuireStore", "QuireCrypto", grdb, logging,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
@@ -106,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "QuireServerTests",
             dependencies: [
-                "QuireTestSupport", "QuireServer", "QuireProtocol", "QuireCore",
+                "QuireTestSupport", "QuireServer", "QuireProtocol", "QuireCore", "QuireCrypto",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -115,7 +117,9 @@ let package = Package(
         .testTarget(
             name: "QuireSyncTests",
             dependencies: [
-                "QuireTestSupport", "QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer", grdb,
+                "QuireTestSupport", "QuireSync", "QuireStore", "QuireCore", "QuireProtocol", "QuireServer",
+                "QuireCrypto",
+                grdb,
             ]),
         .testTarget(name: "TerminalUITests", dependencies: ["QuireTestSupport", "TerminalUI"], exclude: ["Snapshots"]),
         .testTarget(

@@ -72,6 +72,16 @@ public enum CompactJSON {
             appendRaw("{\"sha256\":", to: &bytes)
             appendString(hex, to: &bytes)
             bytes.append(UInt8(ascii: "}"))
+        case .sealed(let value):
+            appendRaw("{\"sealed\":", to: &bytes)
+            appendString(value.text, to: &bytes)
+            appendRaw(",\"mac\":", to: &bytes)
+            appendString(value.mac, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+        case .mac(let text):
+            appendRaw("{\"mac\":", to: &bytes)
+            appendString(text, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A reader for exactly the JSON `CompactJSON` writes: no whitespace, values that are null,
-/// booleans, strings, arrays of strings or `{"sha256":…}`. Each method returns nil as soon
+/// booleans, strings, arrays of strings, `{"sha256":…}`, `{"mac":…}` or
+/// `{"sealed":…,"mac":…}`. Each method returns nil as soon
 /// as the text leaves that shape, and the caller falls back to a full JSON decoder.
 public struct CompactJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -50,10 +51,18 @@ public struct CompactJSONReader {
             return take(UInt8(ascii: "]")) ? .strings(list) : nil
         case UInt8(ascii: "{"):
             index += 1
-            guard string() == "sha256", take(UInt8(ascii: ":")), let hex = string(), take(UInt8(ascii: "}")) else {
-                return nil
+            let key = string()
+            guard take(UInt8(ascii: ":")), let text = string() else { return nil }
+            switch key {
+            case "sha256": return take(UInt8(ascii: "}")) ? .sha256(text) : nil
+            case "mac": return take(UInt8(ascii: "}")) ? .mac(text) : nil
+            case "sealed":
+                guard take(UInt8(ascii: ",")), string() == "mac", take(UInt8(ascii: ":")), let mac = string(),
+                    take(UInt8(ascii: "}"))
+                else { return nil }
+                return .sealed(SealedValue(text: text, mac: mac))
+            default: return nil
             }
-            return .sha256(hex)
         default:
             return nil
         }

@@ -25,7 +25,9 @@ public enum Field: String, CaseIterable, Codable, CodingKeyRepresentable, Sendab
 }
 
 /// A field's value as operations carry it: JSON null, a string, a bool, a list of strings,
-/// or (only as a body's `from`) the SHA-256 of a string.
+/// or (only as a body's `from`) the SHA-256 of a string. An encrypted account's ops carry
+/// `sealed` values and, as `from`, only the `mac` of the value changed from (SPEC: End-to-end
+/// encryption).
 public enum FieldValue: Hashable, Sendable {
     case null
     case string(String)
@@ -33,6 +35,10 @@ public enum FieldValue: Hashable, Sendable {
     case strings([String])
     /// Lowercase hex SHA-256 of a UTF-8 string; stands in for a long body's previous value.
     case sha256(String)
+    /// A value sealed for one item and field, with the MAC of its plain value.
+    case sealed(SealedValue)
+    /// The MAC of a plain value, standing in for it as an encrypted op's `from`.
+    case mac(String)
 
     /// A value's text, or null for none (a due date, a project, a rule).
     public static func text(_ value: (any CustomStringConvertible)?) -> FieldValue {
@@ -48,6 +54,8 @@ public enum FieldValue: Hashable, Sendable {
         case (.bool(let a), .bool(let b)): a == b
         case (.strings(let a), .strings(let b)):
             a.count == b.count && zip(a, b).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+        case (.sealed(let a), .sealed(let b)): a == b
+        case (.mac(let a), .mac(let b)): a == b
         default: false
         }
     }
@@ -58,12 +66,14 @@ public enum FieldValue: Hashable, Sendable {
         case .bool(let flag): hasher.combine(flag)
         case .string(let text), .sha256(let text): hasher.combine(Array(text.utf8))
         case .strings(let texts): hasher.combine(texts.map { Array($0.utf8) })
+        case .sealed(let value): hasher.combine(value)
+        case .mac(let text): hasher.combine(text)
         }
     }
 }
 
 extension FieldValue: Codable {
-    private enum HashKey: String, CodingKey { case sha256 }
+    private enum HashKey: String, CodingKey { case sha256, sealed, mac }
 
     /// The most common shapes are tried first: every failed attempt costs a thrown error, and
     /// a large sync decodes hundreds of thousands of values.
@@ -78,11 +88,19 @@ extension FieldValue: Codable {
         } else if let list = try? container.decode([String].self) {
             self = .strings(list)
         } else if let keyed = try? decoder.container(keyedBy: HashKey.self) {
-            self = .sha256(try keyed.decode(String.self, forKey: .sha256))
+            if let sealed = try keyed.decodeIfPresent(String.self, forKey: .sealed) {
+                self = .sealed(SealedValue(text: sealed, mac: try keyed.decode(String.self, forKey: .mac)))
+            } else if let mac = try keyed.decodeIfPresent(String.self, forKey: .mac) {
+                self = .mac(mac)
+            } else {
+                self = .sha256(try keyed.decode(String.self, forKey: .sha256))
+            }
         } else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "expected null, a string, a bool, a list of strings or {\"sha256\": HEX}")
+                debugDescription:
+                    "expected null, a string, a bool, a list of strings, {\"sha256\": HEX}, {\"mac\": MAC} or {\"sealed\": TEXT, \"mac\": MAC}"
+            )
         }
     }
 
@@ -103,6 +121,13 @@ extension FieldValue: Codable {
         case .sha256(let hex):
             var container = encoder.container(keyedBy: HashKey.self)
             try container.encode(hex, forKey: .sha256)
+        case .sealed(let value):
+            var container = encoder.container(keyedBy: HashKey.self)
+            try container.encode(value.text, forKey: .sealed)
+            try container.encode(value.mac, forKey: .mac)
+        case .mac(let text):
+            var container = encoder.container(keyedBy: HashKey.self)
+            try container.encode(text, forKey: .mac)
         }
     }
 }

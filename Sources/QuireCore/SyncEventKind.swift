@@ -10,6 +10,8 @@ public enum SyncEventKind: String, Hashable, Sendable, CaseIterable, Codable {
     case deadLetter = "DEAD_LETTER"
     case resync = "RESYNC"
     case auth = "AUTH"
+    /// An item arrived sealed and did not open (tampered, or under a key this device lacks).
+    case unreadable = "UNREADABLE"
 }
 
 /// Why a sync exchange failed, as the event log records it for processes that did not see it

@@ -35,6 +35,7 @@ public enum VersionSummary {
         case .bool(let flag): flag ? "yes" : "no"
         case .strings(let list): list.joined(separator: ", ")
         case .sha256(let hex): hex
+        case .sealed, .mac: "(sealed)"
         }
     }
 }

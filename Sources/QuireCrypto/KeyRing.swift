@@ -54,6 +54,17 @@ public struct KeyRing: Codable, Hashable, Sendable {
         }
     }
 
+    /// Why this ring could not be used (a length, a range, a missing current key), or nil when
+    /// every part has its format's shape. What a server can check of a ring it cannot open.
+    public var problem: String? {
+        do {
+            _ = try CheckedKeyRing(self)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// The JSON to store, keys sorted so the same ring always gives the same bytes.
     public func encoded() -> Data {
         let encoder = JSONEncoder()

@@ -36,12 +36,17 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
     public var doneAt: Date?
     /// Which version of the server's history this is (`ServerVersion`); nil from older servers.
     public var version: ServerVersion?
+    /// An encrypted account's item: every field's sealed value, which the server keeps without
+    /// reading; the plain fields above then hold their defaults and mean nothing. A device opens
+    /// them into a plain item (`QuireSync`'s `ItemSealer`) before anything else sees the item.
+    /// On the wire the item has a `sealed` object in place of its field keys.
+    public var sealed: [Field: SealedValue]?
 
     public init(
         id: String, rev: Int, deleted: Bool = false, kind: ItemKind = .note, title: String, body: String = "",
         tags: [String] = [], done: Bool = false, due: Day? = nil, priority: Priority = .none, pinned: Bool = false,
         project: String? = nil, recur: Recurrence? = nil, wait: Day? = nil, scheduled: Day? = nil, createdAt: Date,
-        updatedAt: Date, doneAt: Date? = nil, version: ServerVersion? = nil
+        updatedAt: Date, doneAt: Date? = nil, version: ServerVersion? = nil, sealed: [Field: SealedValue]? = nil
     ) {
         self.id = id
         self.rev = rev
@@ -62,7 +67,15 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
         self.updatedAt = updatedAt
         self.doneAt = doneAt
         self.version = version
+        self.sealed = sealed
     }
+}
+
+extension ChangeItem {
+    /// A tombstone that carries no content (SPEC: tombstones carry no content), as a server
+    /// keeps once an account is encrypted: a live item always has a title, and a sealed one
+    /// carries its sealed values.
+    public var isContentless: Bool { deleted && sealed == nil && title.isEmpty }
 }
 
 // MARK: - Conversion to and from the domain item
@@ -117,24 +130,31 @@ extension ChangeItem: Codable {
     enum CodingKeys: String, CodingKey {
         case id, rev, deleted, kind, title, body, tags, done, due, priority, pinned, project, recur, wait, scheduled,
             createdAt, updatedAt
-        case doneAt, version
+        case doneAt, version, sealed
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func time(_ key: CodingKeys) throws -> Date { try container.decodeTime(forKey: key) }
+        let sealed = try container.decodeIfPresent([String: FieldValue].self, forKey: .sealed).map {
+            try ChangeItem.sealedFields($0, in: container)
+        }
+        // A sealed item has no plain field keys; a plain one has every one but the newer ones.
+        func plain<Value: Decodable>(_ type: Value.Type, _ key: CodingKeys, or fallback: Value) throws -> Value {
+            sealed == nil ? try container.decode(type, forKey: key) : fallback
+        }
         self.init(
             id: try container.decode(String.self, forKey: .id),
             rev: try container.decode(Int.self, forKey: .rev),
             deleted: try container.decode(Bool.self, forKey: .deleted),
-            kind: try container.decode(ItemKind.self, forKey: .kind),
-            title: try container.decode(String.self, forKey: .title),
-            body: try container.decode(String.self, forKey: .body),
-            tags: try container.decode([String].self, forKey: .tags),
-            done: try container.decode(Bool.self, forKey: .done),
-            due: try container.decode(Day?.self, forKey: .due),
-            priority: try container.decode(Priority.self, forKey: .priority),
-            pinned: try container.decode(Bool.self, forKey: .pinned),
+            kind: try plain(ItemKind.self, .kind, or: .note),
+            title: try plain(String.self, .title, or: ""),
+            body: try plain(String.self, .body, or: ""),
+            tags: try plain([String].self, .tags, or: []),
+            done: try plain(Bool.self, .done, or: false),
+            due: try plain(Day?.self, .due, or: nil),
+            priority: try plain(Priority.self, .priority, or: .none),
+            pinned: try plain(Bool.self, .pinned, or: false),
             project: try container.decodeIfPresent(String.self, forKey: .project),
             recur: try container.decodeIfPresent(Recurrence.self, forKey: .recur),
             wait: try container.decodeIfPresent(Day.self, forKey: .wait),
@@ -142,7 +162,23 @@ extension ChangeItem: Codable {
             createdAt: try time(.createdAt),
             updatedAt: try time(.updatedAt),
             doneAt: try container.decodeTimeIfPresent(forKey: .doneAt),
-            version: try container.decodeIfPresent(String.self, forKey: .version).flatMap(ServerVersion.init))
+            version: try container.decodeIfPresent(String.self, forKey: .version).flatMap(ServerVersion.init),
+            sealed: sealed)
+    }
+
+    /// The `sealed` object's values by field: every key a field, every value sealed.
+    private static func sealedFields(_ values: [String: FieldValue], in container: KeyedDecodingContainer<CodingKeys>)
+        throws -> [Field: SealedValue]
+    {
+        var fields: [Field: SealedValue] = [:]
+        for (name, value) in values {
+            guard let field = Field(rawValue: name), case .sealed(let sealedValue) = value else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .sealed, in: container, debugDescription: "not a sealed field: \(name)")
+            }
+            fields[field] = sealedValue
+        }
+        return fields
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -150,6 +186,19 @@ extension ChangeItem: Codable {
         try container.encode(id, forKey: .id)
         try container.encode(rev, forKey: .rev)
         try container.encode(deleted, forKey: .deleted)
+        if let sealed {
+            let values = Dictionary(uniqueKeysWithValues: sealed.map { ($0.key.rawValue, FieldValue.sealed($0.value)) })
+            try container.encode(values, forKey: .sealed)
+        } else {
+            try encodePlainFields(to: &container)
+        }
+        try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
+        try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
+        try container.encode(doneAt.map(Timestamp.string(from:)), forKey: .doneAt)
+        try container.encodeIfPresent(version?.description, forKey: .version)
+    }
+
+    private func encodePlainFields(to container: inout KeyedEncodingContainer<CodingKeys>) throws {
         try container.encode(kind, forKey: .kind)
         try container.encode(title, forKey: .title)
         try container.encode(body, forKey: .body)
@@ -162,9 +211,5 @@ extension ChangeItem: Codable {
         try container.encode(recur, forKey: .recur)
         try container.encode(wait, forKey: .wait)
         try container.encode(scheduled, forKey: .scheduled)
-        try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
-        try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
-        try container.encode(doneAt.map(Timestamp.string(from:)), forKey: .doneAt)
-        try container.encodeIfPresent(version?.description, forKey: .version)
     }
 }

@@ -130,6 +130,40 @@ extension ChangeItem {
         CompactJSON.appendInteger(rev, to: &bytes)
         CompactJSON.appendRaw(",\"deleted\":", to: &bytes)
         CompactJSON.appendValue(.bool(deleted), to: &bytes)
+        if let sealed {
+            appendSealed(sealed, to: &bytes)
+        } else {
+            appendPlainFields(to: &bytes)
+        }
+        CompactJSON.appendRaw(",\"createdAt\":\"", to: &bytes)
+        Timestamp.append(createdAt, to: &bytes)
+        CompactJSON.appendRaw("\",\"updatedAt\":\"", to: &bytes)
+        Timestamp.append(updatedAt, to: &bytes)
+        CompactJSON.appendRaw("\",\"doneAt\":", to: &bytes)
+        CompactJSON.appendTime(doneAt, to: &bytes)
+        if let version {
+            CompactJSON.appendRaw(",\"version\":", to: &bytes)
+            CompactJSON.appendString(version.description, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"sealed":{"kind":{"sealed":…,"mac":…},…}`, fields in `Field` order.
+    private func appendSealed(_ sealed: [Field: SealedValue], to bytes: inout [UInt8]) {
+        CompactJSON.appendRaw(",\"sealed\":{", to: &bytes)
+        var first = true
+        for field in Field.allCases {
+            guard let value = sealed[field] else { continue }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            CompactJSON.appendString(field.rawValue, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            CompactJSON.appendValue(.sealed(value), to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private func appendPlainFields(to bytes: inout [UInt8]) {
         CompactJSON.appendRaw(",\"kind\":", to: &bytes)
         CompactJSON.appendString(kind.rawValue, to: &bytes)
         CompactJSON.appendRaw(",\"title\":", to: &bytes)
@@ -154,23 +188,12 @@ extension ChangeItem {
         CompactJSON.appendOptional("recur", recur?.description, to: &bytes)
         CompactJSON.appendOptional("wait", wait?.description, to: &bytes)
         CompactJSON.appendOptional("scheduled", scheduled?.description, to: &bytes)
-        CompactJSON.appendRaw(",\"createdAt\":\"", to: &bytes)
-        Timestamp.append(createdAt, to: &bytes)
-        CompactJSON.appendRaw("\",\"updatedAt\":\"", to: &bytes)
-        Timestamp.append(updatedAt, to: &bytes)
-        CompactJSON.appendRaw("\",\"doneAt\":", to: &bytes)
-        CompactJSON.appendTime(doneAt, to: &bytes)
-        if let version {
-            CompactJSON.appendRaw(",\"version\":", to: &bytes)
-            CompactJSON.appendString(version.description, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
     }
 
     /// `appendCompactJSON(to:)` as text.
     public func compactJSON() -> String {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(200 + title.utf8.count + body.utf8.count)
+        bytes.reserveCapacity(200 + title.utf8.count + body.utf8.count + (sealed?.count ?? 0) * 120)
         appendCompactJSON(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -224,7 +247,8 @@ extension SyncResponse {
     /// Writes an answer in the shape `readCompact` reads, from changes that are JSON already
     /// (the server keeps each item's JSON as it sends it, so a pull never encodes an item).
     public static func compactJSON(
-        results: [OpResult], changeDocuments: [String], cursor: String, more: Bool, epoch: String, stateHash: String
+        results: [OpResult], changeDocuments: [String], cursor: String, more: Bool, epoch: String, stateHash: String,
+        keyring: Int? = nil
     ) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + results.count * 64 + changeDocuments.reduce(0) { $0 + $1.utf8.count + 1 })
@@ -246,6 +270,10 @@ extension SyncResponse {
         CompactJSON.appendString(epoch, to: &bytes)
         CompactJSON.appendRaw(#","stateHash":"#, to: &bytes)
         CompactJSON.appendString(stateHash, to: &bytes)
+        if let keyring {
+            CompactJSON.appendRaw(#","keyring":"#, to: &bytes)
+            CompactJSON.appendInteger(keyring, to: &bytes)
+        }
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }
@@ -259,11 +287,17 @@ extension SyncResponse {
             reader.take(UInt8(ascii: ",")), reader.key("cursor"), let cursor = reader.string(),
             reader.take(UInt8(ascii: ",")), reader.key("more"), let more = reader.bool(),
             reader.take(UInt8(ascii: ",")), reader.key("epoch"), let epoch = reader.string(),
-            reader.take(UInt8(ascii: ",")), reader.key("stateHash"), let stateHash = reader.string(),
-            reader.take(UInt8(ascii: "}")), reader.isAtEnd
+            reader.take(UInt8(ascii: ",")), reader.key("stateHash"), let stateHash = reader.string()
         else { return nil }
+        var keyring: Int?
+        if reader.take(UInt8(ascii: ",")) {
+            guard reader.key("keyring"), let version = reader.integer() else { return nil }
+            keyring = version
+        }
+        guard reader.take(UInt8(ascii: "}")), reader.isAtEnd else { return nil }
         return SyncResponse(
-            results: results, changes: changes, cursor: cursor, more: more, epoch: epoch, stateHash: stateHash)
+            results: results, changes: changes, cursor: cursor, more: more, epoch: epoch, stateHash: stateHash,
+            keyring: keyring)
     }
 }
 
@@ -306,7 +340,16 @@ extension ChangeItem {
         guard reader.take(UInt8(ascii: "{")), reader.key("id"), let id = reader.string(),
             reader.take(UInt8(ascii: ",")), reader.key("rev"), let rev = reader.integer(),
             reader.take(UInt8(ascii: ",")), reader.key("deleted"), let deleted = reader.bool(),
-            reader.take(UInt8(ascii: ",")), reader.key("kind"), let kindText = reader.string(),
+            reader.take(UInt8(ascii: ","))
+        else { return nil }
+        if reader.key("sealed") {
+            guard let sealed = reader.sealedFields(), reader.take(UInt8(ascii: ",")) else { return nil }
+            var item = ChangeItem(
+                id: id, rev: rev, deleted: deleted, title: "", createdAt: .distantPast, updatedAt: .distantPast,
+                sealed: sealed)
+            return readCompactTimes(&reader, into: &item) ? item : nil
+        }
+        guard reader.key("kind"), let kindText = reader.string(),
             let kind = ItemKind(rawValue: kindText),
             reader.take(UInt8(ascii: ",")), reader.key("title"), let title = reader.string(),
             reader.take(UInt8(ascii: ",")), reader.key("body"), let body = reader.string(),
@@ -341,35 +384,53 @@ extension ChangeItem {
         let wait = waitText.flatMap(Day.init)
         let scheduled = scheduledText.flatMap(Day.init)
         guard (waitText == nil) == (wait == nil), (scheduledText == nil) == (scheduled == nil) else { return nil }
+        var item = ChangeItem(
+            id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,
+            priority: priority, pinned: pinned, project: project, recur: recur, wait: wait, scheduled: scheduled,
+            createdAt: .distantPast, updatedAt: .distantPast)
+        return readCompactTimes(&reader, into: &item) ? item : nil
+    }
+
+    /// The keys every item ends with: `createdAt`, `updatedAt`, then `doneAt` and `version`
+    /// when present, and the closing brace.
+    private static func readCompactTimes(_ reader: inout CompactJSONReader, into item: inout ChangeItem) -> Bool {
         guard reader.key("createdAt"),
             let created = reader.string().flatMap(Timestamp.date(from:)),
             reader.take(UInt8(ascii: ",")), reader.key("updatedAt"),
             let updated = reader.string().flatMap(Timestamp.date(from:))
-        else { return nil }
-        var doneAt: Date?
-        var version: ServerVersion?
+        else { return false }
+        item.createdAt = created
+        item.updatedAt = updated
         while reader.take(UInt8(ascii: ",")) {
             if reader.key("doneAt") {
-                guard let time = reader.optionalTime() else { return nil }
-                doneAt = time
+                guard let time = reader.optionalTime() else { return false }
+                item.doneAt = time
             } else if reader.key("version") {
-                guard let text = reader.string(), let parsed = ServerVersion(text) else { return nil }
-                version = parsed
+                guard let text = reader.string(), let parsed = ServerVersion(text) else { return false }
+                item.version = parsed
             } else {
-                return nil
+                return false
             }
         }
-        guard reader.take(UInt8(ascii: "}")) else { return nil }
-        return ChangeItem(
-            id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,
-            priority: priority, pinned: pinned, project: project, recur: recur, wait: wait, scheduled: scheduled,
-            createdAt: created, updatedAt: updated,
-            doneAt: doneAt,
-            version: version)
+        return reader.take(UInt8(ascii: "}"))
     }
 }
 
 extension CompactJSONReader {
+    /// `{"kind":{"sealed":…,"mac":…},…}`: a sealed item's fields.
+    fileprivate mutating func sealedFields() -> [Field: SealedValue]? {
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var fields: [Field: SealedValue] = [:]
+        if take(UInt8(ascii: "}")) { return fields }
+        repeat {
+            guard let name = string(), let field = Field(rawValue: name), fields[field] == nil,
+                take(UInt8(ascii: ":")), case .sealed(let value)? = self.value()
+            else { return nil }
+            fields[field] = value
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}")) ? fields : nil
+    }
+
     /// Reads `"key":` with a string or null and the comma after it into `value`; an absent key
     /// (an item stored before the field existed) leaves it nil. False when the text is not that.
     fileprivate mutating func optionalText(_ name: String, into value: inout String?) -> Bool {

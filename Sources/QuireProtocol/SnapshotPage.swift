@@ -19,14 +19,20 @@ public struct SnapshotPage: Hashable, Codable, Sendable {
     /// version beyond it holds changes a restore lost. Nil from older servers.
     public var lineage: ServerVersion?
 
-    public init(items: [ChangeItem], next: String?, cursor: String, lineage: ServerVersion? = nil) {
+    /// The key ring's version when the account is encrypted (see `SyncResponse.keyring`).
+    public var keyring: Int?
+
+    public init(
+        items: [ChangeItem], next: String?, cursor: String, lineage: ServerVersion? = nil, keyring: Int? = nil
+    ) {
         self.items = items
         self.next = next
         self.cursor = cursor
         self.lineage = lineage
+        self.keyring = keyring
     }
 
-    enum CodingKeys: String, CodingKey { case items, next, cursor, lineage }
+    enum CodingKeys: String, CodingKey { case items, next, cursor, lineage, keyring }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -34,6 +40,7 @@ public struct SnapshotPage: Hashable, Codable, Sendable {
         next = try container.decodeIfPresent(String.self, forKey: .next)
         cursor = try container.decode(String.self, forKey: .cursor)
         lineage = try container.decodeIfPresent(String.self, forKey: .lineage).flatMap(ServerVersion.init)
+        keyring = try container.decodeIfPresent(Int.self, forKey: .keyring)
     }
 
     /// Writes `next` as null on the last page rather than leaving it out.
@@ -43,5 +50,6 @@ public struct SnapshotPage: Hashable, Codable, Sendable {
         try container.encode(next, forKey: .next)
         try container.encode(cursor, forKey: .cursor)
         try container.encodeIfPresent(lineage?.description, forKey: .lineage)
+        try container.encodeIfPresent(keyring, forKey: .keyring)
     }
 }

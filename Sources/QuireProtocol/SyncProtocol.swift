@@ -14,6 +14,8 @@ public enum SyncProtocol {
     public static let snapshotPath = "/v1/snapshot"
     /// `GET`: a Server-Sent Events stream of "the feed moved to N" hints for live sync.
     public static let hintsPath = "/v1/hints"
+    /// `GET` the account's key ring, `PUT` a new version of it (SPEC: End-to-end encryption).
+    public static let keyringPath = "/v1/keyring"
     /// `GET`: 200 when the server's store is reachable.
     public static let healthPath = "/healthz"
     /// `GET`: Prometheus text.

@@ -15,9 +15,14 @@ public struct SyncResponse: Hashable, Codable, Sendable {
     /// `StateHash` of the user's live items at `cursor`. Meaningful when `more` is false: a
     /// device that has caught up compares it with the hash of its own copy.
     public var stateHash: String
+    /// The version of the account's key ring when the account is encrypted (absent when it is
+    /// not): a device without the keys is told to unlock, and one whose keys are older than this
+    /// version fetches the key ring again (a rotation) before it opens what this page carries.
+    public var keyring: Int?
 
     public init(
-        results: [OpResult], changes: [ChangeItem], cursor: String, more: Bool, epoch: String, stateHash: String
+        results: [OpResult], changes: [ChangeItem], cursor: String, more: Bool, epoch: String, stateHash: String,
+        keyring: Int? = nil
     ) {
         self.results = results
         self.changes = changes
@@ -25,5 +30,6 @@ public struct SyncResponse: Hashable, Codable, Sendable {
         self.more = more
         self.epoch = epoch
         self.stateHash = stateHash
+        self.keyring = keyring
     }
 }

@@ -2,7 +2,7 @@ import QuireCore
 
 /// Decodes one op exactly as `Op`'s Codable conformance reads it, but faster.
 ///
-/// A field value is null, a string, a boolean, a list of strings or `{"sha256": HEX}`, and a
+/// A field value is null, a string, a boolean, a list of strings or an object (`FieldValue`), and a
 /// decoder can only find out which by trying. This tries the common shapes first (null, then
 /// a string), so a typical op decodes without a single failed attempt; a failed attempt is
 /// what makes decoding a batch slow (each builds an error with its coding path). Unknown field
@@ -12,7 +12,6 @@ struct WireOp: Decodable {
 
     private enum Keys: String, CodingKey { case op, item, kind, baseRev, fields }
     private enum ChangeKeys: String, CodingKey { case from, to }
-    private enum HashKey: String, CodingKey { case sha256 }
 
     /// Any key, so that unknown field names can be named in the error.
     private struct AnyKey: CodingKey {
@@ -54,11 +53,8 @@ struct WireOp: Decodable {
         if let text = try? container.decode(String.self, forKey: key) { return .string(text) }
         if let flag = try? container.decode(Bool.self, forKey: key) { return .bool(flag) }
         if let list = try? container.decode([String].self, forKey: key) { return .strings(list) }
-        guard let hashed = try? container.nestedContainer(keyedBy: HashKey.self, forKey: key) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container,
-                debugDescription: "expected null, a string, a bool, a list of strings or {\"sha256\": HEX}")
-        }
-        return .sha256(try hashed.decode(String.self, forKey: .sha256))
+        // The object shapes (a hash, a MAC, a sealed value) and the error for anything else are
+        // `FieldValue`'s own.
+        return try container.decode(FieldValue.self, forKey: key)
     }
 }

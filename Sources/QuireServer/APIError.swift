@@ -50,6 +50,30 @@ struct APIError: Error, Sendable {
         let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
         return rateLimited(retryAfter: max(1, Int(seconds.rounded(.up))), why)
     }
+    /// 403 (`forbidden`, which nothing else answers): the account is encrypted and the request
+    /// carried plain values; the device must unlock before it syncs (and keeps what it had queued).
+    static let encryptionRequired = APIError(
+        status: .forbidden,
+        body: ErrorBody(
+            .forbidden,
+            "this account is encrypted: unlock it on this device with 'quire encryption unlock' (nothing was written)"))
+    /// 409: sealed values for an account the server holds no key ring for (a database restored
+    /// from a backup older than the encryption): nothing was written, and the device keeps its
+    /// queue rather than turning it into plain text.
+    static let keyringMissing = APIError(
+        status: .conflict,
+        body: ErrorBody(
+            .badRequest,
+            "the server holds no key ring for this account (was it restored from an older backup?): "
+                + "nothing was written; store the key ring again with 'quire encryption enable'"))
+    /// 409: a key ring write named a version another device already replaced.
+    static func keyringChanged(current: Int) -> APIError {
+        APIError(
+            status: .conflict,
+            body: ErrorBody(
+                .badRequest,
+                "the key ring changed meanwhile (it is at version \(current)): fetch it again and redo the change"))
+    }
     static func resync(_ reason: String) -> APIError {
         APIError(status: .gone, body: ErrorBody(.resyncRequired, reason))
     }

@@ -44,6 +44,8 @@ func buildApplication(
     router.post(RouterPath(SyncProtocol.syncPath)) { request, _ in try await service.sync(request) }
     router.get(RouterPath(SyncProtocol.snapshotPath)) { request, _ in try await service.snapshot(request) }
     router.get(RouterPath(SyncProtocol.hintsPath)) { request, _ in try await service.hints(request) }
+    router.get(RouterPath(SyncProtocol.keyringPath)) { request, _ in try await service.keyRing(request) }
+    router.put(RouterPath(SyncProtocol.keyringPath)) { request, _ in try await service.storeKeyRing(request) }
     router.get(RouterPath(SyncProtocol.healthPath)) { _, _ in try await service.health() }
     var metricsServer: [any Service] = []
     if let listen = configuration.metricsListen {

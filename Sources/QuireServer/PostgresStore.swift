@@ -14,7 +14,7 @@ import ServiceLifecycle
 final class PostgresStore: SyncStore {
     let client: PostgresClient
     private let schema: String?
-    private let logger: Logger
+    let logger: Logger
 
     var services: [any Service] { [client] }
 
@@ -66,7 +66,7 @@ final class PostgresStore: SyncStore {
 
     /// Runs `body` in a transaction on one pooled connection; rolls back when it throws and
     /// rethrows its error unchanged.
-    private func transaction<T: Sendable>(
+    func transaction<T: Sendable>(
         readOnly: Bool = false, _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await client.withConnection { connection in
@@ -94,7 +94,7 @@ final class PostgresStore: SyncStore {
             }
             let found = try await self.schemaVersion(connection)
             for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3
-                + PostgresStore.schemaV4
+                + PostgresStore.schemaV4 + PostgresStore.schemaV5
             {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
             }
@@ -200,6 +200,12 @@ final class PostgresStore: SyncStore {
     /// Schema 4: what each user's rows take, counted against the storage quota.
     private static let schemaV4 = [
         "ALTER TABLE users ADD COLUMN IF NOT EXISTS stored_bytes BIGINT NOT NULL DEFAULT 0"
+    ]
+
+    /// Schema 5: an encrypted account's key ring (wrapped keys only) and its version (0: none).
+    private static let schemaV5 = [
+        "ALTER TABLE users ADD COLUMN IF NOT EXISTS keyring TEXT",
+        "ALTER TABLE users ADD COLUMN IF NOT EXISTS keyring_version BIGINT NOT NULL DEFAULT 0",
     ]
 
     /// PostgreSQL's byte length of a text column (`%@`).
@@ -367,11 +373,15 @@ final class PostgresStore: SyncStore {
     func head(user: UserID, lock: Bool, on connection: PostgresConnection) async throws -> FeedHead {
         let query: PostgresQuery =
             lock
-            ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes FROM users WHERE id = \(user.rawValue) FOR UPDATE"
-            : "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes FROM users WHERE id = \(user.rawValue)"
+            ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes, keyring_version FROM users WHERE id = \(user.rawValue) FOR UPDATE"
+            : "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes, keyring_version FROM users WHERE id = \(user.rawValue)"
         let rows = try await connection.query(query, logger: logger)
-        for try await (seq, hash, horizon, epoch, bytes) in rows.decode((Int64, String, Int64, String?, Int64).self) {
-            return FeedHead(seq: seq, stateHash: hash, horizon: horizon, epoch: epoch ?? "", storedBytes: bytes)
+        for try await (seq, hash, horizon, epoch, bytes, keyring) in rows.decode(
+            (Int64, String, Int64, String?, Int64, Int64).self)
+        {
+            return FeedHead(
+                seq: seq, stateHash: hash, horizon: horizon, epoch: epoch ?? "", storedBytes: bytes,
+                keyring: Int(keyring))
         }
         throw ResyncRequired(reason: "the user no longer exists")
     }

@@ -70,10 +70,33 @@ struct PushDriver: Sendable {
     /// written) when `cursor` cannot continue the feed the store read.
     func decide(_ reads: PushReads) throws -> (plan: PushPlan, writes: PushWrites) {
         if let cursor, let reason = cursor.resyncReason(head: reads.head) { throw ResyncRequired(reason: reason) }
+        if reads.head.keyring > 0, ops.contains(where: \.carriesPlainValues) { throw APIError.encryptionRequired }
+        if reads.head.keyring == 0, ops.contains(where: \.carriesSealedValues) { throw APIError.keyringMissing }
         let plan = planner.plan(ops: ops, head: reads.head, recorded: reads.recorded, items: reads.items)
         let writes = PushWrites(
             items: plan.writes, device: device, records: plan.records,
             recordedAt: Int64(planner.now.timeIntervalSince1970), head: plan.head == reads.head ? nil : plan.head)
         return (plan, writes)
+    }
+}
+
+extension Op {
+    /// Whether the op carries a sealed value or a MAC: what only an encrypted account takes.
+    var carriesSealedValues: Bool {
+        (fields ?? [:]).values.contains { change in
+            if case .sealed = change.to { return true }
+            if case .mac = change.from { return true }
+            return false
+        }
+    }
+
+    /// Whether the op carries a value the server could read: a plain `to` or `from` value. A
+    /// delete carries none. Such an op is refused as a whole for an encrypted account, before
+    /// anything of the push is written, so a device without the keys learns it must unlock.
+    var carriesPlainValues: Bool {
+        (fields ?? [:]).values.contains { change in
+            guard case .sealed = change.to, case .mac = change.from else { return true }
+            return false
+        }
     }
 }

@@ -243,7 +243,7 @@ struct PushPlanner {
                 return change(op, fields: fields, of: existing, restoring: true, exact: true, state: &state)
             }
             if !exact {
-                switch fromValuesHold(fields, in: existing) {
+                switch fromValuesHold(fields, in: existing, encrypted: state.head.keyring > 0) {
                 case .failure(let reason): return .rejected(op.id, reason: reason)
                 case .success(false): return .conflict(op.id, current: existing)
                 case .success(true): break
@@ -278,7 +278,7 @@ struct PushPlanner {
         guard fields[.title] != nil else { return .rejected(op.id, reason: "a new item needs a title") }
         let createdAt = PushPlanner.creationTime(ofID: op.item) ?? now
         let blank = ChangeItem(id: op.item, rev: 0, title: "", createdAt: createdAt, updatedAt: now)
-        switch applying(fields, to: blank) {
+        switch applying(fields, to: blank, encrypted: state.head.keyring > 0) {
         case .failure(let reason): return .rejected(op.id, reason: reason)
         case .success(var item):
             if let refusal = quotaRefusal(writing: item, over: nil, storedBytes: state.head.storedBytes) {
@@ -294,7 +294,7 @@ struct PushPlanner {
         _ op: Op, fields: [Field: FieldChange], of existing: ChangeItem, restoring: Bool, exact: Bool,
         state: inout State
     ) -> OpResult {
-        switch applying(fields, to: existing) {
+        switch applying(fields, to: existing, encrypted: state.head.keyring > 0) {
         case .failure(let reason): return .rejected(op.id, reason: reason)
         case .success(var item):
             if let refusal = quotaRefusal(writing: item, over: existing, storedBytes: state.head.storedBytes) {
@@ -311,8 +311,12 @@ struct PushPlanner {
     // MARK: - Field rules
 
     /// The item with every field's `to` value set, checked by the domain's validation and
-    /// the item size limit; a reason for the person when it cannot be.
-    private func applying(_ fields: [Field: FieldChange], to item: ChangeItem) -> Result<ChangeItem, ReasonError> {
+    /// the item size limit; a reason for the person when it cannot be. An encrypted account's
+    /// values are sealed and are only checked for shape and size (`applyingSealed`).
+    private func applying(_ fields: [Field: FieldChange], to item: ChangeItem, encrypted: Bool)
+        -> Result<ChangeItem, ReasonError>
+    {
+        if encrypted { return applyingSealed(fields, to: item) }
         // The stored `doneAt` stays unless `done` changes (then it is the server's time).
         var domain = item.item(syncState: .synced, doneAt: nil)
         do {
@@ -325,6 +329,37 @@ struct PushPlanner {
         let size = PushPlanner.size(of: result)
         guard size <= maxItemBytes else {
             return .failure(ReasonError("the item would be \(size) bytes; the limit is \(maxItemBytes) bytes"))
+        }
+        return .success(result)
+    }
+
+    /// The item with every field's sealed value set. A plain item (stored before the account was
+    /// encrypted) becomes sealed only as a whole, so no item is ever half plaintext: the op must
+    /// seal every field. `done` is sealed, so the server keeps `doneAt` as it was unless the op
+    /// changes the field (it cannot tell to what: the time marks the change).
+    private func applyingSealed(_ fields: [Field: FieldChange], to item: ChangeItem) -> Result<ChangeItem, ReasonError>
+    {
+        var result = item
+        var sealed = item.sealed ?? [:]
+        if item.sealed == nil, item.rev > 0, fields.count < Field.allCases.count {
+            return .failure(
+                ReasonError("this item is stored in plain text: seal every one of its fields to encrypt it"))
+        }
+        for (field, change) in fields {
+            guard case .sealed(let value) = change.to, value.isWellFormed else {
+                return .failure(ReasonError("this account is encrypted: every value must be sealed"))
+            }
+            sealed[field] = value
+        }
+        if fields[.done] != nil { result.doneAt = now }
+        // The plain fields keep their defaults: a sealed item's document carries none of them.
+        result = ChangeItem(
+            id: item.id, rev: item.rev, deleted: item.deleted, title: "", createdAt: item.createdAt,
+            updatedAt: item.updatedAt, doneAt: result.doneAt, version: item.version, sealed: sealed)
+        let size = PushPlanner.size(of: result)
+        guard size <= maxItemBytes * 2 else {
+            return .failure(
+                ReasonError("the sealed item would be \(size) bytes; the limit is \(maxItemBytes * 2) bytes"))
         }
         return .success(result)
     }
@@ -347,8 +382,22 @@ struct PushPlanner {
                 + "or ask the server's operator for a larger --user-quota")
     }
 
-    /// True when every changed field still holds the value the op changed it from.
-    private func fromValuesHold(_ fields: [Field: FieldChange], in item: ChangeItem) -> Result<Bool, ReasonError> {
+    /// True when every changed field still holds the value the op changed it from. In an
+    /// encrypted account the op names each value by its MAC, which the stored sealed value
+    /// carries; a plain item (not yet sealed) holds no MAC, so the op conflicts and the device
+    /// merges and seals the whole item.
+    private func fromValuesHold(_ fields: [Field: FieldChange], in item: ChangeItem, encrypted: Bool)
+        -> Result<Bool, ReasonError>
+    {
+        if encrypted {
+            for (field, change) in fields {
+                guard case .mac(let mac) = change.from else {
+                    return .failure(ReasonError("this account is encrypted: every from value must be a MAC"))
+                }
+                if item.sealed?[field]?.mac != mac { return .success(false) }
+            }
+            return .success(true)
+        }
         var holds = true
         for (field, change) in fields {
             switch (field, change.from) {
@@ -356,6 +405,8 @@ struct PushPlanner {
                 if ContentHash.sha256Hex(item.body) != hex.lowercased() { holds = false }
             case (_, .sha256):
                 return .failure(ReasonError("only the body's from value may be given as a sha256"))
+            case (_, .mac), (_, .sealed):
+                return .failure(ReasonError("this account is not encrypted: send plain values"))
             case (.tags, .strings(let list)):
                 if Tags.normalize(list) != item.tags { holds = false }
             case (.tags, .null):
@@ -367,9 +418,11 @@ struct PushPlanner {
         return .success(holds)
     }
 
-    /// UTF-8 bytes of the title, body and tags: what the item size limit counts.
+    /// UTF-8 bytes of the title, body and tags: what the item size limit counts. A sealed
+    /// item's are the bytes of its sealed values.
     static func size(of item: ChangeItem) -> Int {
-        item.title.utf8.count + item.body.utf8.count + item.tags.reduce(0) { $0 + $1.utf8.count }
+        if let sealed = item.sealed { return sealed.values.reduce(0) { $0 + $1.text.utf8.count } }
+        return item.title.utf8.count + item.body.utf8.count + item.tags.reduce(0) { $0 + $1.utf8.count }
     }
 
     /// The creation time written in a UUIDv7 item id (its first 48 bits), so that client and

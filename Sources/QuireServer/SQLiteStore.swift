@@ -121,6 +121,11 @@ final class SQLiteStore: SyncStore {
             try db.execute(sql: "ALTER TABLE users ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: StoredBytesSQL.recount(length: SQLiteStore.byteLength))
         }
+        migrator.registerMigration("v5 key rings") { db in
+            // An encrypted account's key ring (wrapped keys only) and its version (0: none).
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring TEXT")
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring_version INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -270,13 +275,15 @@ final class SQLiteStore: SyncStore {
     static func head(_ db: Database, user: UserID) throws -> FeedHead {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes
+                SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes,
+                    keyring_version
                 FROM users WHERE id = ?
                 """)
         guard let row = try Row.fetchOne(statement, arguments: [user.rawValue]) else {
             throw ResyncRequired(reason: "the user no longer exists")
         }
-        return FeedHead(seq: row[0], stateHash: row[1], horizon: row[2], epoch: row[3] ?? "", storedBytes: row[4])
+        return FeedHead(
+            seq: row[0], stateHash: row[1], horizon: row[2], epoch: row[3] ?? "", storedBytes: row[4], keyring: row[5])
     }
 
     func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws

@@ -48,6 +48,9 @@ struct FeedHead: Sendable, Hashable {
     /// Bytes the user's rows take: every item document (tombstones too, until purged) and
     /// every remembered answer. Counted against the user's storage quota.
     var storedBytes: Int64 = 0
+    /// The version of the user's key ring; 0 while the account is not encrypted. From the first
+    /// key ring on, the server refuses plain values for the account (SPEC: End-to-end encryption).
+    var keyring: Int = 0
 }
 
 /// JSON coders configured for the wire, made fresh per use (they are cheap and not shared).

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import QuireCore
+import QuireCrypto
 import QuireProtocol
 
 /// The request context: Hummingbird's core storage, nothing else (the user travels as a
@@ -73,7 +74,8 @@ struct SyncService: Sendable {
 
         let answer = SyncResponse.compactJSON(
             results: results, changeDocuments: page.docs, cursor: next.description, more: page.more,
-            epoch: page.head.epoch, stateHash: page.head.stateHash)
+            epoch: page.head.epoch, stateHash: page.head.stateHash,
+            keyring: page.head.keyring > 0 ? page.head.keyring : nil)
         return json(ByteBuffer(bytes: answer))
     }
 
@@ -140,9 +142,53 @@ struct SyncService: Sendable {
             out.writeString(#","lineage":"#)
             out.writeBytes(try WireJSON.encode(lineage.description))
         }
+        if page.head.keyring > 0 { out.writeString(#","keyring":\#(page.head.keyring)"#) }
         out.writeString("}")
         return json(out)
     }
+
+    /// `GET /v1/keyring`: the account's key ring and its version; 404 while it has none.
+    func keyRing(_ request: Request) async throws -> Response {
+        let owner = try await authenticate(request)
+        guard let ring = try await guarded({ try await store.keyRing(user: owner.user) }) else {
+            throw APIError.notFound("this account is not encrypted: it has no key ring")
+        }
+        return json(ByteBuffer(string: #"{"version":\#(ring.version),"keyring":\#(ring.json)}"#))
+    }
+
+    /// `PUT /v1/keyring`: stores a new version of the key ring, made from the version the body
+    /// names; 409 when another device wrote one first. The server checks the ring's shape (it
+    /// cannot open it) so that no device is ever handed a ring it cannot read.
+    func storeKeyRing(_ request: Request) async throws -> Response {
+        let owner = try await authenticate(request)
+        let body = try await readBody(request)
+        let document: KeyRingDocument
+        do {
+            document = try WireJSON.decoder().decode(KeyRingDocument.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw APIError.badRequest("not a key ring: \(error.readableMessage)")
+        } catch {
+            throw APIError.badRequest("not a key ring: \(error)")
+        }
+        guard document.version >= 0 else { throw APIError.badRequest("'version' must not be negative") }
+        if let problem = document.keyring.problem { throw APIError.badRequest("not a usable key ring: \(problem)") }
+        let ringJSON = String(decoding: document.keyring.encoded(), as: UTF8.self)
+        guard ringJSON.utf8.count <= Self.maxKeyRingBytes else {
+            throw APIError.tooLarge(
+                "the key ring is \(ringJSON.utf8.count) bytes; the limit is \(Self.maxKeyRingBytes)")
+        }
+        let version = try await guarded {
+            try await store.storeKeyRing(user: owner.user, json: ringJSON, expected: document.version)
+        }
+        // Devices learn of the ring (and must unlock) at their next round: hint them now.
+        let seq = try await guarded { try await store.feedSeq(user: owner.user) }
+        hub.publish(user: owner.user, seq: seq)
+        logger.info("key ring stored", metadata: ["user": "\(owner.name)", "version": "\(version)"])
+        return json(ByteBuffer(string: #"{"version":\#(version)}"#))
+    }
+
+    /// A key ring holds a few wrapped keys; thousands of rotations stay far below this.
+    static let maxKeyRingBytes = 256 << 10
 
     /// `GET /healthz`: 200 when the store answers.
     func health() async throws -> Response {
@@ -248,6 +294,12 @@ struct SyncService: Sendable {
                         )
                     }
                 case .strings(let list): size += list.reduce(0) { $0 + $1.utf8.count }
+                case .sealed(let value):
+                    // Sealing grows a value by a third (base64) and a little: the limit grows alike.
+                    size += value.text.utf8.count * 3 / 4
+                    guard value.isWellFormed else {
+                        throw APIError.badRequest("'ops[\(index)].fields.\(field.rawValue)' is not a sealed value")
+                    }
                 default: break
                 }
             }
@@ -273,6 +325,8 @@ struct SyncService: Sendable {
             throw error
         } catch let error as ResyncRequired {
             throw APIError.resync(error.reason)
+        } catch let error as KeyRingVersionConflict {
+            throw APIError.keyringChanged(current: error.current)
         } catch {
             metrics.storeError()
             logger.error("store error", metadata: ["error": "\(String(reflecting: error))"])

@@ -68,6 +68,15 @@ protocol SyncStore: Sendable {
     /// Counts of what a user has, for tests and operators.
     func stats(user: UserID) async throws -> UserStats
 
+    // MARK: Key rings
+
+    /// The user's key ring, nil while the account is not encrypted.
+    func keyRing(user: UserID) async throws -> StoredKeyRing?
+    /// Stores `json` as the user's key ring made from version `expected` (0 for the first),
+    /// and answers the new version; throws `KeyRingVersionConflict` when the stored version is
+    /// another. The first ring also drops what the server held readable (`KeyRingSealing`).
+    func storeKeyRing(user: UserID, json: String, expected: Int) async throws -> Int
+
     // MARK: Hints
 
     /// The user's latest feed sequence number.

@@ -64,6 +64,32 @@ public struct HTTPSyncTransport: SyncTransport {
         return try await exchange(method: .GET, path: SyncProtocol.snapshotPath + query, body: nil)
     }
 
+    /// The account's key ring, or nil when the account is not encrypted (404).
+    public func keyRing() async throws(SyncTransportError) -> KeyRingDocument? {
+        do {
+            let answer: SyncExchange<KeyRingDocument> = try await exchange(
+                method: .GET, path: SyncProtocol.keyringPath, body: nil)
+            return answer.value
+        } catch {
+            if case .status(404, _, _) = error { return nil }
+            throw error
+        }
+    }
+
+    /// Stores `document` (its `version`: the one the ring was made from); answers the new
+    /// version. 409 when another device stored one first.
+    public func storeKeyRing(_ document: KeyRingDocument) async throws(SyncTransportError) -> Int {
+        struct Stored: Decodable, Sendable { var version: Int }
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(document)
+        } catch {
+            throw .invalidAnswer("the key ring could not be encoded: \(error)")
+        }
+        let stored: SyncExchange<Stored> = try await exchange(method: .PUT, path: SyncProtocol.keyringPath, body: body)
+        return stored.value.version
+    }
+
     /// A request body as Quire sends it: gzip-compressed when it is at least
     /// `SyncProtocol.compressionThreshold` bytes and the server said it takes gzip (a
     /// compression that fails sends the body as it is). Public for the load generator, whose

@@ -308,6 +308,9 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         case .authRefused:
             event.kind = .auth
             event.message += ": sync paused, sign in again (quire remote set)"
+        case .encryptionLocked:
+            event.kind = .auth
+            event.message += ": sync paused, changes kept"
         case .resyncNeeded:
             event.kind = .resync
         case .serverError(_, let retryAfter?):

@@ -228,6 +228,15 @@ public struct SyncLedger: Sendable {
         return words.first.flatMap { Int($0) } ?? 0
     }
 
+    /// Records items that arrived sealed and did not open, one event each with the reason (the
+    /// status screen and `quire status` show them; the items stay out of the store).
+    public func recordUnreadable(_ items: [ItemUnreadable]) {
+        let events = items.map {
+            SyncEvent(at: now(), kind: .unreadable, message: "cannot read item: \($0.reason)", itemID: $0.id)
+        }
+        try? storage.write(.replayable) { tx in try append(events, in: tx) }
+    }
+
     /// Appends an event with its facts (bytes, duration, failure...) as it is, time included.
     public func record(_ event: SyncEvent) throws {
         try storage.write(.replayable) { tx in try append([event], in: tx) }

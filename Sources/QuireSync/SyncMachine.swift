@@ -46,6 +46,9 @@ public struct SyncMachine: Sendable {
         case serverError(status: Int, retryAfter: TimeInterval?)
         /// 401 or 403: the token is missing, wrong or revoked.
         case authRefused(status: Int)
+        /// The account is encrypted and this device holds no keys: paused as for a refused
+        /// token, until the person unlocks (`quire encryption unlock`); the queue is kept.
+        case encryptionLocked
         /// 410, or a new server epoch: the next round must resync from the snapshot.
         case resyncNeeded
         /// Another process is syncing this database right now.
@@ -304,12 +307,14 @@ public struct SyncMachine: Sendable {
                 random: &random)
 
         case .authRefused(let code):
-            phase = .pausedForAuth
-            status.connection = .authNeeded
-            status.nextRetry = nil
-            status.problem = "The server no longer accepts this device's token: sign in again with quire remote set."
-            status.problemDetail = "HTTP \(code)"
-            return [.cancel(.debounce), .cancel(.retry), .pauseForAuth]
+            return pauseForAuth(
+                problem: "The server no longer accepts this device's token: sign in again with quire remote set.",
+                detail: "HTTP \(code)")
+
+        case .encryptionLocked:
+            return pauseForAuth(
+                problem: "This account is encrypted: unlock this device with quire encryption unlock.",
+                detail: "HTTP 403: locked")
 
         case .resyncNeeded:
             if round.kind == .resync {
@@ -341,6 +346,16 @@ public struct SyncMachine: Sendable {
             status.problemDetail = nil
             return [.cancel(.debounce), .cancel(.retry)]
         }
+    }
+
+    /// Sync stops until the person acts (a new token, an unlock); the queue stays as it is.
+    private mutating func pauseForAuth(problem: String, detail: String) -> [Action] {
+        phase = .pausedForAuth
+        status.connection = .authNeeded
+        status.nextRetry = nil
+        status.problem = problem
+        status.problemDetail = detail
+        return [.cancel(.debounce), .cancel(.retry), .pauseForAuth]
     }
 
     private mutating func retryLater(

@@ -22,6 +22,8 @@ extension SyncReconciler {
             // Deleted for good here: its tombstone (the echo of this device's own delete, or
             // another device's) stays away. A live copy is an item again.
             if local.purged && change.deleted { return }
+            // A tombstone without content for an item this device never had: nothing to keep.
+            if change.isContentless { return }
             var item = remoteItem(change, local: nil)
             item.syncState = .synced
             local.item = item

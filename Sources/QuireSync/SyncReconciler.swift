@@ -204,7 +204,10 @@ public struct SyncReconciler {
     /// hash stays).
     private static func undo(_ fields: [Field: FieldChange], of base: inout Item, item: Item, now: Date) {
         for (field, change) in fields {
-            if case .sha256 = change.from { continue }
+            switch change.from {
+            case .sha256, .mac, .sealed: continue
+            default: break
+            }
             try? base.set(field, to: change.from, now: now)
             if field == .done { base.doneAt = item.doneAt }
         }
@@ -281,6 +284,16 @@ public struct SyncReconciler {
 
     /// The domain item for a server version, keeping the local `doneAt` when `done` agrees.
     func remoteItem(_ change: ChangeItem, local: Item?) -> Item {
+        if change.isContentless, var kept = local {
+            // SPEC: a deleted item's content stays on the devices that had it. The server's
+            // tombstone says only that it is deleted, and at which version.
+            kept.deleted = true
+            kept.rev = change.rev
+            kept.serverVersion = change.version
+            kept.updatedAt = change.updatedAt
+            kept.syncState = .synced
+            return kept
+        }
         let doneAt =
             local.flatMap { $0.done == change.done ? $0.doneAt : nil } ?? (change.done ? change.updatedAt : nil)
         return change.item(syncState: .synced, doneAt: doneAt)

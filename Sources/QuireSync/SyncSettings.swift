@@ -1,4 +1,5 @@
 import Foundation
+import QuireCrypto
 
 #if canImport(Glibc)
     import Glibc
@@ -64,9 +65,38 @@ public struct SyncSettings: Sendable {
         let config = ConfigFile.replacingSection(
             "remote", in: read(configPath), with: ["url = \(ConfigFile.quoted(remote.url))"])
         try write(config, to: configPath, mode: 0o644)
-        let credentials =
-            "# Quire's sync credentials: keep this file private.\n[remote]\ntoken = \(ConfigFile.quoted(remote.token))\n"
+        // The encryption keys stay: a new token for the same account needs no new unlock.
+        let credentials = ConfigFile.replacingSection(
+            "remote", in: read(credentialsPath) ?? SyncSettings.credentialsHeader,
+            with: ["token = \(ConfigFile.quoted(remote.token))"])
         try write(credentials, to: credentialsPath, mode: 0o600)
+    }
+
+    static let credentialsHeader = "# Quire's sync credentials: keep this file private.\n"
+
+    /// The account's data keys this device holds (after `quire encryption enable` or `unlock`),
+    /// nil when it holds none; throws when the stored keys cannot be read.
+    public func dataKeys() throws(SyncSettingsError) -> DataKeys? {
+        guard let text = SyncSettings.value(of: "keys", inSection: "encryption", of: read(credentialsPath)) else {
+            return nil
+        }
+        guard let json = Data(base64Encoded: text), let keys = try? JSONDecoder().decode(DataKeys.self, from: json)
+        else { throw SyncSettingsError("\(credentialsPath): the encryption keys cannot be read; unlock again") }
+        return keys
+    }
+
+    /// Stores the data keys in the credentials file (mode 0600), beside the token; nil forgets them.
+    public func setDataKeys(_ keys: DataKeys?) throws(SyncSettingsError) {
+        try makeDirectory(of: credentialsPath)
+        let lines = try keys.map { keys throws(SyncSettingsError) -> [String] in
+            guard let json = try? JSONEncoder().encode(keys) else {
+                throw SyncSettingsError("the encryption keys cannot be written")
+            }
+            return ["keys = \(ConfigFile.quoted(json.base64EncodedString()))"]
+        }
+        let text = ConfigFile.replacingSection(
+            "encryption", in: read(credentialsPath) ?? SyncSettings.credentialsHeader, with: lines)
+        try write(text, to: credentialsPath, mode: 0o600)
     }
 
     /// Forgets the remote and its token.
@@ -142,7 +172,7 @@ public struct SyncSettings: Sendable {
 
     /// The keys each file may hold.
     static let configKeys: [String: Set<String>] = ["remote": ["url", "live"]]
-    static let credentialKeys: [String: Set<String>] = ["remote": ["token"]]
+    static let credentialKeys: [String: Set<String>] = ["remote": ["token"], "encryption": ["keys"]]
 
     /// Throws for the first line of `config.toml` or `credentials` that Quire cannot read or
     /// does not know, naming the file and the line; a missing file is fine.

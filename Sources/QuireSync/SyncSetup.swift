@@ -16,8 +16,12 @@ public enum SyncSetup {
         return SyncEngine(
             ledger: ledger, limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: now),
             connect: {
-                settings.remote().map {
-                    HTTPSyncTransport(baseURL: $0.url, token: $0.token, timeout: timeout, now: now)
+                settings.remote().map { remote -> any SyncTransport in
+                    let keys = try? settings.dataKeys()
+                    return SealingTransport(
+                        HTTPSyncTransport(baseURL: remote.url, token: remote.token, timeout: timeout, now: now),
+                        sealer: keys.map(ItemSealer.init),
+                        unreadable: { items in ledger.recordUnreadable(items) })
                 }
             })
     }

@@ -55,6 +55,8 @@ public enum SyncTransportError: Error, Hashable, Sendable, CustomStringConvertib
     public var outcome: SyncMachine.RoundOutcome {
         switch self {
         case .unreachable(let reason): .networkError(reason)
+        // The server answers `forbidden` for one thing only: plain values for an encrypted account.
+        case .status(403, let error?, _) where error.error == .forbidden: .encryptionLocked
         case .status(let code, _, _) where code == 401 || code == 403: .authRefused(status: code)
         case .status(410, _, _): .resyncNeeded
         case .status(let code, _, let retryAfter): .serverError(status: code, retryAfter: retryAfter)

@@ -7,5 +7,6 @@ extension Quire {
     /// (whose exit codes include SPEC's 3, 4 and 5 for sync outcomes).
     static let syncCommands: [any ParsableCommand.Type] = [
         SyncCommand.self, StatusCommand.self, ConflictsCommand.self, ResolveCommand.self, RemoteCommand.self,
+        EncryptionCommand.self,
     ]
 }

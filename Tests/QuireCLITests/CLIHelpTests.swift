@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: [
         "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
-        "undo", "next", "agenda",
+        "undo", "next", "agenda", "encryption",
     ])
     func everySubcommandHasHelp(_ command: String) throws {
         let cli = try QuireCLI()
@@ -35,12 +35,14 @@ import Testing
     /// "on" / "the local store…": a short line whose next word would have fitted on it.
     @Test(arguments: [
         "", "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export",
-        "import", "undo", "sync", "status", "conflicts", "resolve", "remote", "next", "agenda",
+        "import", "undo", "sync", "status", "conflicts", "resolve", "remote", "next", "agenda", "encryption",
+        "encryption enable", "encryption unlock",
     ])
     func helpSentencesAreNotBrokenTwice(_ command: String) throws {
         let cli = try QuireCLI()
         defer { cli.remove() }
-        let help = try cli.run(command.isEmpty ? ["--help"] : [command, "--help"])
+        let help = try cli.run(
+            command.isEmpty ? ["--help"] : command.split(separator: " ").map(String.init) + ["--help"])
         #expect(help.status == 0)
         let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (line, next) in zip(lines, lines.dropFirst()) {

@@ -254,7 +254,7 @@ enum SyncStatusScreen {
 
     private static func role(ofEvent kind: SyncEventKind) -> Role {
         switch kind {
-        case .deadLetter, .auth, .retry: .badgeError
+        case .deadLetter, .auth, .retry, .unreadable: .badgeError
         case .conflict: .badgeReview
         case .merged, .resync: .badgeSyncing
         case .syncStart, .pushOK, .pullOK: .accent

@@ -44,6 +44,10 @@ enum SyncCommandSupport {
             return CLIFailure(
                 .authenticationRefused,
                 "the server refused the token (\(status)): sign in again with 'quire remote set URL --token TOKEN'")
+        case .encryptionLocked:
+            return CLIFailure(
+                .authenticationRefused,
+                "this account is encrypted: unlock this device with 'quire encryption unlock' (local changes are kept)")
         case .resyncNeeded:
             return CLIFailure(
                 .unreachable, "the server keeps asking for a resync; local changes are kept, try again later")
@@ -64,6 +68,7 @@ enum SyncCommandSupport {
         case .serverError(429, _): "rate-limited"
         case .serverError: "server-error"
         case .authRefused: "auth-refused"
+        case .encryptionLocked: "encryption-locked"
         case .resyncNeeded: "resync-needed"
         case .busy: "busy"
         case .notConfigured: "no-remote"

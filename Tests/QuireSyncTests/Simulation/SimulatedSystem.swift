@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import HTTPTypes
 import QuireCore
+import QuireCrypto
 import QuireProtocol
 import QuireStore
 
@@ -86,6 +88,10 @@ final class SimulatedSystem: @unchecked Sendable {
 
     // The server.
     private var store: SQLiteStore?
+    /// The account's keys when this run syncs an encrypted account (odd seeds): every device
+    /// seals and opens through `SealingTransport`, as the real client does, and the server
+    /// keeps only sealed values. Nil for a plain account (even seeds).
+    let keys: DataKeys?
     private var serverPath: String { directory + "/server.db" }
     private let user = UserID(1)
     private var backups: [String] = []
@@ -122,8 +128,17 @@ final class SimulatedSystem: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         random = SeededRandom(seed: seed)
         self.faults = faults
+        // The keys come from the system's generator, not the run's: the ciphertexts differ
+        // from run to run, and nothing the simulation decides may depend on them.
+        let encrypted = seed % 2 == 1
+        let ring = encrypted ? try KeyRing.create(passphrase: "simulation", parameters: .minimum) : nil
+        keys = ring?.unlocked.dataKeys
         try await openServer()
         try await store!.addUser(name: "sim", tokenHash: "sim", now: now)
+        if let ring {
+            _ = try await store!.storeKeyRing(
+                user: user, json: String(decoding: ring.ring.encoded(), as: UTF8.self), expected: 0)
+        }
         for index in 0..<count {
             let device = try Device(
                 name: "device\(index)", path: directory + "/device\(index).db", seed: seed &* 31 &+ UInt64(index))
@@ -196,7 +211,8 @@ final class SimulatedSystem: @unchecked Sendable {
         tally.fault("restore")
     }
 
-    /// The server's items as it would send them: every item and tombstone, as wire items.
+    /// The server's items as it would send them: every item and tombstone, as wire items, opened
+    /// when the account is encrypted (an item that does not open fails the run).
     func serverItems() async throws -> [String: ChangeItem] {
         var items: [String: ChangeItem] = [:]
         var after: String?
@@ -204,7 +220,10 @@ final class SimulatedSystem: @unchecked Sendable {
             let page = try await store!.snapshot(user: user, after: after, limit: 500, maxBytes: 64 << 20)
             for doc in page.docs {
                 let item = try JSONDecoder().decode(ChangeItem.self, from: Data(doc.utf8))
-                items[item.id] = item
+                if keys != nil, item.sealed == nil {
+                    throw SimulationFailure("the encrypted account's server holds item \(item.id) in plain text")
+                }
+                items[item.id] = try keys.map { try ItemSealer(keys: $0).open(item) } ?? item
             }
             after = page.more ? page.lastID : nil
         } while after != nil
@@ -239,9 +258,12 @@ final class SimulatedSystem: @unchecked Sendable {
                 seq: page.more ? (page.lastSeq ?? page.head.seq) : page.head.seq, epoch: page.head.epoch)
             return SyncResponse.compactJSON(
                 results: results, changeDocuments: page.docs, cursor: next.description, more: page.more,
-                epoch: page.head.epoch, stateHash: page.head.stateHash)
+                epoch: page.head.epoch, stateHash: page.head.stateHash,
+                keyring: page.head.keyring > 0 ? page.head.keyring : nil)
         } catch let resync as ResyncRequired {
             throw .status(410, error: ErrorBody(.resyncRequired, resync.reason), retryAfter: nil)
+        } catch let refusal as APIError {
+            throw .status(Int(refusal.status.code), error: refusal.body, retryAfter: nil)
         } catch {
             throw .status(503, error: ErrorBody(.internal, "\(error)"), retryAfter: nil)
         }
@@ -253,7 +275,8 @@ final class SimulatedSystem: @unchecked Sendable {
             let items = try read.docs.map { try JSONDecoder().decode(ChangeItem.self, from: Data($0.utf8)) }
             return SnapshotPage(
                 items: items, next: read.more ? read.lastID : nil,
-                cursor: FeedCursor(seq: read.head.seq, epoch: read.head.epoch).description, lineage: read.lineage)
+                cursor: FeedCursor(seq: read.head.seq, epoch: read.head.epoch).description, lineage: read.lineage,
+                keyring: read.head.keyring > 0 ? read.head.keyring : nil)
         } catch {
             throw .status(503, error: ErrorBody(.internal, "\(error)"), retryAfter: nil)
         }
@@ -263,7 +286,9 @@ final class SimulatedSystem: @unchecked Sendable {
 
     private func attachEngine(_ device: Device) {
         let environment = device.database.environment
-        let transport = SimulatedNetwork(system: self, device: device)
+        let network = SimulatedNetwork(system: self, device: device)
+        let transport: any SyncTransport =
+            keys.map { SealingTransport(network, sealer: ItemSealer(keys: $0)) } ?? network
         var limits = SyncEngine.Limits()
         limits.stateHashCheckInterval = 0
         limits.batchSize = 7
@@ -367,4 +392,10 @@ struct SimulatedNetwork: SyncTransport, @unchecked Sendable {
         if !device.online { throw .unreachable("offline") }
         if device.signedOut { throw .status(401, error: ErrorBody(.unauthorized, "revoked"), retryAfter: nil) }
     }
+}
+
+/// A broken promise the simulation found outside the reference model's checks.
+struct SimulationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import QuireProtocol
+
+/// A key ring as a store keeps it: the ring's JSON, which the server never opens, and its
+/// version.
+struct StoredKeyRing: Sendable, Hashable {
+    var version: Int
+    var json: String
+}
+
+/// A key ring write that named another version than the stored one.
+struct KeyRingVersionConflict: Error, Sendable {
+    let current: Int
+}
+
+/// What a store does when an account's first key ring is stored, in the same transaction: the
+/// account is encrypted from that moment, so nothing the server holds may stay readable but
+/// the live items, which the encrypting device re-uploads sealed at once (the server refuses
+/// plain writes from now on, and a plain item becomes sealed only as a whole).
+///
+/// - Tombstones lose their content (SPEC: tombstones carry no content): a device that had the
+///   item keeps it in its own trash and history; the server cannot seal what it cannot read.
+///   Their revision stays, so no device pulls them again.
+/// - The remembered answers to earlier ops go: they hold copies of items in plain text. A
+///   device that re-sends such an op is refused as plain anyway, and seals it again.
+enum KeyRingSealing {
+    /// The tombstone's document with its content dropped: id, revision, times and version stay.
+    static func contentless(_ doc: String) throws -> String {
+        let item = try StoredItem(doc: doc, seq: 0, deletedAt: 0).item
+        let blank = ChangeItem(
+            id: item.id, rev: item.rev, deleted: true, title: "", createdAt: item.createdAt, updatedAt: item.updatedAt,
+            version: item.version, sealed: item.sealed)
+        return blank.compactJSON()
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import QuireCore
+import QuireProtocol
+
+/// The transport of a device that syncs an encrypted account, or may meet one: it seals every
+/// op before it leaves and opens every item that arrives, so the ledger, the reconciler and the
+/// merge work on plain items as before, and the server sees no plain value.
+///
+/// Without keys it passes plain ops through, and refuses to hand on anything once the server
+/// says the account is encrypted (the round ends as refused: the device keeps its queue and the
+/// person is asked to unlock). An item that does not open is left out of the answer and
+/// reported to `unreadable`, so one tampered item never stops the others.
+public struct SealingTransport: SyncTransport {
+    let base: any SyncTransport
+    let sealer: ItemSealer?
+    let unreadable: @Sendable ([ItemUnreadable]) -> Void
+
+    public init(
+        _ base: any SyncTransport, sealer: ItemSealer?,
+        unreadable: @escaping @Sendable ([ItemUnreadable]) -> Void = { _ in }
+    ) {
+        self.base = base
+        self.sealer = sealer
+        self.unreadable = unreadable
+    }
+
+    /// The refusal a device without keys meets when the account is encrypted.
+    static let locked = SyncTransportError.status(
+        403,
+        error: ErrorBody(
+            .forbidden, "this account is encrypted: unlock it on this device with 'quire encryption unlock'"),
+        retryAfter: nil)
+
+    public func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
+        var sent = request
+        if let sealer { sent.ops = request.ops.map(sealer.seal) }
+        var exchange = try await base.sync(sent)
+        guard exchange.value.keyring != nil else { return exchange }
+        guard let sealer else { throw SealingTransport.locked }
+        var lost: [ItemUnreadable] = []
+        exchange.value.changes = sealer.open(exchange.value.changes, failing: &lost)
+        for index in exchange.value.results.indices {
+            guard let current = exchange.value.results[index].current else { continue }
+            do {
+                exchange.value.results[index].current = try sealer.open(current)
+            } catch {
+                // The op's answer cannot be used: sent again later, it is answered afresh.
+                lost.append(error)
+                exchange.value.results[index] = .skipped(exchange.value.results[index].op)
+            }
+        }
+        if !lost.isEmpty { unreadable(lost) }
+        return exchange
+    }
+
+    public func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
+        var exchange = try await base.snapshot(after: after, limit: limit)
+        guard exchange.value.keyring != nil else { return exchange }
+        guard let sealer else { throw SealingTransport.locked }
+        var lost: [ItemUnreadable] = []
+        exchange.value.items = sealer.open(exchange.value.items, failing: &lost)
+        if !lost.isEmpty { unreadable(lost) }
+        return exchange
+    }
+}

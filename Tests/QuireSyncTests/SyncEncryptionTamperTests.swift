@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import QuireCore
+import QuireProtocol
+import QuireTestSupport
+import Testing
+
+@testable import QuireSync
+
+/// SPEC "End-to-end encryption": a server that moves or alters a sealed value is caught, the
+/// item is marked unreadable with the reason, and every other item syncs on. The built `quire`
+/// on two devices, a real server on a loopback port, and its database altered underneath it.
+@Suite(.serialized) struct SyncEncryptionTamperTests {
+    static let passphrase = "correct horse battery staple"
+
+    func makeHome() throws -> String {
+        let home = NSTemporaryDirectory() + "quire-tamper-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return home
+    }
+
+    @discardableResult
+    func must(
+        _ arguments: [String], home: String, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    )
+        async throws -> String
+    {
+        let run = try await QuireBinary.execute(arguments, home: home, stdin: stdin)
+        try #require(
+            run.status == 0, "quire \(arguments.joined(separator: " ")): \(run.stderr)", sourceLocation: sourceLocation)
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// One item's stored document on the server, as JSON.
+    func document(_ database: String, item: String) throws -> [String: Any] {
+        let queue = try DatabaseQueue(path: database)
+        let text = try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT doc FROM items WHERE id = ?", arguments: [item])
+        }
+        let stored = try #require(text, "item \(item) is on the server")
+        return try #require(try JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: Any])
+    }
+
+    /// Rewrites one item's stored document on the server.
+    func alter(_ database: String, item: String, _ change: (inout [String: Any]) throws -> Void) throws {
+        var doc = try document(database, item: item)
+        try change(&doc)
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: doc), as: UTF8.self)
+        let queue = try DatabaseQueue(path: database)
+        try queue.write { db in try db.execute(sql: "UPDATE items SET doc = ? WHERE id = ?", arguments: [text, item]) }
+    }
+
+    @Test func aMovedAlteredOrUnknownCiphertextMarksItsItemAndTheOthersSyncOn() async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann")
+        defer { Task { await server.stop() } }
+        let laptop = try makeHome()
+        let phone = try makeHome()
+        defer { for home in [laptop, phone] { try? FileManager.default.removeItem(atPath: home) } }
+
+        try await must(["remote", "set", server.baseURL, "--token", token], home: laptop)
+        try await must(["encryption", "enable", "--passphrase-stdin"], home: laptop, stdin: Self.passphrase)
+        let moved = try await must(["add", "Moved here"], home: laptop)
+        let source = try await must(["add", "Moved from"], home: laptop)
+        let flipped = try await must(["add", "Flipped", "--body", "a body of some length"], home: laptop)
+        let unknown = try await must(["add", "Unknown key"], home: laptop)
+        let intact = try await must(["add", "Intact"], home: laptop)
+        try await must(["sync"], home: laptop)
+
+        let sourceTitle = (try document(server.databasePath, item: source)["sealed"] as? [String: Any])?["title"]
+        try alter(server.databasePath, item: moved) { doc in
+            var sealed = try #require(doc["sealed"] as? [String: Any])
+            sealed["title"] = sourceTitle
+            doc["sealed"] = sealed
+        }
+        try alter(server.databasePath, item: flipped) { doc in
+            var sealed = try #require(doc["sealed"] as? [String: Any])
+            var body = try #require(sealed["body"] as? [String: Any])
+            var text = Array(try #require(body["sealed"] as? String))
+            text[text.count - 5] = text[text.count - 5] == "A" ? "B" : "A"
+            body["sealed"] = String(text)
+            sealed["body"] = body
+            doc["sealed"] = sealed
+        }
+        try alter(server.databasePath, item: unknown) { doc in
+            var sealed = try #require(doc["sealed"] as? [String: Any])
+            var title = try #require(sealed["title"] as? [String: Any])
+            let text = try #require(title["sealed"] as? String)
+            title["sealed"] = "v1.7." + text.split(separator: ".", maxSplits: 2)[2]
+            sealed["title"] = title
+            doc["sealed"] = sealed
+        }
+
+        try await must(["remote", "set", server.baseURL, "--token", token], home: phone)
+        try await must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
+        _ = try await QuireBinary.execute(["sync"], home: phone)
+        let listed = try await must(["list", "--all", "--json"], home: phone)
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+        let ids = Set(items.compactMap { $0["id"] as? String })
+        #expect(ids == [source, intact], "the untouched items arrive, the altered ones do not: \(ids)")
+
+        let status = try await QuireBinary.execute(["status", "--json"], home: phone)
+        let events = try #require(try status.object()["events"] as? [[String: Any]])
+        let unreadable = Dictionary(
+            events.filter { $0["kind"] as? String == "UNREADABLE" }.compactMap { event in
+                (event["item"] as? String).map { ($0, event["message"] as? String ?? "") }
+            }, uniquingKeysWith: { first, _ in first })
+        #expect(Set(unreadable.keys) == [moved, flipped, unknown], "each altered item is named: \(events)")
+        #expect(unreadable[moved]?.contains("title does not open") == true, "\(unreadable)")
+        #expect(unreadable[flipped]?.contains("body does not open") == true, "\(unreadable)")
+        #expect(unreadable[unknown]?.contains("key") == true, "\(unreadable)")
+        // The laptop, which wrote them, keeps its own readable copies.
+        #expect(try await must(["show", moved, "--json"], home: laptop).contains("Moved here"))
+    }
+}

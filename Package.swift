@@ -110,6 +110,7 @@ let package = Package(
             dependencies: [
                 "QuireTestSupport", "QuireServer", "QuireProtocol", "QuireCore", "QuireCrypto",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]

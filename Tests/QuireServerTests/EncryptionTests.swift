@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import NIOFoundationEssentialsCompat
+import PostgresNIO
 import QuireCore
 import QuireCrypto
 import QuireProtocol
@@ -227,6 +228,68 @@ import Testing
             let page = try await server.snapshot(token)
             #expect(page.items.allSatisfy { $0.title.isEmpty && $0.body.isEmpty })
             #expect(page.items.first { $0.id == kept }?.sealed?.count == Field.allCases.count)
+        }
+    }
+}
+
+extension EncryptionTests {
+    /// Everything the store holds for every user, as text: the database file and its WAL for
+    /// SQLite; every row of every table of the schema, as JSON, for PostgreSQL (a table dump).
+    static func dump(_ store: any SyncStore) async throws -> String {
+        if let sqlite = store as? SQLiteStore {
+            return [sqlite.path, sqlite.path + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }
+                .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        }
+        let postgres = try #require(store as? PostgresStore)
+        var tables: [String] = []
+        let names = try await postgres.client.query(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()",
+            logger: postgres.logger)
+        for try await name in names.decode(String.self) { tables.append(name) }
+        #expect(tables.contains("items"), "the dump reads the store's own tables: \(tables)")
+        var text = ""
+        for table in tables {
+            let rows = try await postgres.client.query(
+                PostgresQuery(unsafeSQL: "SELECT row_to_json(t)::text FROM \"\(table)\" t"), logger: postgres.logger)
+            for try await row in rows.decode(String.self) { text += row + "\n" }
+        }
+        return text
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aWordWrittenSealedIsNowhereInTheStoreWhileAPlainAccountsIs(_ kind: StoreKind) async throws {
+        try await withHarness(kind) { server in
+            let token = try await server.addUser("ann")
+            let plain = try await server.addUser("bob")
+            let keys = try Keys()
+            #expect(try await putKeyRing(server, token, keys, version: 0).status == .ok)
+            let canary = "zqcanary" + UUID().uuidString.prefix(8).lowercased()
+            let control = "zqcontrol" + UUID().uuidString.prefix(8).lowercased()
+            var laptop = DeviceModel()
+            var other = DeviceModel()
+            let item = Make.id()
+            var create = keys.create(item, title: "Buy \(canary) seeds")
+            create.fields?[.body] = FieldChange(
+                from: keys.mac(.string(""), item: item, field: .body),
+                to: keys.sealed(.string("\(canary) in the body"), item: item, field: .body))
+            create.fields?[.tags] = FieldChange(
+                from: keys.mac(.null, item: item, field: .tags),
+                to: keys.sealed(.strings(["\(canary)tag"]), item: item, field: .tags))
+            #expect(try await server.round(&laptop, token, ops: [create]).results.first?.status == .applied)
+            let edit = Op(
+                id: Make.id(), item: item, kind: .update, baseRev: 1,
+                fields: [
+                    .title: FieldChange(
+                        from: keys.mac(.string("Buy \(canary) seeds"), item: item, field: .title),
+                        to: keys.sealed(.string("Buy \(canary) bulbs"), item: item, field: .title))
+                ])
+            #expect(try await server.round(&laptop, token, ops: [edit]).results.first?.status == .applied)
+            try await server.round(&laptop, token, ops: [Make.delete(item, baseRev: 2)])
+            try await server.round(&other, plain, ops: [Make.create(Make.id(), title: "Buy \(control) seeds")])
+
+            let dump = try await Self.dump(server.store)
+            #expect(dump.contains(control), "the dump holds a plain account's word")
+            #expect(!dump.contains(canary), "the encrypted account's word is in the store")
         }
     }
 }

@@ -32,7 +32,10 @@ extension SyncReconciler {
             return
         }
         if !force && !SyncReconciler.isNewer(change, than: current) { return }
-        let remote = remoteItem(change, local: current)
+        // A tombstone without content deletes the version this device's changes rest on, not
+        // its changes: they meet the delete as an edit meets one, for review.
+        let kept = change.isContentless ? SyncReconciler.base(of: current, undoing: local.activeOps, now: now) : current
+        let remote = remoteItem(change, local: kept ?? current)
 
         if let conflict = local.conflict {
             // A server copy that lacks the version the record holds as the server's is older

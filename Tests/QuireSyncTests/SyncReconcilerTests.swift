@@ -204,6 +204,37 @@ final class IDMaker: @unchecked Sendable {
         #expect(local.conflict?.remote.deleted == true)
     }
 
+    /// A tombstone without content, as an encrypted account's server keeps (SPEC: tombstones
+    /// carry no content).
+    func contentless(rev: Int) -> ChangeItem {
+        ChangeItem(id: itemID, rev: rev, deleted: true, title: "", createdAt: t0, updatedAt: t0 + 50)
+    }
+
+    @Test func aTombstoneWithoutContentDeletesTheItemAndTheDeviceKeepsWhatItHad() throws {
+        var local = LocalItem(id: itemID, item: synced)
+        var reconciler = reconciler()
+        reconciler.apply(pulled: contentless(rev: 4), to: &local)
+        #expect(local.item?.deleted == true)
+        #expect((local.item?.title, local.item?.body, local.item?.tags) == ("Buy milk", "one\ntwo\nthree\n", ["home"]))
+        #expect(local.item?.rev == 4)
+
+        // An item this device never had: nothing to keep, nothing stored.
+        var unknown = LocalItem(id: itemID)
+        reconciler.apply(pulled: contentless(rev: 4), to: &unknown)
+        #expect(unknown.item == nil)
+    }
+
+    @Test func aLocalEditAgainstATombstoneWithoutContentIsKeptForReview() throws {
+        var local = try edited([.title: .string("Oat milk")])
+        var reconciler = reconciler()
+        reconciler.apply(pulled: contentless(rev: 4), to: &local)
+        #expect(local.item?.deleted == false)
+        #expect(local.item?.title == "Oat milk")
+        #expect(local.item?.syncState == .needsReview)
+        #expect(local.conflict?.remote.deleted == true)
+        #expect(local.conflict?.remote.title == "Buy milk", "the review shows the version the edit was made on")
+    }
+
     @Test func aNewerServerVersionCanSettleAReviewOnItsOwn() throws {
         var local = try edited([.title: .string("Oat milk")])
         var reconciler = reconciler()

@@ -41,11 +41,18 @@ extension AppRuntime {
             return [.notice(syncNowNotice(environment.sync.syncNow()))]
         case .loadSavedViews:
             return [.savedViewsLoaded(environment.savedViews())]
-        case .completeTag(let prefix):
+        case .complete(let kind, let prefix):
+            // On the UI queue, answered before the next key: a Tab typed ahead of more keys
+            // completes where it was typed.
             do {
-                return [.tagsFound(prefix: prefix, try environment.items.tags(startingWith: prefix))]
+                let words =
+                    switch kind {
+                    case .tag: try environment.items.tags(startingWith: prefix)
+                    case .title: try environment.items.titles(startingWith: prefix)
+                    }
+                return [.completionsFound(kind, prefix: prefix, words)]
             } catch {
-                return [.notice(.error("Cannot read the tags: \(error)"))]
+                return [.notice(.error("Cannot read the \(kind == .tag ? "tags" : "titles"): \(error)"))]
             }
         case .findNextNeedingReview(let after):
             do {

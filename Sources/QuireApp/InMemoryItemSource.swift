@@ -171,6 +171,14 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         return uses.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key)
     }
 
+    public func titles(startingWith prefix: String) throws -> [String] {
+        let key = WikiLink.key(prefix)
+        var seen = Set<String>()
+        return all.filter { !$0.deleted && WikiLink.key($0.title).hasPrefix(key) }
+            .sorted { (WikiLink.key($0.title), $1.id) < (WikiLink.key($1.title), $0.id) }
+            .map(\.title).filter { seen.insert($0).inserted }
+    }
+
     /// The versions this source wrote (and the one an item had before its first change).
     public func history(of id: String) throws -> [HistoryVersion] {
         lock.withLock {

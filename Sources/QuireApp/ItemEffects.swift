@@ -78,7 +78,16 @@ public struct ItemEffects: Sendable {
                 let saved = try items.save(itemID, from: before, to: after)
                 return .written(intent, .success(WriteDone(id: saved.item.id, outcome: saved.outcome)))
             case .setDone(let itemID, _, let done):
-                id = try items.update(itemID, fields: [.done: .bool(done)]).id
+                let updated = try items.update(itemID, fields: [.done: .bool(done)])
+                // A completed occurrence brought up its series' next one (or found it there),
+                // as `quire done` says.
+                guard done, let next = updated.nextOccurrence(now: updated.updatedAt),
+                    let stored = try items.item(next.id), !stored.deleted, !stored.done
+                else {
+                    id = updated.id
+                    break
+                }
+                return .written(intent, .success(WriteDone(id: updated.id, next: stored)))
             case .setPinned(let itemID, _, let pinned):
                 id = try items.update(itemID, fields: [.pinned: .bool(pinned)]).id
             case .delete(let itemID, _):

@@ -39,6 +39,9 @@ public protocol ItemSource: Sendable {
     func countMatches(_ query: ListQuery) throws -> Int
     /// Tags of live items starting with `prefix`, the most used first (the tag prompt's Tab).
     func tags(startingWith prefix: String) throws -> [String]
+    /// Titles of live items starting with `prefix` without regard to case, by their folded
+    /// text, each once (the editor's Tab after `[[`).
+    func titles(startingWith prefix: String) throws -> [String]
     /// Counts for the status bar.
     func counts() throws -> StoreCounts
     /// A number that changes whenever anyone commits to the store (any process).

@@ -172,6 +172,10 @@ public struct StoreItemSource: ItemSource {
         try store.tags(startingWith: prefix)
     }
 
+    public func titles(startingWith prefix: String) throws -> [String] {
+        try store.titles(startingWith: prefix)
+    }
+
     public func counts() throws -> StoreCounts {
         let outbox = try store.outboxCounts()
         return StoreCounts(

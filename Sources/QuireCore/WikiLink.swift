@@ -46,18 +46,35 @@ public struct WikiLink: Hashable, Sendable {
     /// The body with every link whose key is `key` written `[[replacement]]`, code left as it
     /// is: what renaming an item does to the bodies that link to it by its old title.
     public static func replacing(key: String, with replacement: String, in body: String) -> String {
+        rewriting(body) { $0.key == key ? replacement : nil }
+    }
+
+    /// The body with each link outside code written `[[text]]` for the text `spelling` gives
+    /// it; a link it gives nil stays as written.
+    public static func rewriting(_ body: String, _ spelling: (WikiLink) -> String?) -> String {
+        guard body.utf8.contains(UInt8(ascii: "[")) else { return body }
         let bytes = Array(body.utf8)
-        let targets = occurrences(in: bytes).filter { WikiLink.key($0.text) == key }
+        let targets = occurrences(in: bytes).compactMap { found in
+            spelling(WikiLink(text: found.text)).map { (range: found.range, text: $0) }
+        }
         guard !targets.isEmpty else { return body }
         var out: [UInt8] = []
         var from = 0
         for target in targets {
             out += bytes[from..<target.range.lowerBound]
-            out += Array("[[\(replacement)]]".utf8)
+            out += Array("[[\(target.text)]]".utf8)
             from = target.range.upperBound
         }
         out += bytes[from...]
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The `[[…]]` of one line of text (no newline) outside its inline code spans: where each
+    /// sits in the line's UTF-8 bytes and its trimmed text. What a renderer reads in a run of
+    /// prose it already knows is outside code blocks.
+    public static func occurrences(inLine line: String) -> [(range: Range<Int>, text: String)] {
+        guard line.utf8.contains(UInt8(ascii: "[")) else { return [] }
+        return occurrences(onLine: Array(line.utf8)[...])
     }
 
     /// Every `[[…]]` outside code: where it sits in the UTF-8 bytes and its trimmed text.

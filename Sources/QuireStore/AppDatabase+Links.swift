@@ -48,6 +48,35 @@ extension AppDatabase {
         try items(matching: ItemFilter(expression: .term(.links(id))))
     }
 
+    /// The body as Markdown export writes it: each link to a live item spelled so that it
+    /// reaches the same item once the export is imported into another store, where former
+    /// titles and deleted items are unknown: `[[Current title]]` when that title reaches the
+    /// item here among live items (so there too: the same items, the same ids), else its full
+    /// id. A link to no item, or to a deleted one, stays as written.
+    static func exportedBody(of item: Item, in db: Database) throws -> String {
+        let links = WikiLink.links(in: item.body)
+        guard !links.isEmpty else { return item.body }
+        var spelled: [String: String] = [:]
+        for link in links {
+            guard let id = try linkTarget(link.key, in: db), let target = try ItemRow.fetch(id: id, in: db),
+                !target.deleted
+            else { continue }
+            let spellable = !target.title.contains(where: { $0 == "[" || $0 == "]" })
+            let byTitle = try spellable && linkTarget(WikiLink.key(target.title), in: db) == id
+            spelled[link.key] = byTitle ? target.title : id
+        }
+        return WikiLink.rewriting(item.body) { spelled[$0.key] }
+    }
+
+    /// Every live item with its body as Markdown export writes it (`exportedBody`), in one read.
+    public func forEachItemForExport(_ body: (Item, String) throws -> Void) throws(StoreError) {
+        try read { db in
+            try Self.forEachItem(matching: .live, in: db) { item in
+                try body(item, try Self.exportedBody(of: item, in: db))
+            }
+        }
+    }
+
     /// The full id of the item `key` reaches by the rules above, nil when none.
     static func linkTarget(_ key: String, in db: Database) throws -> String? {
         if WikiLink(text: key).isID {

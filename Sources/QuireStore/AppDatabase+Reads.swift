@@ -153,16 +153,17 @@ extension AppDatabase {
     /// Calls `body` with each item matching `filter` in list order, decoding one row at a
     /// time: the way to write ten thousand items out without holding them all.
     public func forEachItem(matching filter: ItemFilter = .live, _ body: (Item) throws -> Void) throws(StoreError) {
-        try read { db in
-            let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
-            let cursor = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql:
-                        "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY \(filter.orderSQL)"
-                ),
-                arguments: arguments)
-            while let row = try cursor.next() { try body(try ItemRow.decode(row)) }
-        }
+        try read { db in try Self.forEachItem(matching: filter, in: db, body) }
+    }
+
+    static func forEachItem(matching filter: ItemFilter, in db: Database, _ body: (Item) throws -> Void) throws {
+        let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
+        let cursor = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY \(filter.orderSQL)"
+            ),
+            arguments: arguments)
+        while let row = try cursor.next() { try body(try ItemRow.decode(row)) }
     }
 
     /// Full-text search over title, body and tags: every word of `text` must start a word of
@@ -268,6 +269,25 @@ extension AppDatabase {
                 GROUP BY tag ORDER BY count(*) DESC, tag LIMIT ?
                 """
             return try String.fetchAll(db.cachedStatement(sql: sql), arguments: [prefix, prefix, limit])
+        }
+    }
+
+    /// Titles of live items that start with `prefix` without regard to case, as links match
+    /// them (`WikiLink.key`), in the title index's order (by their folded text) and each once:
+    /// what `[[` completes to in the editor. A range of the index, read as far as `limit`.
+    public func titles(startingWith prefix: String, limit: Int = 20) throws(StoreError) -> [String] {
+        try read { db in
+            let key = WikiLink.key(prefix)
+            let sql = """
+                SELECT item.title FROM itemTitle JOIN item ON item.rowNumber = itemTitle.rowNumber
+                WHERE itemTitle.key >= ? AND itemTitle.key < ? AND substr(itemTitle.key, 1, length(?)) = ?
+                  AND item.deleted = 0 AND lower(item.title) = itemTitle.key
+                ORDER BY itemTitle.key, item.id DESC LIMIT ?
+                """
+            let titles = try String.fetchAll(
+                db.cachedStatement(sql: sql), arguments: [key, key + "\u{10FFFF}", key, key, limit * 2])
+            var seen = Set<String>()
+            return Array(titles.filter { seen.insert($0).inserted }.prefix(limit))
         }
     }
 

@@ -28,6 +28,9 @@ extension AppState {
                 leaveEditor()
             }
             return []
+        // Tab after `[[` in the body completes a title (`completeTitle`), as in the tag prompt.
+        case (.switchField?, .body) where key == .tab && editor.body.openLinkText != nil:
+            return [.complete(.title, prefix: editor.body.openLinkText ?? "")]
         // Tab moves between title and body (SPEC); the details line between them is reached with
         // Down from the title or Up from the body's first row.
         case (.switchField?, _):
@@ -48,6 +51,25 @@ extension AppState {
         case (_, .body):
             guard editor.body.edit(key, command, in: layout.body) else { return [] }
         }
+        screen = .editor(editor)
+        return []
+    }
+
+    /// Tab after `[[` in the body: one title completes the link (`[[Garden plan]]`); several
+    /// fill what they share and are listed. A title with a bracket cannot be spelled in a link.
+    mutating func completeTitle(_ prefix: String, with titles: [String]) -> [Effect] {
+        guard var editor, editor.focus == .body, !editor.saving, editor.body.openLinkText == prefix else {
+            return []  // the person typed on meanwhile
+        }
+        let spellable = titles.filter { !$0.contains("[") && !$0.contains("]") }
+        guard let first = spellable.first else {
+            notice = .info("No title starts with “\(prefix)”")
+            return []
+        }
+        let one = spellable.count == 1
+        editor.body.replaceBeforeCursor(prefix, with: one ? first : CompletionKind.shared(spellable), closing: one)
+        editor.body.scrollToCursor(width: editorLayout.wrapWidth, height: editorLayout.body.height)
+        if !one { notice = .info(CompletionKind.listed(spellable.map { "[[\($0)]]" })) }
         screen = .editor(editor)
         return []
     }

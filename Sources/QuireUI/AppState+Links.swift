@@ -13,12 +13,16 @@ extension AppState {
         return nil
     }
 
+    /// The picker starts from the links the item view read, and reads them again.
     mutating func openLinks(of item: Item) -> [Effect] {
-        screen = .links(LinkPickerState(itemID: item.id, title: item.title))
+        var picker = LinkPickerState(itemID: item.id, title: item.title)
+        if let known = itemLinks, known.itemID == item.id { picker.entries = known.entries }
+        screen = .links(picker)
         return [.loadLinks(id: item.id)]
     }
 
     mutating func showLinks(_ id: String, _ entries: [LinkEntry]) {
+        if id == list.selectedID { itemLinks = ItemLinks(itemID: id, entries: entries) }
         guard var picker = linkPicker, picker.itemID == id else { return }
         picker.entries = entries
         picker.selected = min(picker.selected, max(0, entries.count - 1))

@@ -46,7 +46,15 @@ extension AppState {
         list.top = ListView.scrolledTop(
             currentTop: list.top, selected: list.selection, height: visibleRows, count: list.total)
         list.selectedID = list.selectedItem?.id
-        if case .detail = screen, list.selectedItem == nil { screen = .list }
+        if case .detail = screen {
+            guard let id = list.selectedID else {
+                screen = .list
+                return effects
+            }
+            // The item's links as the store now has them (a body, a title, a target changed).
+            effects.append(.loadLinks(id: id))
+        }
+        if let picker = linkPicker, picker.itemID == list.selectedID { effects.append(.loadLinks(id: picker.itemID)) }
         return effects
     }
 
@@ -101,9 +109,10 @@ extension AppState {
         case .pageDown: return select(list.selection + page)
         case .pageUp: return select(list.selection - page)
         case .open:
-            if list.selectedItem != nil { screen = .detail(scroll: 0) }
             selectedBox = nil
-            return []
+            guard let item = list.selectedItem else { return [] }
+            screen = .detail(scroll: 0)
+            return [.loadLinks(id: item.id)]
         case .newNote:
             screen = .editor(EditorState(newItemOf: .note))
             return []
@@ -272,7 +281,7 @@ extension AppState {
             screen = .detail(
                 scroll: DetailScreen.scroll(
                     wanted, item: item, shownID: list.shownID(of: item), size: size, today: today,
-                    markdown: !showsRawText))
+                    markdown: !showsRawText, links: itemLinks))
         }
         return []
     }

@@ -41,7 +41,7 @@ extension AppState {
         case .complete?:
             prompt = current
             guard current.kind == .tag else { return [] }
-            return [.completeTag(prefix: AppState.tagText(current.field.text))]
+            return [.complete(.tag, prefix: AppState.tagText(current.field.text))]
         case .killLine?:
             current.field.killToEnd()
         case .deleteWord?:
@@ -94,16 +94,9 @@ extension AppState {
             notice = Notice(text: "No tag starts with “\(prefix)”", isError: false)
             return []
         }
-        var shared = first
-        for tag in tags.dropFirst() {
-            shared = String(zip(shared, tag).prefix { $0 == $1 }.map(\.0))
-        }
-        current.field = TextField(tags.count == 1 ? first : shared)
+        current.field = TextField(tags.count == 1 ? first : CompletionKind.shared(tags))
         prompt = current
-        if tags.count > 1 {
-            let shown = tags.prefix(6).map(DetailsLine.tagWord).joined(separator: " ")
-            notice = Notice(text: shown + (tags.count > 6 ? " …" : ""), isError: false)
-        }
+        if tags.count > 1 { notice = .info(CompletionKind.listed(tags.map(DetailsLine.tagWord))) }
         return []
     }
 

@@ -64,8 +64,11 @@ extension AppState {
             // The round `s` asked for is the next to start, even when one is running now.
             if shown.kind == .syncRound { syncNowTarget = (syncWorker?.roundsStarted ?? 0) + 1 }
             return []
-        case .tagsFound(let prefix, let tags):
-            return complete(prefix, with: tags)
+        case .completionsFound(let kind, let prefix, let words):
+            switch kind {
+            case .tag: return complete(prefix, with: words)
+            case .title: return completeTitle(prefix, with: words)
+            }
         case .undone(let result):
             return finishUndo(result)
         case .matchesCounted(let query, let count):

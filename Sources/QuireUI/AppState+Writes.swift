@@ -28,8 +28,12 @@ extension AppState {
                 leaveEditor()
                 notice = Notice(text: Self.saved("Saved “\(title)”", met: done.outcome), isError: false)
                 if done.outcome == .needsReview { return openReview(id) }
-            case .setDone(_, let title, let done):
-                notice = Notice(text: (done ? "Done: “" : "Reopened: “") + title + "”", isError: false)
+            case .setDone(_, let title, let isDone):
+                var text = (isDone ? "Done: “" : "Reopened: “") + title + "”"
+                if let next = done.next, let due = next.due {
+                    text += " · next: “\(next.title)” due \(due)"
+                }
+                notice = .info(text)
             case .setPinned(_, let title, let pinned):
                 notice = Notice(text: (pinned ? "Pinned: “" : "Unpinned: “") + title + "”", isError: false)
             case .delete(_, let title):

@@ -125,6 +125,8 @@ public struct AppState: Hashable, Sendable {
     public var selectedBox: Int?
     /// The items links were followed from, the last one last (Backspace goes back to it).
     public var linkTrail: [String] = []
+    /// The links of the item in the item view, and the items that link to it, once read.
+    public var itemLinks: ItemLinks?
 
     public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery(), timeZone: TimeZone = .current) {
         self.size = size

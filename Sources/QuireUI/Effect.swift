@@ -16,8 +16,9 @@ public enum Effect: Hashable, Sendable {
     case loadReview(id: String)
     /// Write a resolution the person accepted on the resolve screen.
     case resolve(ResolvePlan)
-    /// Tags that start with the text of the tag prompt (`Message.tagsFound`).
-    case completeTag(prefix: String)
+    /// What Tab completes `prefix` to: tags for the tag prompt, titles after `[[` in the
+    /// editor (`Message.completionsFound`). Answered before the next key is read.
+    case complete(CompletionKind, prefix: String)
     /// Count every match of a search whose page lists only the best (`Message.matchesCounted`).
     case countMatches(ListQuery)
     /// Read the saved views of the config as it is now (`Message.savedViewsLoaded`).

@@ -111,7 +111,10 @@ public enum Keymap {
         KeyBinding(.prompt, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Editor
-        KeyBinding(.editor, [.tab, .backTab], .switchField, "move between title and body", hint: "title/body"),
+        KeyBinding(
+            .editor, [.tab, .backTab], .switchField,
+            "move between title and body (Tab after [[ in the body: complete a title)",
+            hint: "title/body"),
         KeyBinding(.editor, [.control("s")], .save, "save and go back", hint: "save"),
         KeyBinding(
             .editor, [.escape, .control("c")], .cancel, "go back without saving (asks first if changed)", hint: "cancel"

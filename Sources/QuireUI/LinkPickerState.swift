@@ -20,6 +20,12 @@ public struct LinkEntry: Hashable, Sendable {
         self.text = text
         self.target = target
     }
+
+    /// Why the entry leads nowhere to read; nil when it reaches a live item.
+    public var reach: LinkReach? {
+        guard let target else { return .missing }
+        return target.deleted ? .deleted : nil
+    }
 }
 
 /// The link picker (`L` in the item view): the item's links, then the items that link to it;
@@ -35,4 +41,44 @@ public struct LinkPickerState: Hashable, Sendable {
         self.itemID = itemID
         self.title = title
     }
+}
+
+/// Why a `[[link]]` of a text leads nowhere to read: the rendered text marks it so.
+public enum LinkReach: Hashable, Sendable {
+    /// No item has that title or id.
+    case missing
+    /// The item it reaches is in the trash.
+    case deleted
+
+    /// The mark shown after the link.
+    public var mark: String {
+        switch self {
+        case .missing: "(missing)"
+        case .deleted: "(deleted)"
+        }
+    }
+}
+
+/// The links of the item in the item view, read as the picker reads them (`Effect.loadLinks`):
+/// one read serves the marks on links that lead nowhere, the "Linked from" section and `L`.
+public struct ItemLinks: Hashable, Sendable {
+    public var itemID: String
+    public var entries: [LinkEntry]
+
+    public init(itemID: String, entries: [LinkEntry]) {
+        self.itemID = itemID
+        self.entries = entries
+    }
+
+    /// The item's own links that reach no item or a deleted one, by key (`WikiLink.key`).
+    public var unreached: [String: LinkReach] {
+        var reach: [String: LinkReach] = [:]
+        for entry in entries where entry.direction == .to {
+            if let mark = entry.reach { reach[WikiLink.key(entry.text)] = mark }
+        }
+        return reach
+    }
+
+    /// The items that link to this one.
+    public var backlinks: [LinkEntry] { entries.filter { $0.direction == .from } }
 }

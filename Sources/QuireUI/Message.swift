@@ -30,8 +30,8 @@ public enum Message: Hashable, Sendable {
     case reviewLoaded(id: String, ReviewVersions?)
     /// A resolution was written (`error` is nil) or could not be.
     case resolveFinished(id: String, error: String?)
-    /// The tags that start with `prefix`, most used first.
-    case tagsFound(prefix: String, [String])
+    /// What `prefix` completes to (`Effect.complete`): tags most used first, titles by name.
+    case completionsFound(CompletionKind, prefix: String, [String])
     /// How many items a search matches in all.
     case matchesCounted(ListQuery, Int)
     /// The item an open editor edits, as the store holds it now (nil: gone or unreadable).

@@ -26,10 +26,13 @@ public enum WriteIntent: Hashable, Sendable {
 public struct WriteDone: Hashable, Sendable {
     public var id: String
     public var outcome: SavedWrite.Outcome
+    /// A completed occurrence of a recurring task: the next one of its series, open.
+    public var next: Item?
 
-    public init(id: String, outcome: SavedWrite.Outcome = .saved) {
+    public init(id: String, outcome: SavedWrite.Outcome = .saved, next: Item? = nil) {
         self.id = id
         self.outcome = outcome
+        self.next = next
     }
 }
 

@@ -43,6 +43,8 @@ public enum Role: String, CaseIterable, Hashable, Sendable {
     case link
     /// Rendered Markdown: a link's target, shown after its text.
     case linkTarget
+    /// Rendered Markdown: the mark after a `[[link]]` that reaches no item, or a deleted one.
+    case linkMissing
     /// Rendered Markdown: a block quote's text and bar.
     case quote
     /// Rendered Markdown: struck-through text (terminals draw it dimmed).

@@ -91,6 +91,7 @@ public struct Theme: Sendable {
         .codeBlock: Appearance(.green),
         .link: Appearance(.blue, underline: true),
         .linkTarget: Appearance(dim: true),
+        .linkMissing: Appearance(.red, dim: true),
         .quote: Appearance(.cyan),
         .strikethrough: Appearance(dim: true),
     ])
@@ -133,6 +134,7 @@ public struct Theme: Sendable {
         .codeBlock: Appearance(),
         .link: Appearance(underline: true),
         .linkTarget: Appearance(dim: true),
+        .linkMissing: Appearance(dim: true),
         .quote: Appearance(dim: true),
         .strikethrough: Appearance(dim: true),
     ])

@@ -1,5 +1,6 @@
 import Foundation
 import QuireApp
+import QuireCore
 import QuireStore
 import QuireUI
 import TerminalUI
@@ -107,5 +108,26 @@ final class HandClock: @unchecked Sendable {
         app.press(.tab)
         #expect(app.waitFor { app.state.notice?.text == "No tag starts with “zz”" })
         #expect(app.state.prompt?.field.text == "zz")
+    }
+}
+
+/// `x` on an occurrence of a recurring task says where the series goes on, as `quire done`
+/// does (issue 30): the next occurrence and its due date; the list shows it, marked `↺`.
+@Suite struct RecurringDoneNoticeTests {
+    @Test func completingAnOccurrenceNamesTheNextOne() throws {
+        let app = try AppHarness(items: [
+            ImportEntry(
+                kind: .task, title: "Water plants", due: Day("2027-01-15"), recur: Recurrence("weekly"))
+        ])
+        #expect(app.waitFor { app.selectedRow?.contains("↺ Water plants") == true }, "\(app.text)")
+        app.press(.character("x"))
+        #expect(
+            app.waitFor { app.state.notice?.text == "Done: “Water plants” · next: “Water plants” due 2027-01-22" },
+            "\(app.state.notice?.text ?? "no notice")")
+        #expect(app.waitFor { app.text.contains("01-22") && app.text.contains("[x] ↺ Water plants") }, "\(app.text)")
+        // Reopening brings up nothing new, and says nothing of a next one.
+        app.press(.character("x"))
+        #expect(app.waitFor { app.state.notice?.text.hasPrefix("Reopened: “Water plants”") == true })
+        #expect(app.state.notice?.text.contains("next") == false)
     }
 }

@@ -177,6 +177,7 @@ struct FailingWrites: ItemSource {
     func history(of id: String) throws -> [HistoryVersion] { try base.history(of: id) }
     func nextNeedingReview(after id: String?) throws -> String? { try base.nextNeedingReview(after: id) }
     func tags(startingWith prefix: String) throws -> [String] { try base.tags(startingWith: prefix) }
+    func titles(startingWith prefix: String) throws -> [String] { try base.titles(startingWith: prefix) }
     func countMatches(_ query: ListQuery) throws -> Int { try base.countMatches(query) }
     func counts() throws -> StoreCounts { try base.counts() }
     func dataVersion() throws -> Int { try base.dataVersion() }

@@ -38,4 +38,32 @@ import Testing
         tmux.keys("q", "q")
         #expect(tmux.waitFor { $0.contains("quire-exited-0") })
     }
+
+    /// The item view ends with the items that link to it; a link to an item that does not exist
+    /// is marked. In the editor, Tab after `[[` completes a title, with the Tab and the keys
+    /// after it in one write: the completion lands before the next key is read.
+    @Test func backlinksListedAndTitlesCompletedInTheEditor() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.home) }
+        #expect(try setup.cli("add", "Garden plan", "--body", "beds and paths").status == 0)
+        #expect(try setup.cli("add", "Spring", "--body", "see [[garden plan]] and [[Nowhere]]").status == 0)
+        let tmux = try Tmux(script: setup.script(), directory: setup.home)
+        #expect(tmux.waitFor { $0.contains("Spring") && $0.contains("Garden plan") })
+        tmux.keys("Enter")
+        #expect(tmux.waitFor { $0.contains("see [[garden plan]] and [[Nowhere]] (missing)") })
+        tmux.keys("Escape", "j", "Enter")
+        #expect(tmux.waitFor { $0.contains("beds and paths") && $0.contains("Linked from") && $0.contains("← Spring") })
+
+        tmux.keys("Escape", "a")
+        #expect(tmux.waitFor { $0.contains("New note") })
+        tmux.type("Summer\tafter [[gar\t soon")
+        tmux.keys("C-s")
+        #expect(tmux.waitFor { !$0.contains("New note") && $0.contains("Summer") })
+        let summer = try setup.cli("list", "--json", "Summer").output
+        #expect(summer.contains("after [[Garden plan]] soon"), "\(summer)")
+        tmux.keys("G", "Enter")  // the oldest: Garden plan
+        #expect(tmux.waitFor { $0.contains("beds and paths") && $0.contains("← Summer") && $0.contains("← Spring") })
+        tmux.keys("q", "q")
+        #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+    }
 }

@@ -184,4 +184,42 @@ import Testing
             #expect(tmux.waitFor { $0.contains("quire-exited-0") })
         }
     }
+
+    /// A task box ticked in a note's item view (`b`) on one device is ticked on the other: the
+    /// tick is an edit of the body that syncs by itself, shown on the other device's screen.
+    @Test func aTaskBoxTickedInANoteSyncsToTheOtherDevice() throws {
+        let (server, a, b) = try twoDevices()
+        defer {
+            withExtendedLifetime(server) {}
+            for device in [a, b] { try? FileManager.default.removeItem(atPath: device.home) }
+        }
+        #expect(try a.cli("add", "Packing", "--body", "- [ ] passport\n- [ ] charger").status == 0)
+        #expect(try a.cli("sync").status == 0)
+        #expect(try b.cli("sync").status == 0)
+        let laptop = try Tmux(script: a.script(), directory: a.home)
+        let phone = try Tmux(script: b.script(), directory: b.home)
+        #expect(phone.waitFor(timeout: 20) { $0.contains("Packing") }, "\(phone.capture())")
+        phone.keys("Enter", "m")  // the raw text, as typed
+        #expect(phone.waitFor { $0.contains("- [ ] passport") }, "\(phone.capture())")
+
+        #expect(laptop.waitFor(timeout: 20) { $0.contains("Packing") }, "\(laptop.capture())")
+        laptop.keys("Enter", "b")
+        #expect(laptop.waitFor { $0.contains("[x] passport") && $0.contains("[ ] charger") }, "\(laptop.capture())")
+        #expect(
+            laptop.waitFor(timeout: 20) { $0.contains("All changes synced") && !$0.contains("pending") },
+            "\(laptop.capture())")
+
+        // On the other device: on its screen (the live hint, or `s`) and in its store.
+        phone.keys("s")
+        #expect(
+            phone.waitFor(timeout: 10) { $0.contains("- [x] passport") && $0.contains("- [ ] charger") },
+            "\(phone.capture())")
+        let stored = try b.cli("list", "--json").output
+        #expect(stored.contains("- [x] passport\\n- [ ] charger"), "\(stored)")
+
+        for tmux in [laptop, phone] {
+            tmux.keys("q", "q")
+            #expect(tmux.waitFor { $0.contains("quire-exited-0") })
+        }
+    }
 }

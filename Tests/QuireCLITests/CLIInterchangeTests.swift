@@ -63,6 +63,73 @@ import Testing
             items.contains { $0["title"] as? String == "Loose note" && $0["body"] as? String == "written elsewhere" })
     }
 
+    /// Markdown export keeps links and projects (issue 31, item 6): a link is written by the
+    /// title that reaches its item (a link by id or by a former title too), or by id where the
+    /// title is shared; an item of a project is in the project's folder. Imported into a
+    /// fresh store, each link reaches the same item and each item has its project; a file
+    /// without a header takes its folder's project.
+    @Test func markdownExportKeepsLinksAndProjectFolders() throws {
+        let source = try QuireCLI()
+        let target = try QuireCLI()
+        defer {
+            source.remove()
+            target.remove()
+        }
+        let garden = try source.add("Garden plan", "--project", "home.garden")
+        let seeds = try source.add("Seeds", "--task", "--project", "home.garden")
+        let twinA = try source.add("Twin")
+        let twinB = try source.add("Twin", "--project", "work")
+        let renamed = try source.add("Old name")
+        #expect(try source.run("edit", renamed, "--title", "New name").status == 0)
+        let spring = try source.add(
+            "Spring", "--project", "home",
+            "--body",
+            "See [[garden plan]], buy [[\(seeds)]], read [[Twin]] and [[\(twinA)]].\n"
+                + "Also [[Nowhere]], `[[Garden plan]]` in code.")
+        // A link by a former title, written after the rename (the rewrite on rename cannot
+        // have seen it): it reaches the item here through the title history only.
+        let later = try source.add("Later", "--body", "after [[Old name]]")
+        let linksBefore = try source.json("links", later, "--json") as? [[String: Any]]
+        #expect((linksBefore?.first?["item"] as? [String: Any])?["id"] as? String == renamed)
+
+        let folder = source.home + "/md"
+        let export = try source.run("export", "--format", "markdown", "--output", folder)
+        #expect(export.status == 0, "\(export.stderr)")
+        let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".md") }
+        #expect(files.filter { $0.hasPrefix("home/garden/") && !$0.dropFirst(12).contains("/") }.count == 2, "\(files)")
+        #expect(files.filter { $0.hasPrefix("home/") && !$0.dropFirst(5).contains("/") }.count == 1, "\(files)")
+        #expect(files.filter { $0.hasPrefix("work/") }.count == 1, "\(files)")
+        #expect(files.filter { !$0.contains("/") }.count == 3, "\(files)")
+        let springFile = try #require(files.first { $0.contains("spring-") })
+        let springText = try String(contentsOfFile: folder + "/" + springFile, encoding: .utf8)
+        #expect(
+            springText.contains(
+                "See [[Garden plan]], buy [[Seeds]], read [[Twin]] and [[\(twinA)]].\n"
+                    + "Also [[Nowhere]], `[[Garden plan]]` in code."),
+            "by title where the title reaches the item, by id where another item shares it: \(springText)")
+        let laterFile = try #require(files.first { $0.contains("later-") })
+        #expect(try String(contentsOfFile: folder + "/" + laterFile, encoding: .utf8).contains("after [[New name]]"))
+        try FileManager.default.createDirectory(atPath: folder + "/reading/books", withIntermediateDirectories: true)
+        try "# Loose note\n\nno header".write(
+            toFile: folder + "/reading/books/loose.md", atomically: true, encoding: .utf8)
+
+        let imported = try target.run("import", folder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("8 new"), "\(imported.stdout)")
+        let items = try target.allItems()
+        func project(_ id: String) -> String? { items.first { $0["id"] as? String == id }?["project"] as? String }
+        #expect(project(garden) == "home.garden" && project(seeds) == "home.garden" && project(spring) == "home")
+        #expect(project(twinB) == "work" && project(twinA) == nil)
+        #expect(items.first { $0["title"] as? String == "Loose note" }?["project"] as? String == "reading.books")
+        let links = try #require(try target.json("links", spring, "--json") as? [[String: Any]])
+        #expect(
+            links.map { ($0["item"] as? [String: Any])?["id"] as? String } == [garden, seeds, twinB, twinA, nil],
+            "every link reaches the item it reached before the export")
+        let laterLinks = try #require(try target.json("links", later, "--json") as? [[String: Any]])
+        #expect((laterLinks.first?["item"] as? [String: Any])?["id"] as? String == renamed)
+    }
+
     @Test func taskwarriorExportImports() throws {
         let cli = try QuireCLI()
         defer { cli.remove() }

@@ -82,4 +82,81 @@ import Testing
             #expect(try await items(b) == [doomed: true])
         }
     }
+
+    /// Every item the device holds, deleted ones too, as id → (deleted, body, sync state).
+    func bodies(_ home: String) async throws -> [String: (deleted: Bool, body: String, state: String)] {
+        let run = try await QuireBinary.execute(["list", "--all", "--json"], home: home)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        return Dictionary(
+            uniqueKeysWithValues: list.compactMap { item in
+                (item["id"] as? String).map {
+                    (
+                        $0,
+                        (
+                            item["deleted"] as? Bool ?? false, item["body"] as? String ?? "",
+                            item["syncState"] as? String ?? ""
+                        )
+                    )
+                }
+            })
+    }
+
+    /// Runs `quire sync`, which may end 0 or 5 (items need review) but must not fail.
+    func sync(_ home: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let run = try await QuireBinary.execute(["sync"], home: home)
+        #expect([0, 5].contains(run.status), "sync: \(run.stdout) \(run.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// A note added on `a` and synced to `b`; its id.
+    func recipeOnBoth(_ a: String, _ b: String) async throws -> String {
+        let id = try await quire(a, "add", "Recipe", "--body", "flour\nsugar").stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        try await quire(a, "sync")
+        try await quire(b, "sync")
+        return id
+    }
+
+    /// The other device edited the item and its edit reached the server first; this device,
+    /// not yet told, purged it. Edit against delete keeps the edit (SPEC: merge rules): the
+    /// text typed there is lost nowhere, and the purge does not take it from the other device.
+    @Test func anEditMadeMeanwhileElsewhereOutlivesAPurge() async throws {
+        try await withTwoDevices { a, b in
+            let id = try await recipeOnBoth(a, b)
+            try await quire(b, "edit", id, "--body", "flour\nsugar\neggs typed on b")
+            try await quire(b, "sync")
+            try await quire(a, "rm", "--purge", "--yes", id)
+            for home in [a, b, a, b] { try await sync(home) }
+            let onB = try #require(try await bodies(b)[id], "the item is still on the device that edited it")
+            #expect(onB.body.contains("eggs typed on b"), "\(onB)")
+            #expect(!onB.deleted, "the edit wins over the delete there: \(onB)")
+            let onA = try await bodies(a)[id]
+            #expect(
+                onA.map { !$0.deleted && $0.body.contains("eggs typed on b") } ?? false,
+                "the edit comes back to the device that purged, to review: \(String(describing: onA))")
+        }
+    }
+
+    /// This device's purge reached the server first; the other device, not yet told, edited the
+    /// item. Its edit meets the tombstone: it is kept there, for review (nothing typed is lost),
+    /// and restoring it with the edit brings the item back on the device that purged it.
+    @Test func anEditMeetingAPurgedItemsTombstoneIsKeptAndCanReviveIt() async throws {
+        try await withTwoDevices { a, b in
+            let id = try await recipeOnBoth(a, b)
+            try await quire(a, "rm", "--purge", "--yes", id)
+            try await quire(a, "sync")
+            #expect(try await bodies(a)[id] == nil, "gone from the device that purged it")
+            try await quire(b, "edit", id, "--body", "flour\nsugar\neggs typed on b")
+            try await sync(b)
+            let onB = try #require(try await bodies(b)[id])
+            #expect(onB.body.contains("eggs typed on b"), "the text typed is kept: \(onB)")
+            #expect(!onB.deleted && onB.state == "needs-review", "kept for review: \(onB)")
+
+            // Restored with the edit: the item is back everywhere, the purged device included.
+            try await quire(b, "resolve", id, "--keep", "local")
+            try await sync(b)
+            try await sync(a)
+            let onA = try #require(try await bodies(a)[id], "revived on the device that purged it")
+            #expect(!onA.deleted && onA.body.contains("eggs typed on b"), "\(onA)")
+        }
+    }
 }

@@ -119,6 +119,13 @@ struct Harness {
                 send(.matchesCounted(query, (try? source.countMatches(query)) ?? 0))
             case .loadSavedViews:
                 send(.savedViewsLoaded(savedViews))
+            case .complete(let kind, let prefix):
+                let words =
+                    switch kind {
+                    case .tag: (try? source.tags(startingWith: prefix)) ?? []
+                    case .title: (try? source.titles(startingWith: prefix)) ?? []
+                    }
+                send(.completionsFound(kind, prefix: prefix, words))
             default:
                 break
             }

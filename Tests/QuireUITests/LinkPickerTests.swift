@@ -46,6 +46,44 @@ import Testing
         #expect(harness.state.list.selectedItem?.id == Self.spring.id)
     }
 
+    /// The item view marks a link that reaches no item, or a deleted one, after its text, and
+    /// ends with the items that link here; `L` lists the same, from the same read.
+    @Test func theItemViewMarksLinksThatLeadNowhereAndListsBacklinks() throws {
+        var old = Self.note(33, "Old plan", "last year's")
+        old.deleted = true
+        let spring = Self.note(31, "Spring", "see [[garden plan]], [[Nowhere]]\nand [[old plan]] too")
+        let summer = Self.note(34, "Summer", "after [[Spring]]")
+        var harness = Harness(size: .standard, items: [Self.garden, spring, Self.chores, old, summer])
+        harness.press(.character("j"), .character("j"))
+        #expect(harness.state.list.selectedItem?.id == spring.id, "newest first: Summer, Chores, Spring")
+        harness.press(.enter)
+        let text = harness.text
+        #expect(text.contains("see [[garden plan]], [[Nowhere]] (missing)"))
+        #expect(text.contains("and [[old plan]] (deleted) too"))
+        #expect(text.contains("Linked from · L follows"))
+        #expect(text.contains("← Summer") && text.contains("← Chores"))
+        assertSnapshot(text, named: "detail-links-80x24")
+        harness.send(.resized(.small))
+        assertSnapshot(harness.text, named: "detail-links-40x12")
+
+        // The marks follow the store: the missing item appears, the deleted one comes back.
+        harness.send(.resized(.standard))
+        harness.items.append(Self.note(35, "Nowhere", "now somewhere"))
+        harness.items = harness.items.map { item in
+            var item = item
+            if item.id == old.id { item.deleted = false }
+            return item
+        }
+        harness.send(.storeChanged)
+        #expect(!harness.text.contains("(deleted)") && !harness.text.contains("(missing)"))
+
+        harness.press(.character("L"))
+        #expect(
+            harness.state.linkPicker?.entries?.map(\.text) == [
+                "garden plan", "Nowhere", "old plan", "Summer", "Chores",
+            ])
+    }
+
     @Test func aFilteredListStillReachesTheTarget() throws {
         var harness = Harness(size: .standard, items: [Self.garden, Self.spring, Self.chores])
         harness.press(.character("f"))  // notes only… then tasks only: Garden plan is filtered out

@@ -58,4 +58,35 @@ import Testing
         harness.press(.escape)
         #expect(harness.state.list.query == ListQuery())
     }
+
+    /// The agenda's rows under a heading for each day, as `quire agenda` prints them.
+    @Test func theAgendaHasAHeadingForEachDay() throws {
+        var harness = Harness(size: .standard)
+        func task(_ n: Int, _ title: String, _ due: String, priority: Priority = .none) -> Item {
+            Item(
+                id: Fixtures.id(n), kind: .task, title: title, due: Day(due), priority: priority,
+                createdAt: Fixtures.created, syncState: .synced)
+        }
+        // Today is Sunday 2026-11-22; milk (11-20) is overdue.
+        var water = task(11, "Water the plants", "2026-11-24")
+        water.recur = Recurrence("weekly")
+        harness.items += [
+            task(9, "Call mom", "2026-11-22"), task(10, "Pay rent", "2026-11-23", priority: .high), water,
+            task(12, "Book train tickets", "2026-11-24"), task(13, "Renew passport", "2026-11-19"),
+        ]
+        harness.press(.character("A"))
+        let text = harness.text
+        #expect(text.contains("↺ Water the plants"), "a recurring task is marked")
+        for heading in ["Overdue", "Today · Sun 2026-11-22", "Tomorrow · Mon 2026-11-23", "Tue 2026-11-24"] {
+            #expect(text.components(separatedBy: heading).count == 2, "one \(heading) heading")
+        }
+        assertSnapshot(text, named: "agenda-80x24")
+        harness.send(.resized(.small))
+        assertSnapshot(harness.text, named: "agenda-40x12")
+        // Down to the last task: the headings above it never push it off the screen.
+        harness.press(.character("G"))
+        let last = try #require(harness.state.list.selectedItem?.title)
+        #expect(harness.text.contains(String(last.prefix(12))), "\(harness.text)")
+        assertSnapshot(harness.text, named: "agenda-bottom-40x12")
+    }
 }

@@ -20,8 +20,10 @@ import QuireCore
 /// `quire export --format markdown` writes one such file per item, `quire import` reads them
 /// back, and `quire edit` hands one (without the bookkeeping keys) to the editor.
 public enum MarkdownItem {
-    /// The whole file for export: every field, then the body.
-    public static func render(_ item: Item) -> String {
+    /// The whole file for export: every field, then the body (`body`: the item's, its links
+    /// spelled for export: `AppDatabase.forEachItemForExport`).
+    public static func render(_ item: Item, body: String? = nil) -> String {
+        let body = body ?? item.body
         var lines = ["---", "id: \(item.id)"]
         lines += editableLines(item)
         if let doneAt = item.doneAt { lines.append("doneAt: \(StoreTime.string(from: doneAt))") }
@@ -29,7 +31,7 @@ public enum MarkdownItem {
         lines.append("updatedAt: \(StoreTime.string(from: item.updatedAt))")
         if item.deleted { lines.append("deleted: true") }
         lines.append("---")
-        return lines.joined(separator: "\n") + "\n" + (item.body.isEmpty ? "" : "\n" + item.body)
+        return lines.joined(separator: "\n") + "\n" + (body.isEmpty ? "" : "\n" + body)
     }
 
     /// What `quire edit` opens in the editor: the fields a person edits, then the body.
@@ -59,6 +61,25 @@ public enum MarkdownItem {
         return lines
     }
 
+    /// The folder an exported item goes in, relative to the export's: its project's names one
+    /// inside the other (`home.garden` → `home/garden`), as notebooks are folders. Nil (the
+    /// export's own folder) for no project, or one with a name a folder cannot take (a `/`, a
+    /// leading dot, too long): the header names the project either way.
+    public static func folder(for item: Item) -> String? {
+        guard let project = item.project else { return nil }
+        let names = project.split(separator: ".").map(String.init)
+        let fits = names.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") && $0.utf8.count <= 255 }
+        return fits ? names.joined(separator: "/") : nil
+    }
+
+    /// The project a folder of an import stands for (see `folder(for:)`), nil when it names
+    /// none (the import's own folder) or cannot be one.
+    public static func project(forFolder folder: String) -> String? {
+        let names = folder.split(separator: "/").map(String.init)
+        guard !names.isEmpty, !names.contains(where: { $0.contains(".") }) else { return nil }
+        return try? Validation.project(names.joined(separator: "."))
+    }
+
     /// A file name for an exported item: a slug of its title and its full id, so names are
     /// readable and never collide.
     public static func fileName(for item: Item) -> String {
@@ -76,19 +97,26 @@ public enum MarkdownItem {
     }
 
     /// Reads a Markdown file. Without a front matter, the whole text is the body and the title
-    /// is the first `# ` heading or else `fallbackTitle` (the file name).
-    public static func parse(_ text: String, fallbackTitle: String? = nil) throws(ImportError) -> ImportEntry {
+    /// is the first `# ` heading or else `fallbackTitle` (the file name). `folderProject` (the
+    /// project of the folder the file is in) is the item's project unless the header names one.
+    public static func parse(
+        _ text: String, fallbackTitle: String? = nil, folderProject: String? = nil
+    ) throws(ImportError) -> ImportEntry {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
         }
         guard lines.first == "---", let closing = lines.dropFirst().firstIndex(of: "---") else {
-            return try entryWithoutFrontMatter(text, lines: lines, fallbackTitle: fallbackTitle)
+            var entry = try entryWithoutFrontMatter(text, lines: lines, fallbackTitle: fallbackTitle)
+            entry.project = folderProject
+            return entry
         }
         let values = try keyValues(Array(lines[1..<closing]), firstLine: 2)
         var bodyLines = Array(lines[(closing + 1)...])
         if bodyLines.first == "" { bodyLines.removeFirst() }
         let body = bodyLines.joined(separator: "\n")
-        return try entry(values, body: body, fallbackTitle: fallbackTitle)
+        var parsed = try entry(values, body: body, fallbackTitle: fallbackTitle)
+        if values["project"] == nil { parsed.project = folderProject }
+        return parsed
     }
 
     // MARK: - Reading

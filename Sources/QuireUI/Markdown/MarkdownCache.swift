@@ -12,32 +12,41 @@ public final class MarkdownCache: @unchecked Sendable {
 
     private let lock = NSLock()
     /// Most recently used last.
-    private var entries: [(bytes: [UInt8], rendered: RenderedMarkdown)] = []
+    private var entries: [(bytes: [UInt8], unreached: [String: LinkReach], rendered: RenderedMarkdown)] = []
 
     public init() {}
 
     /// The first rows of `text` rendered at `width`: at least `rows` of them when the text has
     /// that many (more when its last block rendered runs past).
     public func lines(_ text: String, width: Int, rows: Int) -> ArraySlice<Line> {
-        lock.lock()
-        defer { lock.unlock() }
-        let rendered = entry(text, width: max(1, width))
-        rendered.extend(toAtLeast: rows)
-        return rendered.lines[...]
+        rendered(text, width: width, rows: rows).lines
     }
 
-    private func entry(_ text: String, width: Int) -> RenderedMarkdown {
+    /// As `lines`, with whether they are all of the text, and the text's `[[links]]` that lead
+    /// nowhere to read (`unreached`) marked.
+    public func rendered(
+        _ text: String, width: Int, rows: Int, unreached: [String: LinkReach] = [:]
+    ) -> (lines: ArraySlice<Line>, complete: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        let rendered = entry(text, width: max(1, width), unreached: unreached)
+        rendered.extend(toAtLeast: rows)
+        return (rendered.lines[...], rendered.isComplete)
+    }
+
+    private func entry(_ text: String, width: Int, unreached: [String: LinkReach]) -> RenderedMarkdown {
         let count = text.utf8.count
         if let index = entries.lastIndex(where: {
-            $0.rendered.width == width && $0.bytes.count == count && Self.same($0.bytes, text)
+            $0.rendered.width == width && $0.bytes.count == count && $0.unreached == unreached
+                && Self.same($0.bytes, text)
         }) {
             let found = entries.remove(at: index)
             entries.append(found)
             return found.rendered
         }
         let bytes = Array(text.utf8)
-        let rendered = RenderedMarkdown(bytes: bytes, width: width)
-        entries.append((bytes, rendered))
+        let rendered = RenderedMarkdown(bytes: bytes, width: width, unreached: unreached)
+        entries.append((bytes, unreached, rendered))
         if entries.count > Self.capacity { entries.removeFirst() }
         return rendered
     }

@@ -1,3 +1,4 @@
+import QuireCore
 import TerminalUI
 
 extension MarkdownRenderer {
@@ -7,14 +8,14 @@ extension MarkdownRenderer {
     /// longer than the screen still wraps.
     func inlines(of node: MarkdownNode, style: Style) -> [Line] {
         var lines = [Line([])]
-        for child in node.children { inline(child, style: style, into: &lines) }
+        children(of: node, style: style, into: &lines)
         return lines
     }
 
     private func inline(_ node: MarkdownNode, style: Style, into lines: inout [Line]) {
         switch node.kind {
         case .text:
-            lines[lines.count - 1].append(Span(node.literal, style: style))
+            text(node.literal, style: style, into: &lines)
         case .softBreak, .lineBreak:
             lines.append(Line([]))
         case .code:
@@ -45,8 +46,47 @@ extension MarkdownRenderer {
         }
     }
 
+    /// A node's inline children. The parser leaves `[` and `]` that open no link as text nodes
+    /// of their own: a run of text nodes is read as one text, so `[[Title]]` is seen whole.
     private func children(of node: MarkdownNode, style: Style, into lines: inout [Line]) {
-        for child in node.children { inline(child, style: style, into: &lines) }
+        var run = ""
+        for child in node.children {
+            if child.kind == .text {
+                run += child.literal
+                continue
+            }
+            if !run.isEmpty { text(run, style: style, into: &lines) }
+            run = ""
+            inline(child, style: style, into: &lines)
+        }
+        if !run.isEmpty { text(run, style: style, into: &lines) }
+    }
+
+    /// Prose, with each `[[link]]` in it drawn as a link, and marked when it leads nowhere to
+    /// read (`unreached`).
+    private func text(_ text: String, style: Style, into lines: inout [Line]) {
+        let links = WikiLink.occurrences(inLine: text)
+        guard !links.isEmpty else {
+            lines[lines.count - 1].append(Span(text, style: style))
+            return
+        }
+        let bytes = Array(text.utf8)
+        var from = 0
+        for link in links {
+            if link.range.lowerBound > from {
+                let before = String(decoding: bytes[from..<link.range.lowerBound], as: UTF8.self)
+                lines[lines.count - 1].append(Span(before, style: style))
+            }
+            let written = String(decoding: bytes[link.range], as: UTF8.self)
+            lines[lines.count - 1].append(Span(written, style: style.withRole(.link)))
+            if let reach = unreached[WikiLink.key(link.text)] {
+                lines[lines.count - 1].append(Span(" " + reach.mark, .linkMissing))
+            }
+            from = link.range.upperBound
+        }
+        if from < bytes.count {
+            lines[lines.count - 1].append(Span(String(decoding: bytes[from...], as: UTF8.self), style: style))
+        }
     }
 
     /// The text added since `start` (a line count and that line's span count).

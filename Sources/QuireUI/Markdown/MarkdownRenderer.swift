@@ -4,6 +4,10 @@ import TerminalUI
 /// with hanging indents for list items and quotes, code blocks cut rather than wrapped, tables
 /// fitted to the width.
 struct MarkdownRenderer {
+    /// The `[[links]]` of the text that lead nowhere to read, by key: each is marked after its
+    /// text. Links not named here are drawn as links.
+    var unreached: [String: LinkReach] = [:]
+
     /// The rows of one block at `width` cells, its text in `base` unless it says otherwise;
     /// `depth` is how many lists hold it (a nested list's bullet differs from its parent's).
     func block(_ node: MarkdownNode, width: Int, base: Style = .normal, depth: Int = 0) -> [Line] {

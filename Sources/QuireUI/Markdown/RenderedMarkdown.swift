@@ -6,7 +6,7 @@ import TerminalUI
 public final class RenderedMarkdown {
     public let width: Int
     private let chunks: MarkdownChunks
-    private let renderer = MarkdownRenderer()
+    private let renderer: MarkdownRenderer
     /// The rows made so far.
     public private(set) var lines: [Line] = []
     /// Bytes of the text parsed so far.
@@ -19,14 +19,21 @@ public final class RenderedMarkdown {
     /// The last piece parsed ended at a forced cut: the next one continues it.
     private var endedAtForcedCut = false
 
-    /// `wholeLimit`: text up to this many bytes is parsed in one piece.
-    public init(bytes: [UInt8], width: Int, wholeLimit: Int = MarkdownChunks.wholeLimit) {
+    /// `wholeLimit`: text up to this many bytes is parsed in one piece. `unreached`: the text's
+    /// `[[links]]` that lead nowhere to read, marked so.
+    public init(
+        bytes: [UInt8], width: Int, wholeLimit: Int = MarkdownChunks.wholeLimit,
+        unreached: [String: LinkReach] = [:]
+    ) {
         chunks = MarkdownChunks(bytes: bytes, wholeLimit: wholeLimit)
         self.width = max(1, width)
+        renderer = MarkdownRenderer(unreached: unreached)
     }
 
-    public convenience init(_ text: String, width: Int, wholeLimit: Int = MarkdownChunks.wholeLimit) {
-        self.init(bytes: Array(text.utf8), width: width, wholeLimit: wholeLimit)
+    public convenience init(
+        _ text: String, width: Int, wholeLimit: Int = MarkdownChunks.wholeLimit, unreached: [String: LinkReach] = [:]
+    ) {
+        self.init(bytes: Array(text.utf8), width: width, wholeLimit: wholeLimit, unreached: unreached)
     }
 
     /// Whether every row of the text is made.

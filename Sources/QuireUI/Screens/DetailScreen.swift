@@ -1,7 +1,8 @@
 import QuireCore
 import TerminalUI
 
-/// One item on the whole screen (Enter on the list), scrolled with j/k.
+/// One item on the whole screen (Enter on the list), scrolled with j/k: its text, then the items
+/// that link to it.
 public enum DetailScreen {
     static func render(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
         let chrome = ScreenChrome(size: state.size)
@@ -12,7 +13,7 @@ public enum DetailScreen {
             Paragraph(
                 ItemDetails.lines(
                     item, today: state.today, shownID: state.list.shownID(of: item), fitting: reach,
-                    markdown: !state.showsRawText),
+                    markdown: !state.showsRawText, links: state.itemLinks),
                 scroll: scroll
             )
             .render(into: &buffer, area: text)
@@ -29,11 +30,13 @@ public enum DetailScreen {
     /// would show: scrolling the start of a long note does not wrap all of it. `markdown` as the
     /// view shows the body: rendered, or raw (`m`).
     public static func scroll(
-        _ wanted: Int, item: Item, shownID: String, size: Size, today: Day?, markdown: Bool = true
+        _ wanted: Int, item: Item, shownID: String, size: Size, today: Day?, markdown: Bool = true,
+        links: ItemLinks? = nil
     ) -> Int {
         let text = ScreenChrome(size: size).content.inset(horizontal: 1)
         let reach = Size(width: max(1, text.width), height: wanted + text.height)
-        let lines = ItemDetails.lines(item, today: today, shownID: shownID, fitting: reach, markdown: markdown)
+        let lines = ItemDetails.lines(
+            item, today: today, shownID: shownID, fitting: reach, markdown: markdown, links: links)
         let count = Paragraph(lines)
             .rowCount(width: reach.width, upTo: reach.height)
         return max(0, min(wanted, count - text.height))

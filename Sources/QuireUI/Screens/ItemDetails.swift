@@ -9,9 +9,11 @@ public enum ItemDetails {
     /// `syncState` false leaves out the badge, state and id line (a version in the history view
     /// is not the item as it stands). `markdown` shows the body rendered (see `MarkdownCache`),
     /// as rows already wrapped to `fitting`'s width; without `fitting` the body stays raw.
+    /// `links` (the item view's, once read) marks the body's links that lead nowhere and ends
+    /// the text with the items that link to this one, once the whole body fits in `fitting`.
     public static func lines(
         _ item: Item, today: Day?, shownID: String, fitting: Size? = nil, syncState: Bool = true,
-        markdown: Bool = false
+        markdown: Bool = false, links: ItemLinks? = nil
     ) -> [Line] {
         var lines: [Line] = []
         var heading = Line([])
@@ -59,28 +61,45 @@ public enum ItemDetails {
             lines.append(state)
         }
         lines.append(Line([]))
-        if item.body.isEmpty {
-            lines.append(Line("(no text)", style: Style(.muted)))
-        } else {
-            if markdown, let fitting {
-                lines += MarkdownCache.shared.lines(item.body, width: fitting.width, rows: fitting.height)
-                    .prefix(max(1, fitting.height))
-                return lines
-            }
-            guard let fitting else {
-                lines += item.body.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
-                return lines
-            }
-            // Each line takes a row at least, and no row more than `width` characters.
-            let cap = max(1, fitting.height * fitting.width)
-            var rest = item.body[...]
-            for _ in 0..<max(1, fitting.height) {
-                let end = rest.firstIndex(of: "\n")
-                lines.append(Line(String(rest[..<(end ?? rest.endIndex)].prefix(cap))))
-                guard let end else { break }
-                rest = rest[rest.index(after: end)...]
-            }
+        let links = links?.itemID == item.id ? links : nil
+        guard body(item, fitting: fitting, markdown: markdown, unreached: links?.unreached ?? [:], into: &lines)
+        else { return lines }
+        if let backlinks = links?.backlinks, !backlinks.isEmpty {
+            lines.append(Line([]))
+            lines.append(Line([Span("Linked from", style: Style(.title, bold: true)), Span(" · L follows", .muted)]))
+            for entry in backlinks { lines.append(Line([Span("← ", .accent), Span(entry.text, .link)])) }
         }
         return lines
+    }
+
+    /// Adds the body's lines (all of them, or those `fitting` can show); whether they are all.
+    private static func body(
+        _ item: Item, fitting: Size?, markdown: Bool, unreached: [String: LinkReach], into lines: inout [Line]
+    ) -> Bool {
+        if item.body.isEmpty {
+            lines.append(Line("(no text)", style: Style(.muted)))
+            return true
+        }
+        if markdown, let fitting {
+            let rendered = MarkdownCache.shared.rendered(
+                item.body, width: fitting.width, rows: fitting.height, unreached: unreached)
+            let height = max(1, fitting.height)
+            lines += rendered.lines.prefix(height)
+            return rendered.complete && rendered.lines.count <= height
+        }
+        guard let fitting else {
+            lines += item.body.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
+            return true
+        }
+        // Each line takes a row at least, and no row more than `width` characters.
+        let cap = max(1, fitting.height * fitting.width)
+        var rest = item.body[...]
+        for _ in 0..<max(1, fitting.height) {
+            let end = rest.firstIndex(of: "\n")
+            lines.append(Line(String(rest[..<(end ?? rest.endIndex)].prefix(cap))))
+            guard let end else { return true }
+            rest = rest[rest.index(after: end)...]
+        }
+        return false
     }
 }

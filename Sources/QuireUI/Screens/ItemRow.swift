@@ -26,6 +26,10 @@ public enum ItemRow {
         return item.done ? Span("[x] ", .done) : Span("[ ] ")
     }
 
+    /// Before the title of a recurring task, as `★` before a pinned item's: a glyph, which keeps
+    /// its meaning in monochrome. Anticlockwise, unlike the syncing badge `↻` in the first column.
+    public static let recurrenceMark = Span("↺ ", .due)
+
     /// A due date in few cells: `11-30` within the current year on narrow lists, else in full.
     /// Past and not `done`: overdue. A done task's date is only a date.
     public static func due(_ day: Day, today: Day?, compact: Bool, done: Bool = false) -> Span {
@@ -62,6 +66,7 @@ public enum ItemRow {
         }
         var left = Line([badge(of: item), Span(" "), checkbox(item)])
         if item.pinned { left.append(Span("★ ", .pinned)) }
+        if item.recur != nil { left.append(recurrenceMark) }
         left.append(Span(item.title, item.done ? .done : .normal))
         if let project = item.project { left.append(Span(" " + project, .muted)) }
         for tag in item.tags { left.append(Span(" " + DetailsLine.tagWord(tag), .tag)) }

@@ -2,7 +2,7 @@ import QuireCore
 import TerminalUI
 
 /// The link picker (`L`): the item's links (`→`), then the items that link to it (`←`), a
-/// row each with the item reached, `(deleted)` or `(no such item)`.
+/// row each with the item reached, `(deleted)` or `(missing)`.
 enum LinkPickerScreen {
     static func render(_ state: AppState, picker: LinkPickerState, into buffer: inout Buffer) {
         let chrome = ScreenChrome(size: state.size, headerRows: 1)
@@ -41,11 +41,7 @@ enum LinkPickerScreen {
         case .from:
             spans = [Span("← ", .accent), Span(entry.text, .normal)]
         }
-        if entry.target == nil {
-            spans.append(Span("  (no such item)", .muted))
-        } else if entry.target?.deleted == true {
-            spans.append(Span("  (deleted)", .muted))
-        }
+        if let reach = entry.reach { spans.append(Span("  " + reach.mark, .linkMissing)) }
         return Line(spans)
     }
 }

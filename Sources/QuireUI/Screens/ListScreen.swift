@@ -69,6 +69,10 @@ enum ListScreen {
             return
         }
         let rowWidth = max(0, area.width - 2)
+        if list.query.viewName == AppState.agendaView.name, let today = state.today {
+            renderAgenda(state, today: today, rowWidth: rowWidth, into: &buffer, area: area)
+            return
+        }
         let first = max(list.top, list.offset)
         let last = min(list.top + area.height, list.offset + list.items.count)
         var rows: [Line] = []
@@ -78,6 +82,43 @@ enum ListScreen {
             }
         }
         ListView(rows: rows, firstIndex: first, count: list.total, top: list.top, selected: list.selection)
+            .render(into: &buffer, area: area)
+    }
+
+    /// The agenda's rows under a heading for each day (`Day.agendaHeading`), as `quire agenda`
+    /// prints them; the top row is always a heading, so the day of the first task shows. The
+    /// list's scroll counts tasks only: the rows start further down when headings would push
+    /// the selected task off the bottom.
+    private static func renderAgenda(
+        _ state: AppState, today: Day, rowWidth: Int, into buffer: inout Buffer, area: Rect
+    ) {
+        let list = state.list
+        let loaded = list.offset..<(list.offset + list.items.count)
+        func rows(from start: Int) -> (rows: [Line], selected: Int?) {
+            var rows: [Line] = []
+            var selected: Int?
+            var heading: String?
+            var index = start
+            while rows.count < area.height, loaded.contains(index) {
+                let item = list.items[index - list.offset]
+                let day = (item.due ?? today).agendaHeading(today: today)
+                if day != heading {
+                    rows.append(Line(day, style: Style(.heading, bold: true)))
+                    heading = day
+                }
+                if index == list.selection { selected = rows.count }
+                rows.append(ItemRow.line(item, width: rowWidth, today: today))
+                index += 1
+            }
+            return (Array(rows.prefix(area.height)), selected)
+        }
+        var start = max(list.top, list.offset)
+        var shown = rows(from: start)
+        while start < list.selection, loaded.contains(list.selection), (shown.selected ?? area.height) >= area.height {
+            start += 1
+            shown = rows(from: start)
+        }
+        ListView(rows: shown.rows, count: shown.rows.count, top: 0, selected: shown.selected)
             .render(into: &buffer, area: area)
     }
 

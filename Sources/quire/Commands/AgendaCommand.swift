@@ -51,7 +51,7 @@ struct AgendaCommand: StoreCommand {
         let listing = ItemListing(terminal: Terminal())
         var groups: [(heading: String, tasks: [Item])] = []
         for task in tasks {
-            let heading = Self.heading(for: task.due ?? today, today: today)
+            let heading = (task.due ?? today).agendaHeading(today: today)
             if groups.last?.heading == heading {
                 groups[groups.count - 1].tasks.append(task)
             } else {
@@ -62,18 +62,6 @@ struct AgendaCommand: StoreCommand {
             if index > 0 { out.line("") }
             out.line(group.heading)
             listing.write(group.tasks, shortIDs: shortIDs, to: &out)
-        }
-    }
-
-    /// `Overdue`, `Today · Thu 2026-11-26`, `Tomorrow · Fri 2026-11-27`, `Sat 2026-11-28`.
-    static func heading(for day: Day, today: Day) -> String {
-        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        let named = "\(names[day.weekday - 1]) \(day)"
-        switch day.ordinal - today.ordinal {
-        case ..<0: return "Overdue"
-        case 0: return "Today · " + named
-        case 1: return "Tomorrow · " + named
-        default: return named
         }
     }
 }

@@ -10,7 +10,10 @@ struct ExportCommand: StoreCommand {
         discussion: """
             json: one JSON array of items, to standard output or to the --output file.
             markdown: one file per item in the --output folder, each with a header of fields \
-            (id, kind, title, tags, done, due, priority, pinned, times) and the body below it.
+            (id, kind, title, tags, done, due, priority, pinned, project, times) and the body \
+            below it; an item of a project goes in the project's folder (home.garden: \
+            home/garden/), and links are written [[Title]] (or [[ID]] where a title is shared) \
+            so that they reach the same items once imported.
             'quire import' reads both back.
             """)
 
@@ -85,9 +88,22 @@ struct ExportCommand: StoreCommand {
             throw CLIFailure.badInput("cannot create the folder \(folder): \(StoreAccess.reason(error))")
         }
         var count = 0
-        try store.forEachItem(matching: .live) { item in
-            let path = folder + "/" + MarkdownItem.fileName(for: item)
-            guard FileManager.default.createFile(atPath: path, contents: Data(MarkdownItem.render(item).utf8)) else {
+        var made: Set<String> = []
+        try store.forEachItemForExport { item, body in
+            var directory = folder
+            if let sub = MarkdownItem.folder(for: item) {
+                directory += "/" + sub
+                if made.insert(sub).inserted {
+                    do {
+                        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    } catch {
+                        throw CLIFailure.badInput("cannot create the folder \(directory): \(StoreAccess.reason(error))")
+                    }
+                }
+            }
+            let path = directory + "/" + MarkdownItem.fileName(for: item)
+            let text = MarkdownItem.render(item, body: body)
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
                 throw CLIFailure.badInput("cannot write \(path)")
             }
             count += 1

@@ -11,7 +11,8 @@ struct ImportCommand: StoreCommand {
             json: an array of items as 'quire export' writes them (only "title" is required).
             markdown: a folder of .md files with a header of fields, as 'quire export \
             --format markdown' writes them; a file without a header becomes a note titled by \
-            its first '# ' heading or its file name.
+            its first '# ' heading or its file name. Folders inside are read too, each as a \
+            project (home/garden/ is home.garden) for the files whose header names none.
             taskwarrior: the output of 'task export'.
             Without --format: a folder is markdown; a file is json, or taskwarrior when its \
             entries have a "description" and no "title".
@@ -134,15 +135,24 @@ struct ImportCommand: StoreCommand {
         return .json
     }
 
-    /// The folder's Markdown files, by name.
+    /// The folder's Markdown files and those of the folders in it, by path: a folder inside is
+    /// a project (`home/garden/` → `home.garden`), as `quire export` writes them.
     private func markdownFiles() throws -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: path)
-                .filter { $0.lowercased().hasSuffix(".md") || $0.lowercased().hasSuffix(".markdown") }.sorted()
-                .map { path + "/" + $0 }
-        } catch {
-            throw CLIFailure.badInput("cannot read the folder \(path): \(StoreAccess.reason(error))")
+        guard let walk = FileManager.default.enumerator(atPath: path) else {
+            throw CLIFailure.badInput("cannot read the folder \(path)")
         }
+        var files: [String] = []
+        while let relative = walk.nextObject() as? String {
+            let lowered = relative.lowercased()
+            guard lowered.hasSuffix(".md") || lowered.hasSuffix(".markdown") else { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path + "/" + relative, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                files.append(path + "/" + relative)
+            }
+        }
+        return files.sorted()
     }
 
     private func markdownFile(_ file: String) throws(ImportError) -> ImportEntry {
@@ -152,7 +162,11 @@ struct ImportCommand: StoreCommand {
         }
         let name = (file as NSString).lastPathComponent
         do {
-            return try MarkdownItem.parse(text, fallbackTitle: (name as NSString).deletingPathExtension)
+            let folder = (file as NSString).deletingLastPathComponent
+            let inside = folder.hasPrefix(path + "/") ? String(folder.dropFirst(path.count + 1)) : ""
+            return try MarkdownItem.parse(
+                text, fallbackTitle: (name as NSString).deletingPathExtension,
+                folderProject: MarkdownItem.project(forFolder: inside))
         } catch {
             throw ImportError(error.location.isEmpty ? file : "\(file) \(error.location)", error.reason)
         }

@@ -13,7 +13,8 @@ extension AppDatabase {
         let best = try read { db -> [String] in
             let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
             // Open tasks only (`quire next`): the covering index of exactly those rows, read
-            // without a look at the table (40 ms instead of 318 at a million items).
+            // without a look at the table (at a million items, 30 to 100 ms instead of 330 to 800 for
+            // the query alone, sqlite3 on a loaded machine; see BENCHMARKS.md).
             let source = filter.admitsOnlyOpenTasks ? "item INDEXED BY item_open_tasks" : "item"
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT item.id, item.due, item.priority, item.createdAt FROM \(source) WHERE \(condition)",

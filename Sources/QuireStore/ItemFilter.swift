@@ -66,6 +66,10 @@ public struct ItemFilter: Sendable, Hashable {
         return settled
     }
 
+    /// True when every row the filter admits is a live open task, which the partial index
+    /// `item_open_tasks` (v20) holds: a read may then name that index.
+    var admitsOnlyOpenTasks: Bool { status == .open && !includeDeleted && !onlyDeleted }
+
     /// The ORDER BY terms over alias `item`.
     var orderSQL: String { order?.sql ?? "item.pinned DESC, item.id DESC" }
 

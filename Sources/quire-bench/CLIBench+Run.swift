@@ -8,7 +8,7 @@ enum CLIBenchMeasurement: String, CaseIterable, Hashable {
     case done = "`quire done ID`"
     case list = "`quire list --open --json` (open tasks)"
     case listFirst = "`quire list --open --json`: its first item out"
-    case filtered = "`quire list +garden status:open due.before:eow --json` (a filter)"
+    case filtered = "`quire list +garden project:p due.before:eow` (a filter)"
     case next = "`quire next` (the 10 most urgent of the open tasks)"
     case search = "`quire search WORD`"
     case importFile = "`quire import` of 10k items (JSON)"
@@ -49,8 +49,9 @@ struct CLIBenchRun {
     let runs: Int
     /// The word the search runs for; it is in one item in a thousand.
     static let searchWord = "zephyr"
-    /// A filter of the kind a Taskwarrior user types: a tag, a status and a date in words.
-    static let filterArguments = ["list", "+garden", "status:open", "due.before:eow", "--json"]
+    /// A filter of the kind a Taskwarrior user types: a tag, a project and a date in words.
+    static let filterTerms = ["+garden", "project:p", "due.before:eow"]
+    static let filterArguments = ["list"] + filterTerms
 
     func measure() throws -> [CLIBenchMeasurement: CLIBenchStats] {
         let home = NSTemporaryDirectory() + "quire-bench-cli-\(size)-\(getpid())"

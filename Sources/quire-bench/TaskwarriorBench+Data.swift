@@ -27,6 +27,7 @@ struct TaskwarriorExport {
             field("status", "pending")
         }
         // Taskwarrior's dates are instants; a Quire due date is a day, taken at its midnight (UTC).
+        if let project = entry.project { field("project", project) }
         if let due = entry.due { field("due", due.description.replacingOccurrences(of: "-", with: "") + "T000000Z") }
         switch entry.priority {
         case .none: break

@@ -4,7 +4,7 @@ import QuireStore
 
 /// What the side-by-side benchmark times: each row one job done by both tools' usual command.
 enum TaskwarriorBenchMeasurement: CaseIterable, Hashable {
-    case startUp, add, done, list, search, searchDone, importFile
+    case startUp, add, done, list, filtered, next, search, searchDone, importFile
 
     /// The row's first cell: the job, both commands, and what each prints.
     var label: String {
@@ -17,6 +17,10 @@ enum TaskwarriorBenchMeasurement: CaseIterable, Hashable {
         case .list:
             "list the open tasks: `quire list --open` (open tasks) · `task list` (pending tasks, Quire's notes among them), "
                 + "one line each"
+        case .filtered:
+            "a filter: `quire list +garden project:p due.before:eow` (done tasks too, as `quire list` shows) · "
+                + "`task +garden project:p due.before:eow list` (pending tasks)"
+        case .next: "the most urgent tasks: `quire next` (the top 10) · `task next` (a page of them)"
         case .search:
             "search a word found in one item in a thousand: `quire search zephyr` (titles, bodies, tags of every item) · "
                 + "`task /zephyr/ list` (descriptions and annotations of pending tasks)"
@@ -123,6 +127,16 @@ struct TaskwarriorBenchRun {
             runs,
             quire: { _ in try timeLines(quire, ["list", "--open"], expect: expected.openTasks, containing: nil) },
             task: { _ in try timeLines(task, ["list"], expect: open, containing: nil) })
+        // What these print depends on the day (`eow`, urgency): each must print something.
+        let filter = CLIBenchRun.filterTerms
+        results.pairs[.filtered] = try sideBySide(
+            runs,
+            quire: { _ in try timeLines(quire, ["list"] + filter, atLeast: 1) },
+            task: { _ in try timeLines(task, filter + ["list"], atLeast: 1) })
+        results.pairs[.next] = try sideBySide(
+            runs,
+            quire: { _ in try timeLines(quire, ["next"], atLeast: 10) },
+            task: { _ in try timeLines(task, ["next"], atLeast: 1) })
         results.pairs[.search] = try sideBySide(
             runs,
             quire: { _ in try timeLines(quire, ["search", CLIBenchRun.searchWord], expect: expected.matches) },
@@ -219,6 +233,17 @@ struct TaskwarriorBenchRun {
         guard lines.count == expect else {
             throw CLIBenchError(
                 "\(process.name) \(arguments.joined(separator: " ")) printed \(lines.count) items, not \(expect)")
+        }
+        return milliseconds
+    }
+
+    /// Wall time of a command that prints at least `minimum` lines.
+    private func timeLines(_ process: BenchProcess, _ arguments: [String], atLeast minimum: Int) throws -> Double {
+        let (milliseconds, output) = try process.timeReading(arguments)
+        let lines = output.split(separator: "\n").count
+        guard lines >= minimum else {
+            throw CLIBenchError(
+                "\(process.name) \(arguments.joined(separator: " ")) printed \(lines) lines, fewer than \(minimum)")
         }
         return milliseconds
     }

@@ -11,7 +11,7 @@ import Foundation
 struct TaskwarriorBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "taskwarrior",
-        abstract: "Time quire and Taskwarrior's task side by side: add, done, list, search and import.")
+        abstract: "Time quire and Taskwarrior's task side by side: add, done, list, a filter, next, search and import.")
 
     @Option(help: "The quire executable to time.")
     var quire: String

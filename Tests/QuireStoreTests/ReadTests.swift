@@ -63,6 +63,27 @@ import Testing
             #expect(plan.contains("item_by") && !plan.contains("TEMP B-TREE"), "\(plan)")
         }
     }
+
+    /// `quire next` scores every open task: from the index of the open tasks alone (v20), never
+    /// from the rows of every open item (318 ms at a million items).
+    @Test func urgencyReadsOnlyTheOpenTasksIndex() throws {
+        let store = try StoreFixture.make()
+        let today = Day(year: 2026, month: 11, day: 26)!
+        for waiting in [false, true] {
+            if waiting {
+                _ = try store.create(NewItem(kind: .task, title: "later", wait: Day(year: 2027, month: 1, day: 1)))
+            }
+            let filter = ItemFilter.defaultList(status: .open, today: today)
+            let plan = try store.writer.read { db in
+                let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
+                return try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN " + AppDatabase.urgencyScanSQL(filter, condition: condition),
+                    arguments: arguments
+                ).map { row -> String in row["detail"] }
+            }.joined(separator: " ")
+            #expect(plan.contains("COVERING INDEX item_open_tasks"), "\(plan)")
+        }
+    }
 }
 
 @Suite struct PositionTests {

@@ -294,8 +294,7 @@ struct SimulationRun {
     }
 
     /// One sync of a device, traced with the events it logged.
-    private func sync(_ device: SimulatedSystem.Device, healing: Bool = false) async throws -> SyncMachine.RoundOutcome
-    {
+    func sync(_ device: SimulatedSystem.Device, healing: Bool = false) async throws -> SyncMachine.RoundOutcome {
         let outcome = await device.engine.runToCompletion(waitingForLock: 0)
         trace("\(device.name) syncs\(healing ? " (healing)" : ""): \(outcome)")
         if SimulationRun.tracing {
@@ -309,7 +308,7 @@ struct SimulationRun {
         return outcome
     }
 
-    private func injectFaults(_ system: SimulatedSystem, tracked: [String: Tracked]) async throws {
+    func injectFaults(_ system: SimulatedSystem, tracked: [String: Tracked]) async throws {
         let faults = system.faults
         if system.chance(faults.backup) {
             try system.backUpServer()
@@ -384,7 +383,7 @@ struct SimulationRun {
     }
 
     /// Faults off; every device syncs, in turn, until a whole pass changes nothing.
-    private func heal(_ system: SimulatedSystem, tracked: inout [String: Tracked]) async throws {
+    func heal(_ system: SimulatedSystem, tracked: inout [String: Tracked]) async throws {
         system.faults = .none
         for device in system.devices {
             device.online = true
@@ -421,7 +420,7 @@ struct SimulationRun {
         }
     }
 
-    private func check(_ system: SimulatedSystem, tracked: [String: Tracked]) async throws {
+    func check(_ system: SimulatedSystem, tracked: [String: Tracked]) async throws {
         var problems: [String] = []
         let server = try await system.serverItems()
         for device in system.devices {

@@ -154,6 +154,10 @@ extension ChangeItem {
         CompactJSON.appendOptional("recur", recur?.description, to: &bytes)
         CompactJSON.appendOptional("wait", wait?.description, to: &bytes)
         CompactJSON.appendOptional("scheduled", scheduled?.description, to: &bytes)
+        if !attachments.isEmpty {
+            CompactJSON.appendRaw(",\"attachments\":", to: &bytes)
+            CompactJSON.appendStrings(attachments.map(\.wireText), to: &bytes)
+        }
         CompactJSON.appendRaw(",\"createdAt\":\"", to: &bytes)
         Timestamp.append(createdAt, to: &bytes)
         CompactJSON.appendRaw("\",\"updatedAt\":\"", to: &bytes)
@@ -341,6 +345,14 @@ extension ChangeItem {
         let wait = waitText.flatMap(Day.init)
         let scheduled = scheduledText.flatMap(Day.init)
         guard (waitText == nil) == (wait == nil), (scheduledText == nil) == (scheduled == nil) else { return nil }
+        // No key: no files.
+        var attachments: [AttachedFile] = []
+        if reader.key("attachments") {
+            guard case .strings(let texts)? = reader.value(), let parsed = try? Attachments.parse(texts),
+                reader.take(UInt8(ascii: ","))
+            else { return nil }
+            attachments = parsed
+        }
         guard reader.key("createdAt"),
             let created = reader.string().flatMap(Timestamp.date(from:)),
             reader.take(UInt8(ascii: ",")), reader.key("updatedAt"),
@@ -363,7 +375,7 @@ extension ChangeItem {
         return ChangeItem(
             id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,
             priority: priority, pinned: pinned, project: project, recur: recur, wait: wait, scheduled: scheduled,
-            createdAt: created, updatedAt: updated,
+            attachments: attachments, createdAt: created, updatedAt: updated,
             doneAt: doneAt,
             version: version)
     }

@@ -14,7 +14,7 @@ import ServiceLifecycle
 final class PostgresStore: SyncStore {
     let client: PostgresClient
     private let schema: String?
-    private let logger: Logger
+    let logger: Logger
 
     var services: [any Service] { [client] }
 
@@ -66,7 +66,7 @@ final class PostgresStore: SyncStore {
 
     /// Runs `body` in a transaction on one pooled connection; rolls back when it throws and
     /// rethrows its error unchanged.
-    private func transaction<T: Sendable>(
+    func transaction<T: Sendable>(
         readOnly: Bool = false, _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await client.withConnection { connection in
@@ -94,7 +94,7 @@ final class PostgresStore: SyncStore {
             }
             let found = try await self.schemaVersion(connection)
             for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3
-                + PostgresStore.schemaV4
+                + PostgresStore.schemaV4 + PostgresStore.chunkSchema
             {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
             }

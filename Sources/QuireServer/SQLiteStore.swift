@@ -121,6 +121,10 @@ final class SQLiteStore: SyncStore {
             try db.execute(sql: "ALTER TABLE users ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: StoredBytesSQL.recount(length: SQLiteStore.byteLength))
         }
+        migrator.registerMigration("v5 attachment chunks") { db in
+            // Attached files' chunks and manifests, per account (`SQLiteStore+Chunks.swift`).
+            try db.execute(sql: SQLiteStore.chunkTablesSQL)
+        }
         return migrator
     }
 

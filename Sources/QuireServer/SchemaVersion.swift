@@ -7,8 +7,9 @@ public enum SchemaVersion {
     /// The schema this binary writes; raise it with every migration added to a store.
     /// 2: every item version carries its `ServerVersion`; renewing the epoch records the
     /// lineage of the database's earlier lives. 3: tokens carry the name of their device.
-    /// 4: each user's row counts the bytes their rows take (the storage quota).
-    public static let current = 4
+    /// 4: each user's row counts the bytes their rows take (the storage quota). 5: attachment
+    /// chunks and file manifests.
+    public static let current = 5
 
     /// The server's own version, named in messages about the schema.
     public static let serverVersion = "0.1.0"

@@ -13,13 +13,15 @@ public enum SyncSetup {
     ) -> SyncEngine {
         let now = environment.now
         let ledger = SyncLedger(storage: database.syncStorage(), now: now, newID: environment.newID)
-        return SyncEngine(
+        let engine = SyncEngine(
             ledger: ledger, limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: now),
             connect: {
                 settings.remote().map {
                     HTTPSyncTransport(baseURL: $0.url, token: $0.token, timeout: timeout, now: now)
                 }
             })
+        engine.attachments = AttachmentSync(store: database, policy: { settings.downloadPolicy })
+        return engine
     }
 }
 

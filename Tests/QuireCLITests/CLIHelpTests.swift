@@ -9,7 +9,7 @@ import Testing
         #expect(help.status == 0 && help.stderr.isEmpty)
         for command in [
             "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
-            "undo",
+            "undo", "attach", "attachments", "attachment", "detach",
         ] {
             #expect(help.stdout.contains("  \(command) "), "missing \(command)")
         }
@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: [
         "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
-        "undo", "next", "agenda",
+        "undo", "next", "agenda", "attach", "attachments", "detach",
     ])
     func everySubcommandHasHelp(_ command: String) throws {
         let cli = try QuireCLI()
@@ -35,7 +35,8 @@ import Testing
     /// "on" / "the local store…": a short line whose next word would have fitted on it.
     @Test(arguments: [
         "", "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export",
-        "import", "undo", "sync", "status", "conflicts", "resolve", "remote", "next", "agenda",
+        "import", "undo", "sync", "status", "conflicts", "resolve", "remote", "next", "agenda", "attach",
+        "attachments", "attachment", "detach",
     ])
     func helpSentencesAreNotBrokenTwice(_ command: String) throws {
         let cli = try QuireCLI()

@@ -106,8 +106,15 @@ struct AttachmentService: Sendable {
 
     // MARK: - Steps
 
+    /// Decodes a `ChunkQuery` or `FileManifest`; a key openapi.yaml does not allow (both are
+    /// `size` and `chunks` alone) is refused, not skipped.
     private func decode<T: Decodable>(_ bytes: [UInt8]) throws -> T {
         guard !bytes.isEmpty else { throw APIError.badRequest("the body is empty; send a JSON document") }
+        if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+            let stray = object.keys.sorted().first(where: { $0 != "size" && $0 != "chunks" })
+        {
+            throw APIError.badRequest("unknown key '\(stray.prefix(60))'; see openapi.yaml for the body's shape")
+        }
         do {
             return try WireJSON.decoder().decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {

@@ -83,6 +83,10 @@ import Testing
             #expect(try server.failure(anonymous).0 == 401)
             let malformed = try await server.send(.get, AttachmentProtocol.chunksPath + "/XYZ", token: ann)
             #expect(try server.failure(malformed).0 == 400)
+            let stray = try await server.send(
+                .post, AttachmentProtocol.chunksMissingPath, token: ann,
+                body: Array(#"{"size": 0, "chunks": [], "extra": 1}"#.utf8))
+            #expect(try server.failure(stray).0 == 400, "a key openapi.yaml does not allow is refused")
 
             // An abandoned upload's chunk goes after the retention; a committed file's stay.
             let orphan = Self.chunk(9)

@@ -78,7 +78,11 @@ extension AppDatabase {
             var seen = Set<String>()
             var files: [AttachedFile] = []
             for text in try String.fetchAll(
-                db, sql: "SELECT attachments FROM item WHERE deleted = 0 AND attachments IS NOT NULL ORDER BY rowNumber"
+                db,
+                sql: """
+                    SELECT attachments FROM item INDEXED BY item_with_attachments
+                    WHERE attachments IS NOT NULL AND deleted = 0 ORDER BY rowNumber
+                    """
             ) {
                 for reference in JSONText.parseStrings(text) ?? [] {
                     if let file = AttachedFile(wireText: reference), seen.insert(file.hash).inserted {

@@ -509,6 +509,11 @@ extension AppDatabase {
                     try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN attachments TEXT")
                 }
             }
+            // Few items have files: sync asks for them after every round, and `has:attachment`
+            // filters by them, through this partial index instead of a scan of every item.
+            try db.execute(
+                sql: "CREATE INDEX IF NOT EXISTS item_with_attachments ON item(rowNumber) WHERE attachments IS NOT NULL"
+            )
             try db.execute(
                 sql: """
                     CREATE TABLE IF NOT EXISTS attachmentTransfer (

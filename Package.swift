@@ -45,7 +45,11 @@ let package = Package(
         // MARK: - Shells
         .target(
             name: "QuireStore",
-            dependencies: ["QuireCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            dependencies: [
+                "QuireCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // SHA-256 of attached files, the attachment store's addresses.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(
             name: "QuireSync",
             dependencies: [

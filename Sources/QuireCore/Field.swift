@@ -18,6 +18,8 @@ public enum Field: String, CaseIterable, Codable, CodingKeyRepresentable, Sendab
     /// A date: the task is hidden from default lists until then.
     case wait
     case scheduled
+    /// The files attached to the item (`AttachedFile`), carried as a set of one-line references.
+    case attachments
 
     public static func < (lhs: Field, rhs: Field) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -40,6 +40,8 @@ public indirect enum Filter: Hashable, Sendable {
         /// `has:link`: the body holds a `[[…]]` link (`WikiLink.links`), whether it reaches an
         /// item or not.
         case hasLink
+        /// `has:attachment`: at least one file is attached.
+        case hasAttachment
         /// `links:ID`: the body links to the item with this id, as typed on the command line
         /// (the store finds the item, then every link that reaches it: by id, title or former
         /// title).
@@ -152,6 +154,7 @@ extension Filter.Term {
         case .created(let range): return range.contains(item.createdAt)
         case .updated(let range): return range.contains(item.updatedAt)
         case .hasLink: return !WikiLink.links(in: item.body).isEmpty
+        case .hasAttachment: return !item.attachments.isEmpty
         case .links(let target):
             // Without the store an id prefix or a title cannot be looked up: in memory a link
             // written as the text given (a full id, or a title) is the best reading there is.

@@ -222,7 +222,6 @@ struct FilterParser {
         let dated = ["due", "wait", "scheduled", "created", "updated"]
         if let modifier {
             guard dated.contains(field) else {
-                if Self.laterFields[field] != nil { throw notYet(field, term: term) }
                 guard Filter.fieldNames.contains(field) else { throw unknown(field, term: term) }
                 throw Filter.Failure("'\(term)': \(field) takes no .\(modifier); only dates take .before and .after")
             }
@@ -259,8 +258,8 @@ struct FilterParser {
         case "has":
             switch lowered {
             case "link": return .hasLink
-            case "attachment": throw notYet("attachment", term: term)
-            default: throw Filter.Failure("'\(term)': has is link (or attachment, not in this version yet)")
+            case "attachment": return .hasAttachment
+            default: throw Filter.Failure("'\(term)': has is attachment or link")
             }
         case "links":
             let target = value.trimmingWhitespace()
@@ -302,24 +301,14 @@ struct FilterParser {
             )
             return field == "created" ? .created(range) : .updated(range)
         default:
-            if Self.laterFields[field] != nil { throw notYet(field, term: term) }
             throw unknown(field, term: term)
         }
     }
-
-    /// Fields SPEC names whose items this version does not have yet, with what they need.
-    static let laterFields: [String: String] = [
-        "attachment": "attachments"
-    ]
 
     private func unknown(_ field: String, term: String) -> Filter.Failure {
         Filter.Failure(
             "'\(term)': unknown field '\(field)'; filters know "
                 + Filter.fieldNames.map { "\($0):" }.joined(separator: ", ")
                 + ", +tag and -tag (put a word with a colon in quotes)")
-    }
-
-    private func notYet(_ field: String, term: String) -> Filter.Failure {
-        Filter.Failure("'\(term)': this version of Quire has no \(Self.laterFields[field] ?? field) yet")
     }
 }

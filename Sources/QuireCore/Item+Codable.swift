@@ -4,7 +4,8 @@ import Foundation
 /// RFC 3339 text whatever the encoder's date strategy, so scripts see one stable shape.
 extension Item: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, kind, title, body, tags, done, doneAt, due, priority, pinned, project, recur, wait, scheduled
+        case id, kind, title, body, tags, done, doneAt, due, priority, pinned, project, recur, wait, scheduled,
+            attachments
         case createdAt, updatedAt, deleted, rev, syncState, serverVersion
     }
 
@@ -27,6 +28,7 @@ extension Item: Codable {
             recur: try container.decodeIfPresent(Recurrence.self, forKey: .recur),
             wait: try container.decodeIfPresent(Day.self, forKey: .wait),
             scheduled: try container.decodeIfPresent(Day.self, forKey: .scheduled),
+            attachments: try container.decodeIfPresent([AttachedFile].self, forKey: .attachments) ?? [],
             createdAt: created,
             updatedAt: try time(.updatedAt) ?? created,
             deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
@@ -53,6 +55,7 @@ extension Item: Codable {
         try container.encode(recur, forKey: .recur)
         try container.encode(wait, forKey: .wait)
         try container.encode(scheduled, forKey: .scheduled)
+        try container.encode(attachments, forKey: .attachments)
         try container.encode(Timestamp.string(from: createdAt), forKey: .createdAt)
         try container.encode(Timestamp.string(from: updatedAt), forKey: .updatedAt)
         try container.encode(deleted, forKey: .deleted)

@@ -42,6 +42,9 @@ extension Item {
             guard !deleted else { return false }
             return (op.fields ?? [:]).allSatisfy { field, change in
                 if field == .tags, case .strings(let list) = change.to { return Tags.normalize(list) == tags }
+                if field == .attachments, case .strings(let list) = change.to {
+                    return (try? Attachments.parse(list)) == attachments
+                }
                 return value(of: field) == change.to
             }
         }

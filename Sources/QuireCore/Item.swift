@@ -26,6 +26,8 @@ public struct Item: Hashable, Sendable, Identifiable {
     public var wait: Day?
     /// The day a task is planned to be started on.
     public var scheduled: Day?
+    /// The files attached, a set kept sorted and unique (`Attachments.normalize`).
+    public var attachments: [AttachedFile]
     public var createdAt: Date
     public var updatedAt: Date
     /// A tombstone until purged; `quire restore` clears it.
@@ -41,7 +43,8 @@ public struct Item: Hashable, Sendable, Identifiable {
         id: String, kind: ItemKind = .note, title: String, body: String = "", tags: [String] = [],
         done: Bool = false, doneAt: Date? = nil, due: Day? = nil, priority: Priority = .none,
         pinned: Bool = false, project: String? = nil, recur: Recurrence? = nil, wait: Day? = nil,
-        scheduled: Day? = nil, createdAt: Date, updatedAt: Date? = nil, deleted: Bool = false, rev: Int = 0,
+        scheduled: Day? = nil, attachments: [AttachedFile] = [], createdAt: Date, updatedAt: Date? = nil,
+        deleted: Bool = false, rev: Int = 0,
         syncState: SyncState = .pending, serverVersion: ServerVersion? = nil
     ) {
         self.id = id
@@ -58,6 +61,7 @@ public struct Item: Hashable, Sendable, Identifiable {
         self.recur = recur
         self.wait = wait
         self.scheduled = scheduled
+        self.attachments = Attachments.normalize(attachments)
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
         self.deleted = deleted
@@ -85,6 +89,7 @@ extension Item {
         case .recur: recur.map { .string($0.description) } ?? .null
         case .wait: wait.map { .string($0.description) } ?? .null
         case .scheduled: scheduled.map { .string($0.description) } ?? .null
+        case .attachments: Attachments.value(attachments)
         }
     }
 
@@ -139,6 +144,10 @@ extension Item {
         case (.recur, .string(let text)):
             guard let rule = Recurrence(text) else { throw .invalidRecurrence(text) }
             recur = rule
+        case (.attachments, .strings(let list)):
+            attachments = try Attachments.parse(list)
+        case (.attachments, .null):
+            attachments = []
         default:
             throw .wrongType(field: field)
         }

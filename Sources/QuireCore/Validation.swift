@@ -21,6 +21,8 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
     /// A rule on a note or on a task without a due date: there is no date to recur from.
     case recurrenceNeedsDue
     case wrongType(field: Field)
+    /// Not an attachment reference (`AttachedFile.wireText`).
+    case invalidAttachment(String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,7 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
         case .recurrenceNeedsDue:
             "only a task with a due date recurs: give it a due date (--due DATE) or stop the series (--recur none)"
         case .wrongType(let field): "wrong type of value for field '\(field.rawValue)'"
+        case .invalidAttachment(let text): "invalid attachment reference '\(text.prefix(80))'"
         }
     }
 }

@@ -29,6 +29,9 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
     public var recur: Recurrence?
     public var wait: Day?
     public var scheduled: Day?
+    /// The files attached (`AttachedFile`), each as its one-line reference on the wire; the key
+    /// is left out when there are none, so items without files read as before.
+    public var attachments: [AttachedFile]
     public var createdAt: Date
     public var updatedAt: Date
     /// When `done` last became true, by the server's clock; nil while open (and for items a
@@ -45,8 +48,9 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
     public init(
         id: String, rev: Int, deleted: Bool = false, kind: ItemKind = .note, title: String, body: String = "",
         tags: [String] = [], done: Bool = false, due: Day? = nil, priority: Priority = .none, pinned: Bool = false,
-        project: String? = nil, recur: Recurrence? = nil, wait: Day? = nil, scheduled: Day? = nil, createdAt: Date,
-        updatedAt: Date, doneAt: Date? = nil, version: ServerVersion? = nil, sealed: [Field: SealedValue]? = nil
+        project: String? = nil, recur: Recurrence? = nil, wait: Day? = nil, scheduled: Day? = nil,
+        attachments: [AttachedFile] = [], createdAt: Date, updatedAt: Date, doneAt: Date? = nil,
+        version: ServerVersion? = nil, sealed: [Field: SealedValue]? = nil
     ) {
         self.id = id
         self.rev = rev
@@ -63,6 +67,7 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
         self.recur = recur
         self.wait = wait
         self.scheduled = scheduled
+        self.attachments = Attachments.normalize(attachments)
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.doneAt = doneAt
@@ -87,7 +92,8 @@ extension ChangeItem {
             id: item.id, rev: item.rev, deleted: item.deleted, kind: item.kind, title: item.title, body: item.body,
             tags: item.tags, done: item.done, due: item.due, priority: item.priority, pinned: item.pinned,
             project: item.project, recur: item.recur, wait: item.wait, scheduled: item.scheduled,
-            createdAt: item.createdAt, updatedAt: item.updatedAt, doneAt: item.done ? item.doneAt : nil,
+            attachments: item.attachments, createdAt: item.createdAt, updatedAt: item.updatedAt,
+            doneAt: item.done ? item.doneAt : nil,
             version: item.serverVersion)
     }
 
@@ -99,7 +105,8 @@ extension ChangeItem {
         Item(
             id: id, kind: kind, title: title, body: body, tags: tags, done: done,
             doneAt: done ? (doneAt ?? fallback) : nil, due: due, priority: priority, pinned: pinned,
-            project: project, recur: recur, wait: wait, scheduled: scheduled, createdAt: createdAt,
+            project: project, recur: recur, wait: wait, scheduled: scheduled, attachments: attachments,
+            createdAt: createdAt,
             updatedAt: updatedAt, deleted: deleted, rev: rev,
             syncState: syncState,
             serverVersion: version)
@@ -120,6 +127,7 @@ extension ChangeItem {
         case .recur: recur.map { .string($0.description) } ?? .null
         case .wait: wait.map { .string($0.description) } ?? .null
         case .scheduled: scheduled.map { .string($0.description) } ?? .null
+        case .attachments: Attachments.value(attachments)
         }
     }
 }
@@ -129,7 +137,7 @@ extension ChangeItem {
 extension ChangeItem: Codable {
     enum CodingKeys: String, CodingKey {
         case id, rev, deleted, kind, title, body, tags, done, due, priority, pinned, project, recur, wait, scheduled,
-            createdAt, updatedAt
+            attachments, createdAt, updatedAt
         case doneAt, version, sealed
     }
 
@@ -159,6 +167,7 @@ extension ChangeItem: Codable {
             recur: try container.decodeIfPresent(Recurrence.self, forKey: .recur),
             wait: try container.decodeIfPresent(Day.self, forKey: .wait),
             scheduled: try container.decodeIfPresent(Day.self, forKey: .scheduled),
+            attachments: try Attachments.parse(container.decodeIfPresent([String].self, forKey: .attachments) ?? []),
             createdAt: try time(.createdAt),
             updatedAt: try time(.updatedAt),
             doneAt: try container.decodeTimeIfPresent(forKey: .doneAt),
@@ -211,5 +220,6 @@ extension ChangeItem: Codable {
         try container.encode(recur, forKey: .recur)
         try container.encode(wait, forKey: .wait)
         try container.encode(scheduled, forKey: .scheduled)
+        if !attachments.isEmpty { try container.encode(attachments.map(\.wireText), forKey: .attachments) }
     }
 }

@@ -188,6 +188,10 @@ extension ChangeItem {
         CompactJSON.appendOptional("recur", recur?.description, to: &bytes)
         CompactJSON.appendOptional("wait", wait?.description, to: &bytes)
         CompactJSON.appendOptional("scheduled", scheduled?.description, to: &bytes)
+        if !attachments.isEmpty {
+            CompactJSON.appendRaw(",\"attachments\":", to: &bytes)
+            CompactJSON.appendStrings(attachments.map(\.wireText), to: &bytes)
+        }
     }
 
     /// `appendCompactJSON(to:)` as text.
@@ -384,10 +388,18 @@ extension ChangeItem {
         let wait = waitText.flatMap(Day.init)
         let scheduled = scheduledText.flatMap(Day.init)
         guard (waitText == nil) == (wait == nil), (scheduledText == nil) == (scheduled == nil) else { return nil }
+        // No key: no files.
+        var attachments: [AttachedFile] = []
+        if reader.key("attachments") {
+            guard case .strings(let texts)? = reader.value(), let parsed = try? Attachments.parse(texts),
+                reader.take(UInt8(ascii: ","))
+            else { return nil }
+            attachments = parsed
+        }
         var item = ChangeItem(
             id: id, rev: rev, deleted: deleted, kind: kind, title: title, body: body, tags: tags, done: done, due: due,
             priority: priority, pinned: pinned, project: project, recur: recur, wait: wait, scheduled: scheduled,
-            createdAt: .distantPast, updatedAt: .distantPast)
+            attachments: attachments, createdAt: .distantPast, updatedAt: .distantPast)
         return readCompactTimes(&reader, into: &item) ? item : nil
     }
 

@@ -1,4 +1,5 @@
 import Crypto
+import QuireCore
 
 /// SHA-256 as the protocol writes it: lowercase hex of the UTF-8 bytes.
 ///
@@ -15,14 +16,5 @@ public enum ContentHash {
         hex(SHA256.hash(data: Array(bytes)))
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(64)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { HexText.lowercase(bytes) }
 }

@@ -36,6 +36,7 @@ func buildApplication(
     let methods: [String: HTTPRequest.Method] = [
         SyncProtocol.syncPath: .post, SyncProtocol.snapshotPath: .get,
         SyncProtocol.healthPath: .get, SyncProtocol.metricsPath: .get, SyncProtocol.hintsPath: .get,
+        AttachmentProtocol.chunksMissingPath: .post,
     ]
     let edge = EdgeMiddleware(
         metrics: metrics, logger: logger, methods: methods, tls: configuration.tlsCertificatePath != nil,
@@ -47,6 +48,24 @@ func buildApplication(
     router.get(RouterPath(SyncProtocol.keyringPath)) { request, _ in try await service.keyRing(request) }
     router.put(RouterPath(SyncProtocol.keyringPath)) { request, _ in try await service.storeKeyRing(request) }
     router.get(RouterPath(SyncProtocol.healthPath)) { _, _ in try await service.health() }
+    let chunkStore = store as? any ChunkStore
+    if let chunkStore {
+        let files = AttachmentService(
+            sync: service, chunks: chunkStore, limits: configuration.limits, metrics: metrics, now: now)
+        router.post(RouterPath(AttachmentProtocol.chunksMissingPath)) { request, _ in try await files.missing(request) }
+        router.put(RouterPath(AttachmentProtocol.chunksPath + "/:hash")) { request, context in
+            try await files.putChunk(request, hash: context.parameters.get("hash") ?? "")
+        }
+        router.get(RouterPath(AttachmentProtocol.chunksPath + "/:hash")) { request, context in
+            try await files.getChunk(request, hash: context.parameters.get("hash") ?? "")
+        }
+        router.put(RouterPath(AttachmentProtocol.filesPath + "/:hash")) { request, context in
+            try await files.putFile(request, hash: context.parameters.get("hash") ?? "")
+        }
+        router.get(RouterPath(AttachmentProtocol.filesPath + "/:hash")) { request, context in
+            try await files.getFile(request, hash: context.parameters.get("hash") ?? "")
+        }
+    }
     var metricsServer: [any Service] = []
     if let listen = configuration.metricsListen {
         // Metrics on an address of their own (an operator's network), not beside the API.
@@ -66,8 +85,8 @@ func buildApplication(
     }
 
     let purge = PurgeService(
-        store: store, retentionDays: configuration.retentionDays, interval: configuration.purgeInterval,
-        now: now, logger: logger)
+        store: store, chunks: chunkStore, metrics: metrics, retentionDays: configuration.retentionDays,
+        interval: configuration.purgeInterval, now: now, logger: logger)
     let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
     let host = configuration.host
     let connections = configuration.connections.fittingDescriptorLimit(logger: logger)

@@ -94,7 +94,7 @@ final class PostgresStore: SyncStore {
             }
             let found = try await self.schemaVersion(connection)
             for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3
-                + PostgresStore.schemaV4 + PostgresStore.schemaV5
+                + PostgresStore.schemaV4 + PostgresStore.chunkSchema + PostgresStore.schemaV6
             {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
             }
@@ -202,8 +202,8 @@ final class PostgresStore: SyncStore {
         "ALTER TABLE users ADD COLUMN IF NOT EXISTS stored_bytes BIGINT NOT NULL DEFAULT 0"
     ]
 
-    /// Schema 5: an encrypted account's key ring (wrapped keys only) and its version (0: none).
-    private static let schemaV5 = [
+    /// Schema 6: an encrypted account's key ring (wrapped keys only) and its version (0: none).
+    private static let schemaV6 = [
         "ALTER TABLE users ADD COLUMN IF NOT EXISTS keyring TEXT",
         "ALTER TABLE users ADD COLUMN IF NOT EXISTS keyring_version BIGINT NOT NULL DEFAULT 0",
     ]

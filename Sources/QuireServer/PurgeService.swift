@@ -8,6 +8,9 @@ import ServiceLifecycle
 /// processes purging at once only repeat a little work.
 struct PurgeService: Service {
     let store: any SyncStore
+    /// Where attachment chunks live; chunks no file lists go after the retention too.
+    var chunks: (any ChunkStore)?
+    var metrics: ServerMetrics?
     let retentionDays: Int
     let interval: Duration
     let now: @Sendable () -> Date
@@ -41,6 +44,15 @@ struct PurgeService: Service {
             }
         } catch {
             logger.error("purge failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+        guard let chunks else { return }
+        do {
+            let removed = try await chunks.purgeChunks(before: cutoff)
+            if removed > 0 { logger.info("purged", metadata: ["chunks": "\(removed)", "before": "\(cutoff)"]) }
+            let totals = try await chunks.chunkTotals()
+            metrics?.setStoredChunks(count: totals.chunks, bytes: totals.bytes)
+        } catch {
+            logger.error("chunk purge failed", metadata: ["error": "\(String(reflecting: error))"])
         }
     }
 }

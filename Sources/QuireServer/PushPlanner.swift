@@ -411,6 +411,11 @@ struct PushPlanner {
                 if Tags.normalize(list) != item.tags { holds = false }
             case (.tags, .null):
                 if !item.tags.isEmpty { holds = false }
+            case (.attachments, .strings(let list)):
+                // A set, as tags: the order a device wrote it in does not matter.
+                if (try? Attachments.parse(list)) != item.attachments { holds = false }
+            case (.attachments, .null):
+                if !item.attachments.isEmpty { holds = false }
             default:
                 if item.value(of: field) != change.from { holds = false }
             }

@@ -121,7 +121,11 @@ final class SQLiteStore: SyncStore {
             try db.execute(sql: "ALTER TABLE users ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: StoredBytesSQL.recount(length: SQLiteStore.byteLength))
         }
-        migrator.registerMigration("v5 key rings") { db in
+        migrator.registerMigration("v5 attachment chunks") { db in
+            // Attached files' chunks and manifests, per account (`SQLiteStore+Chunks.swift`).
+            try db.execute(sql: SQLiteStore.chunkTablesSQL)
+        }
+        migrator.registerMigration("v6 key rings") { db in
             // An encrypted account's key ring (wrapped keys only) and its version (0: none).
             try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring TEXT")
             try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring_version INTEGER NOT NULL DEFAULT 0")

@@ -7,9 +7,10 @@ public enum SchemaVersion {
     /// The schema this binary writes; raise it with every migration added to a store.
     /// 2: every item version carries its `ServerVersion`; renewing the epoch records the
     /// lineage of the database's earlier lives. 3: tokens carry the name of their device.
-    /// 4: each user's row counts the bytes their rows take (the storage quota). 5: each user's
-    /// row keeps the account's key ring and its version (end-to-end encryption).
-    public static let current = 5
+    /// 4: each user's row counts the bytes their rows take (the storage quota). 5: attachment
+    /// chunks and file manifests. 6: each user's row keeps the account's key ring and its
+    /// version (end-to-end encryption).
+    public static let current = 6
 
     /// The server's own version, named in messages about the schema.
     public static let serverVersion = "0.1.0"

@@ -65,6 +65,10 @@ public struct RequestLimits: Sendable, Hashable {
     /// Bytes one user's stored rows may take (item documents, tombstones until purged,
     /// remembered answers); 0 for no limit. See `PushPlanner.quotaBytes`.
     public var userQuotaBytes: Int64 = 1 << 30
+    /// The largest attached file (`--max-attachment-mb`, SPEC's default 100 MiB).
+    public var maxAttachmentBytes: Int64 = 100 << 20
+    /// Bytes of attachment chunks one account may store; 0 for no limit.
+    public var attachmentQuotaBytes: Int64 = 10 << 30
 
     public init() {}
 }

@@ -13,6 +13,12 @@ final class ServerMetrics: Sendable {
     private let changesSent: Counter
     private let hintStreamGauge: Gauge
     private let hintsSent: Counter
+    private let chunksReceived: Counter
+    private let chunkBytesReceived: Counter
+    private let chunksSent: Counter
+    private let chunkBytesSent: Counter
+    private let chunksStored: Gauge
+    private let chunkBytesStored: Gauge
 
     /// Latency buckets from a millisecond to ten seconds.
     private static let buckets: [Duration] = [
@@ -51,6 +57,45 @@ final class ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "quire", metricName: "hints_sent", unitName: "total",
                 helpText: "Feed-moved hints written to hint streams."))
+        func counter(_ name: String, _ help: String) -> Counter {
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "quire", metricName: name, unitName: "total", helpText: help))
+        }
+        chunksReceived = counter("chunks_received", "Attachment chunks uploaded (new ones and repeats).")
+        chunkBytesReceived = counter("chunk_bytes_received", "Bytes of attachment chunks uploaded.")
+        chunksSent = counter("chunks_sent", "Attachment chunks downloaded.")
+        chunkBytesSent = counter("chunk_bytes_sent", "Bytes of attachment chunks downloaded.")
+        let stored = [("chunks", "Attachment chunks stored"), ("chunk_bytes", "Bytes of attachment chunks stored")].map
+        {
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "quire", metricName: "stored", unitName: $0.0, helpText: $0.1 + ", all accounts."))
+        }
+        chunksStored = stored[0]
+        chunkBytesStored = stored[1]
+    }
+
+    /// Counts an uploaded chunk; a new one adds to what is stored.
+    func chunkReceived(bytes: Int, new: Bool) {
+        chunksReceived.increment()
+        chunkBytesReceived.increment(by: Int64(bytes))
+        if new {
+            chunksStored.increment(by: 1)
+            chunkBytesStored.increment(by: Double(bytes))
+        }
+    }
+
+    /// Counts a downloaded chunk.
+    func chunkSent(bytes: Int) {
+        chunksSent.increment()
+        chunkBytesSent.increment(by: Int64(bytes))
+    }
+
+    /// Sets what is stored, as the store counted it (at start and after each purge).
+    func setStoredChunks(count: Int64, bytes: Int64) {
+        chunksStored.set(Double(count))
+        chunkBytesStored.set(Double(bytes))
     }
 
     /// Counts one answered request and its latency.

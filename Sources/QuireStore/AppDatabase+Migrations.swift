@@ -497,6 +497,33 @@ extension AppDatabase {
                     CREATE INDEX IF NOT EXISTS purgedItem_waiting ON purgedItem(id) WHERE waiting = 1;
                     """)
         }
+        migrator.registerMigration("v19 attachments") { db in
+            // The files attached to an item, as a JSON list of one-line references
+            // (`AttachedFile.wireText`), NULL for none; the bytes live in the attachment store
+            // (`AttachmentStore`), by hash. `attachmentTransfer` keeps what this device knows of
+            // each file's journey to and from the server: it is never synced. Each part is
+            // made once, so the step can run again over a store that has it.
+            for table in ["item", "itemVersion"] {
+                let existing = Set(try db.columns(in: table).map(\.name))
+                if !existing.contains("attachments") {
+                    try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN attachments TEXT")
+                }
+            }
+            // Few items have files: sync asks for them after every round, and `has:attachment`
+            // filters by them, through this partial index instead of a scan of every item.
+            try db.execute(
+                sql: "CREATE INDEX IF NOT EXISTS item_with_attachments ON item(rowNumber) WHERE attachments IS NOT NULL"
+            )
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS attachmentTransfer (
+                      hash TEXT PRIMARY KEY NOT NULL,
+                      state TEXT NOT NULL CHECK (state IN ('uploading', 'uploaded', 'refused')),
+                      sentBytes INTEGER NOT NULL DEFAULT 0,
+                      reason TEXT
+                    ) WITHOUT ROWID;
+                    """)
+        }
         migrator.registerMigration("v20 open tasks by urgency") { db in
             // `quire next` scores every open task (`AppDatabase.mostUrgent`). Through
             // `item_by_open_order` it read the rows of every open item, notes too: 318 ms at a

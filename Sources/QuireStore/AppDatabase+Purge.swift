@@ -28,8 +28,8 @@ extension AppDatabase {
 
     /// Deletes items for good (see the type's comment), all of them or none.
     public func purge(_ ids: [String]) throws(StoreError) -> [PurgeOutcome] {
-        try write { db in
-            try ids.map { id in
+        let outcomes: [PurgeOutcome] = try write { db in
+            try ids.map { id -> PurgeOutcome in
                 guard let before = try ItemRow.fetch(id: id, in: db) else { throw StoreError.notFound(id: id) }
                 _ = try recordDelete(before, undoing: nil, in: db)
                 for sql in [
@@ -46,6 +46,10 @@ extension AppDatabase {
                 return .gone
             }
         }
+        // Their history went with them: files only they referred to can go too. The purge
+        // stands whatever happens here; a file left behind goes at the next purge.
+        _ = try? collectAttachments()
+        return outcomes
     }
 
     /// Removes the rows of purged items whose delete has reached the server (their outbox is

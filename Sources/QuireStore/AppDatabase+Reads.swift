@@ -337,7 +337,7 @@ extension AppDatabase {
                     seq: row[0], recordedAt: StoreTime.date(from: recorded) ?? Date(timeIntervalSince1970: 0),
                     origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[3],
                     item: try ItemRow.decode(row, at: 4),
-                    isUndo: row[24])
+                    isUndo: row[25])
             }
         }
     }

@@ -177,9 +177,9 @@ private struct SyncTables: SyncTransaction {
             FROM itemVersion WHERE itemId = ? ORDER BY seq DESC LIMIT ?
             """
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [itemID, recentVersionLimit]).map { row in
-            let origin: String = row[20]
+            let origin: String = row[21]
             return HistoryEntry(
-                item: try ItemRow.decode(row), origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[21])
+                item: try ItemRow.decode(row), origin: ChangeOrigin(rawValue: origin) ?? .local, opID: row[22])
         }
     }
 

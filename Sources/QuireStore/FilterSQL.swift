@@ -35,6 +35,9 @@ enum FilterSQL {
         case .hasLink:
             // The links table's key starts with the row (`itemLink` in "v17 links").
             return "EXISTS (SELECT 1 FROM itemLink WHERE itemLink.rowNumber = item.rowNumber)"
+        case .hasAttachment:
+            // NULL for none ("v19 attachments"): an item's references, as their JSON text.
+            return "item.attachments IS NOT NULL"
         case .links(let target):
             let keys = try linkKeys(target)
             guard !keys.isEmpty else { return "0" }

@@ -55,6 +55,26 @@ public enum ItemJSON {
         optional(item.wait?.description)
         key("scheduled")
         optional(item.scheduled?.description)
+        key("attachments")
+        bytes.append(UInt8(ascii: "["))
+        for (index, file) in item.attachments.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(123)
+            key("name", first: true)
+            CompactJSON.appendString(file.name, to: &bytes)
+            key("size")
+            bytes.append(contentsOf: Array(String(file.size).utf8))
+            key("mediaType")
+            CompactJSON.appendString(file.mediaType, to: &bytes)
+            key("hash")
+            CompactJSON.appendString(file.hash, to: &bytes)
+            if let wrapped = file.wrappedKey {
+                key("wrappedKey")
+                CompactJSON.appendString(wrapped, to: &bytes)
+            }
+            bytes.append(125)
+        }
+        bytes.append(UInt8(ascii: "]"))
         key("createdAt")
         time(item.createdAt)
         key("updatedAt")

@@ -11,13 +11,13 @@ enum ItemRow {
     static let columns = [
         "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned",
         "createdAt", "updatedAt", "deleted", "rev", "syncState", "serverVersion", "project",
-        "recur", "wait", "scheduled",
+        "recur", "wait", "scheduled", "attachments",
     ]
 
     /// An `itemVersion` row's columns in `columns` order (a version carries no badge).
     static let versionColumns = """
         itemId, kind, title, body, tags, done, doneAt, due, priority, pinned, createdAt, updatedAt, deleted, rev,
-        'synced', serverVersion, project, recur, wait, scheduled
+        'synced', serverVersion, project, recur, wait, scheduled, attachments
         """
 
     /// `t.id, t.kind, …` for a table alias.
@@ -53,6 +53,12 @@ enum ItemRow {
         }
         item.wait = (row[offset + 18] as String?).flatMap(Day.init)
         item.scheduled = (row[offset + 19] as String?).flatMap(Day.init)
+        if let references: String = row[offset + 20] {
+            guard let texts = JSONText.parseStrings(references), let files = try? Attachments.parse(texts) else {
+                throw DecodeFailure("bad attachments in item \(id)")
+            }
+            item.attachments = files
+        }
         // Tags are stored normalized; skip `Item.init`'s normalizing pass for speed.
         item.tags = tags
         return item
@@ -67,13 +73,15 @@ enum ItemRow {
         appendPlanning(item, to: &values)
     }
 
-    /// Appends `project`, `recur`, `wait` and `scheduled`, the columns an item row and a history
+    /// Appends `project`, `recur`, `wait`, `scheduled` and `attachments`, the columns an item row and a history
     /// version add after the ones they share from the start.
     static func appendPlanning(_ item: Item, to values: inout RowValues) {
         values.append(item.project)
         values.append(item.recur?.description)
         values.append(item.wait?.description)
         values.append(item.scheduled?.description)
+        // NULL for none, so `has:attachment` reads the column alone.
+        values.append(item.attachments.isEmpty ? nil : JSONText.strings(item.attachments.map(\.wireText)))
     }
 
     /// Appends the columns from `kind` to `rev`, which an item row and a history version share.

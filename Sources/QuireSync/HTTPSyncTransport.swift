@@ -32,12 +32,12 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// The server's base URL, without a trailing slash (`https://sync.example.com`).
     public let baseURL: String
-    private let token: String
+    let token: String
     public let timeout: TimeInterval
     /// The largest answer accepted, in bytes.
     public let maxAnswerBytes: Int
     /// The clock a `Retry-After` date is measured against.
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     public init(
         baseURL: String, token: String, timeout: TimeInterval = 30, maxAnswerBytes: Int = 256 << 20,

@@ -36,6 +36,9 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     /// or a download of everything (a resync); it may take several rounds. Set before the
     /// first round.
     public var onFirstPull: (@Sendable (_ received: Int?) -> Void)?
+    /// Moves attached files after each round that caught up (`AttachmentSync`); nil moves none.
+    /// Set before the first round.
+    public var attachments: AttachmentSync?
     private let connect: @Sendable () -> (any SyncTransport)?
     private let lock: SyncLock?
     /// Guards `lastHashCheck`, `reports` and `firstPullReceived`.
@@ -75,9 +78,12 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         }
         defer { lock?.unlock() }
         var report = SyncRoundReport(kind: kind, started: ledger.now())
-        let outcome: SyncMachine.RoundOutcome
+        var outcome: SyncMachine.RoundOutcome
         do {
             outcome = try await round(kind, transport: transport, report: &report)
+            if outcome == .caughtUp, let attachments, let files = transport as? any AttachmentTransport {
+                outcome = try await moveFiles(attachments, transport: files)
+            }
         } catch let error as StoreError {
             outcome = .localFailure(error.description)
         } catch {
@@ -215,6 +221,22 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             }
         }
         return .moreToDo
+    }
+
+    /// One step of attachment transfers, behind the item changes: it stops as soon as one
+    /// waits, and the next round pushes it first.
+    private func moveFiles(_ attachments: AttachmentSync, transport: any AttachmentTransport) async throws
+        -> SyncMachine.RoundOutcome
+    {
+        let ledger = self.ledger
+        switch await attachments.step(
+            transport: transport, itemWorkWaiting: { (try? ledger.hasSendableOps()) ?? false })
+        {
+        case .done: return .caughtUp
+        case .moreToDo: return .moreToDo
+        case .failed(let error): return try failed(error)
+        case .localFailure(let reason): return .localFailure(reason)
+        }
     }
 
     // MARK: - First pull progress

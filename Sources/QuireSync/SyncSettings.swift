@@ -49,6 +49,13 @@ public struct SyncSettings: Sendable {
         SyncSettings.value(of: "live", inSection: "remote", of: read(configPath)) != "off"
     }
 
+    /// When attached files come down: `download` in `[attachments]` (`always`, the default, or
+    /// `on-open`, when a person asks for the file).
+    public var downloadPolicy: AttachmentDownloadPolicy {
+        SyncSettings.value(of: "download", inSection: "attachments", of: read(configPath))
+            .flatMap(AttachmentDownloadPolicy.init(rawValue:)) ?? .always
+    }
+
     /// True when a token is stored.
     public var hasToken: Bool {
         SyncSettings.value(of: "token", inSection: "remote", of: read(credentialsPath)) != nil
@@ -171,7 +178,7 @@ public struct SyncSettings: Sendable {
     // MARK: - The little TOML it needs
 
     /// The keys each file may hold.
-    static let configKeys: [String: Set<String>] = ["remote": ["url", "live"]]
+    static let configKeys: [String: Set<String>] = ["remote": ["url", "live"], "attachments": ["download"]]
     static let credentialKeys: [String: Set<String>] = ["remote": ["token"], "encryption": ["keys"]]
 
     /// Throws for the first line of `config.toml` or `credentials` that Quire cannot read or
@@ -194,6 +201,13 @@ public struct SyncSettings: Sendable {
                 live != "on", live != "off"
             {
                 throw SyncSettingsError("\(path): live must be \"on\" or \"off\", not \"\(live)\"")
+            }
+            if path == configPath,
+                let download = SyncSettings.value(of: "download", inSection: "attachments", of: read(path)),
+                AttachmentDownloadPolicy(rawValue: download) == nil
+            {
+                throw SyncSettingsError(
+                    "\(path): download in [attachments] must be \"always\" or \"on-open\", not \"\(download)\"")
             }
         }
     }

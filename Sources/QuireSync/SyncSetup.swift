@@ -13,7 +13,7 @@ public enum SyncSetup {
     ) -> SyncEngine {
         let now = environment.now
         let ledger = SyncLedger(storage: database.syncStorage(), now: now, newID: environment.newID)
-        return SyncEngine(
+        let engine = SyncEngine(
             ledger: ledger, limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: now),
             connect: {
                 settings.remote().map { remote -> any SyncTransport in
@@ -24,6 +24,8 @@ public enum SyncSetup {
                         unreadable: { items in ledger.recordUnreadable(items) })
                 }
             })
+        engine.attachments = AttachmentSync(store: database, policy: { settings.downloadPolicy })
+        return engine
     }
 }
 

@@ -72,12 +72,29 @@ struct Serve: AsyncParsableCommand {
 
     /// `--user-quota` in bytes.
     private var userQuotaBytes: Int64 {
-        get throws {
-            guard let bytes = ByteCount.parse(userQuota) else {
-                throw ValidationError("--user-quota must be a size such as 1GiB, 500MiB or 0 (no limit)")
-            }
-            return bytes
+        get throws { try Self.size(userQuota, option: "--user-quota", example: "1GiB") }
+    }
+
+    /// A size option's value in bytes.
+    private static func size(_ text: String, option: String, example: String) throws -> Int64 {
+        guard let bytes = ByteCount.parse(text) else {
+            throw ValidationError("\(option) must be a size such as \(example), 500MiB or 0 (no limit)")
         }
+        return bytes
+    }
+
+    @Option(help: ArgumentHelp("The largest attached file, in MiB; larger ones are refused (413).", valueName: "mb"))
+    var maxAttachmentMb = 100
+
+    @Option(
+        help: ArgumentHelp(
+            "What one user's attached files may take, e.g. 10GiB; uploads past it are refused (0: no limit).",
+            valueName: "size"))
+    var attachmentQuota = "10GiB"
+
+    /// `--attachment-quota` in bytes.
+    private var attachmentQuotaBytes: Int64 {
+        get throws { try Self.size(attachmentQuota, option: "--attachment-quota", example: "10GiB") }
     }
 
     @Option(help: "Connections open at once (lowered to fit the descriptor limit); more wait to be accepted.")
@@ -100,6 +117,8 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         _ = try metricsAddress
         _ = try userQuotaBytes
+        _ = try attachmentQuotaBytes
+        guard maxAttachmentMb >= 1 else { throw ValidationError("--max-attachment-mb must be at least 1") }
         guard addressRateLimit >= 0 else { throw ValidationError("--address-rate-limit must not be negative") }
         guard metricsToken.map({ $0.count >= 16 }) ?? true else {
             throw ValidationError("--metrics-token must be at least 16 characters")
@@ -151,6 +170,8 @@ struct Serve: AsyncParsableCommand {
         configuration.metricsListen = try metricsAddress
         configuration.metricsToken = metricsToken
         configuration.limits.userQuotaBytes = try userQuotaBytes
+        configuration.limits.maxAttachmentBytes = Int64(maxAttachmentMb) << 20
+        configuration.limits.attachmentQuotaBytes = try attachmentQuotaBytes
         configuration.connections.idleTimeout = .seconds(idleTimeout)
         configuration.connections.bodyTimeout = .seconds(bodyTimeout)
         configuration.connections.writeTimeout = .seconds(writeTimeout)

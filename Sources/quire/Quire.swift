@@ -12,7 +12,8 @@ struct Quire: AsyncParsableCommand {
         AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, DoneCommand.self,
         ReopenCommand.self, RemoveCommand.self, RestoreCommand.self, SearchCommand.self, HistoryCommand.self,
         ExportCommand.self, ImportCommand.self, UndoCommand.self, NextCommand.self, AgendaCommand.self,
-        ProjectsCommand.self, TagsCommand.self, LinksCommand.self, BacklinksCommand.self,
+        ProjectsCommand.self, TagsCommand.self, LinksCommand.self, BacklinksCommand.self, AttachCommand.self,
+        AttachmentsCommand.self, AttachmentCommand.self, DetachCommand.self,
     ]
 
     static let configuration = CommandConfiguration(

@@ -22,7 +22,7 @@ import Testing
         #expect(
             Set(milk.keys) == [
                 "id", "kind", "title", "body", "tags", "done", "doneAt", "due", "priority", "pinned", "project",
-                "recur", "wait", "scheduled", "createdAt", "updatedAt", "deleted", "rev", "syncState",
+                "recur", "wait", "scheduled", "attachments", "createdAt", "updatedAt", "deleted", "rev", "syncState",
             ])
 
         let human = try cli.run("list")

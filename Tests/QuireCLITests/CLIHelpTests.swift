@@ -9,7 +9,7 @@ import Testing
         #expect(help.status == 0 && help.stderr.isEmpty)
         for command in [
             "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
-            "undo",
+            "undo", "attach", "attachments", "attachment", "detach",
         ] {
             #expect(help.stdout.contains("  \(command) "), "missing \(command)")
         }
@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: [
         "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export", "import",
-        "undo", "next", "agenda", "encryption",
+        "undo", "next", "agenda", "encryption", "attach", "attachments", "detach",
     ])
     func everySubcommandHasHelp(_ command: String) throws {
         let cli = try QuireCLI()
@@ -36,7 +36,7 @@ import Testing
     @Test(arguments: [
         "", "add", "list", "show", "edit", "done", "reopen", "rm", "restore", "search", "history", "export",
         "import", "undo", "sync", "status", "conflicts", "resolve", "remote", "next", "agenda", "encryption",
-        "encryption enable", "encryption unlock",
+        "encryption enable", "encryption unlock", "attach", "attachments", "attachment", "detach",
     ])
     func helpSentencesAreNotBrokenTwice(_ command: String) throws {
         let cli = try QuireCLI()

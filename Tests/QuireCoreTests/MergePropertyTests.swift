@@ -104,11 +104,12 @@ import Testing
                     conflictsSeen.insert(field)
                     #expect(l != b && r != b && l != r, "\(context): \(field) conflicts without a two-sided change")
                     #expect(got == l, "\(context): a conflicting field keeps the local value")
-                } else if field != .body && field != .tags && l != b && r != b {
+                } else if field != .body && field != .tags && field != .attachments && l != b && r != b {
                     #expect(l == r && got == l, "\(context): \(field) set differently but no conflict")
                 }
             }
             #expect(!merge.conflicts.contains(.tags), "\(context): tags never conflict")
+            #expect(!merge.conflicts.contains(.attachments), "\(context): attachments never conflict")
             #expect(merge.conflicts == merge.conflicts.sorted(), "\(context)")
         }
         #expect(conflictsSeen.isSuperset(of: [.title, .body, .due, .priority]))
@@ -168,6 +169,14 @@ import Testing
             case .scheduled:
                 copy.scheduled =
                     Bool.random(using: &random) ? nil : Day("2027-03-0\(Int.random(in: 1...3, using: &random))")
+            case .attachments:
+                var files = Set(copy.attachments)
+                let name = ["a.pdf", "b.png", "c.txt"].randomElement(using: &random)!
+                let file = AttachedFile(
+                    name: name, size: 3, mediaType: "text/plain",
+                    hash: String(repeating: "\(name.count % 10)", count: 64))
+                if files.contains(file) { files.remove(file) } else { files.insert(file) }
+                copy.attachments = Attachments.normalize(files)
             }
         }
         return copy

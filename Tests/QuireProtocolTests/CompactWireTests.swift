@@ -53,10 +53,21 @@ import Testing
             title: text(&random), body: text(&random), tags: [text(&random), text(&random)],
             done: Bool.random(using: &random), due: Bool.random(using: &random) ? nil : Day("2026-11-22"),
             priority: Priority.allCases.randomElement(using: &random)!, pinned: Bool.random(using: &random),
+            attachments: (0..<Int.random(in: 0...2, using: &random)).map { _ in attachment(&random) },
             createdAt: Date(
                 timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000),
             updatedAt: Date(
                 timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000))
+    }
+
+    /// A file reference with a name that has spaces, quotes or emoji, with or without a key.
+    static func attachment(_ random: inout SeededRandom) -> AttachedFile {
+        let names = ["tickets.pdf", "photo of the sink.jpg", "\"quoted\" ünï 😀.txt", "back\\slash"]
+        return AttachedFile(
+            name: names.randomElement(using: &random)!, size: Int64.random(in: 0...(1 << 40), using: &random),
+            mediaType: "application/pdf",
+            hash: (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined(),
+            wrappedKey: Bool.random(using: &random) ? "a2V5LWJ5dGVz_-" : nil)
     }
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])

@@ -21,6 +21,8 @@ final class SyncTestServer: @unchecked Sendable {
     let directory: String
     let databasePath: String
     var rateLimit = RateLimit(perSecond: 0, burst: 1)
+    /// The largest attached file the server takes (`--max-attachment-mb`).
+    var maxAttachmentBytes: Int64 = 100 << 20
     /// Set by `start()`; read after it returns.
     private(set) var port = 0
     private var task: Task<Void, any Error>?
@@ -51,6 +53,7 @@ final class SyncTestServer: @unchecked Sendable {
         configuration.port = port
         configuration.store = .sqlite(path: databasePath)
         configuration.rateLimit = rateLimit
+        configuration.limits.maxAttachmentBytes = maxAttachmentBytes
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = try buildApplication(configuration: configuration, logger: Self.logger) { port in
             continuation.yield(port)

@@ -6,7 +6,7 @@ import Foundation
 /// | field | rule |
 /// | --- | --- |
 /// | changed on one side only | take that side |
-/// | `tags` | set merge: additions and removals of both sides apply |
+/// | `tags`, `attachments` | set merge: additions and removals of both sides apply |
 /// | `body` | line-based three-way merge (`Diff3`); only overlapping changes conflict |
 /// | other fields | conflict when both sides set different values |
 /// | edit vs delete | keep the edit, and ask the person |
@@ -70,6 +70,9 @@ public struct ItemMerge: Hashable, Sendable {
             switch field {
             case .tags:
                 merged.tags = ItemMerge.mergeTags(base: base.tags, local: local.tags, remote: remote.tags)
+            case .attachments:
+                merged.attachments = ItemMerge.mergeSet(
+                    base: base.attachments, local: local.attachments, remote: remote.attachments)
             case .body:
                 // `FieldValue` compares bytes: a side that only re-encoded accents changed it.
                 if l == b || l == r {
@@ -196,6 +199,17 @@ public struct ItemMerge: Hashable, Sendable {
             })
     }
 
+    /// Attachments as a set, by the rule of tags: a reference is in the result when the side
+    /// that changed its membership has it. A file renamed on one side and detached on the other
+    /// is two changes of membership, and both apply.
+    static func mergeSet(base: [AttachedFile], local: [AttachedFile], remote: [AttachedFile]) -> [AttachedFile] {
+        let (b, l, r) = (Set(base), Set(local), Set(remote))
+        return Attachments.normalize(
+            b.union(l).union(r).filter { file in
+                l.contains(file) == b.contains(file) ? r.contains(file) : l.contains(file)
+            })
+    }
+
     /// A base for items both sides made independently: no field set.
     private static func emptyBase(like item: Item) -> Item {
         Item(id: item.id, kind: .note, title: "", createdAt: item.createdAt, rev: 0)
@@ -220,6 +234,7 @@ extension Item {
         case .recur: recur = other.recur
         case .wait: wait = other.wait
         case .scheduled: scheduled = other.scheduled
+        case .attachments: attachments = other.attachments
         }
     }
 }

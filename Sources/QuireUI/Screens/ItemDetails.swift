@@ -51,6 +51,16 @@ public enum ItemDetails {
             lines.append(task)
         }
 
+        // The files attached, one line each: name and size (`quire attachments ID` tells where
+        // each stands in its upload or download).
+        for file in item.attachments {
+            lines.append(
+                Line([
+                    Span(ItemRow.attachmentMark + " ", .muted), Span(file.name),
+                    Span("  " + ByteCount.text(file.size), .muted),
+                ]))
+        }
+
         if syncState {
             var state = Line([])
             let localOnly = SyncBadge.isLocalOnly(item)

@@ -21,6 +21,9 @@ public enum ItemRow {
         }
     }
 
+    /// The paperclip before the title of an item with files attached.
+    public static let attachmentMark = "📎"
+
     public static func checkbox(_ item: Item) -> Span {
         guard item.kind == .task else { return Span("    ") }
         return item.done ? Span("[x] ", .done) : Span("[ ] ")
@@ -67,6 +70,7 @@ public enum ItemRow {
         var left = Line([badge(of: item), Span(" "), checkbox(item)])
         if item.pinned { left.append(Span("★ ", .pinned)) }
         if item.recur != nil { left.append(recurrenceMark) }
+        if !item.attachments.isEmpty { left.append(Span(attachmentMark + " ", .muted)) }
         left.append(Span(item.title, item.done ? .done : .normal))
         if let project = item.project { left.append(Span(" " + project, .muted)) }
         for tag in item.tags { left.append(Span(" " + DetailsLine.tagWord(tag), .tag)) }

@@ -419,6 +419,7 @@ enum ResolveScreen {
         case .recur: item.recur?.description ?? "(none)"
         case .wait: item.wait?.description ?? "(none)"
         case .scheduled: item.scheduled?.description ?? "(none)"
+        case .attachments: item.attachments.isEmpty ? "(none)" : item.attachments.map(\.name).joined(separator: ", ")
         }
     }
 

@@ -21,6 +21,7 @@ struct ListCommand: StoreCommand {
               wait:fri           the same for wait and scheduled
               created:today      also .before: and .after:, and the same for updated
               has:link           the body holds a [[link]]
+              has:attachment     files are attached (quire attachments ID)
               links:3fa9         the body links to that item (quire backlinks 3fa9)
             Dates: 2026-12-24, today, tomorrow, yesterday, mon…sun, eow, eom, eoy (the end \
             of that day), +3d, +2w, +1m, +1y.

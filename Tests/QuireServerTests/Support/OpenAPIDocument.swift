@@ -22,13 +22,29 @@ struct OpenAPIDocument: Sendable {
 
     /// The schema of a documented response, or why there is none.
     func responseSchema(path: String, method: String, status: Int) -> Result<JSONValue?, SchemaError> {
-        guard let operation = root["paths"]?[path]?[method.lowercased()] else {
+        guard let operation = root["paths"]?[template(of: path)]?[method.lowercased()] else {
             return .failure(SchemaError("\(method) \(path) is not in openapi.yaml"))
         }
         guard let response = operation["responses"]?[String(status)] else {
             return .failure(SchemaError("\(method) \(path) answered \(status), which openapi.yaml does not document"))
         }
         return .success(response["content"]?["application/json"]?["schema"])
+    }
+
+    /// The documented path `path` matches: itself, or a templated one (`/v1/chunks/{hash}`)
+    /// whose fixed segments it shares.
+    func template(of path: String) -> String {
+        if root["paths"]?[path] != nil { return path }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for candidate in root["paths"]?.object?.keys.sorted() ?? [] where candidate.contains("{") {
+            let parts = candidate.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count == segments.count,
+                zip(parts, segments).allSatisfy({ $0.hasPrefix("{") || $0 == $1 })
+            {
+                return candidate
+            }
+        }
+        return path
     }
 
     /// Every way `value` breaks the response schema of `method path status` (empty: it conforms).

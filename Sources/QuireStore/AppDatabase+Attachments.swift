@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import QuireCore
+
+// MARK: - Attachments
+
+/// Files attached to items (SPEC "Notes, tasks, links and attachments").
+///
+/// The references are an ordinary field of the item (`Field.attachments`): attaching and
+/// detaching are edits, with their op, history version and undo. The bytes live in the
+/// attachment store beside the database (`attachmentStore`), shared by every reference to the
+/// same content. What the device knows of each file's upload lives in `attachmentTransfer`,
+/// which never syncs.
+extension AppDatabase {
+    /// `<data>/attachments`, beside the database file.
+    public var attachmentStore: AttachmentStore {
+        AttachmentStore(directory: (path as NSString).deletingLastPathComponent + "/attachments")
+    }
+
+    /// Adds files to an item's attachments (by full id); a file with the name of one already
+    /// attached replaces it. The bytes must be in the attachment store already.
+    @discardableResult
+    public func attach(_ files: [AttachedFile], to id: String) throws(StoreError) -> Item {
+        try update(id) { item in
+            let names = Set(files.map(\.name))
+            let kept = item.attachments.filter { !names.contains($0.name) }
+            return [.attachments: Attachments.value(Attachments.normalize(kept + files))]
+        }
+    }
+
+    /// Removes the attachments with this name from an item (by full id). The bytes stay while
+    /// the item's history refers to them, so `quire undo` can bring the file back.
+    @discardableResult
+    public func detach(named name: String, from id: String) throws(StoreError) -> Item {
+        try update(id) { item in
+            [.attachments: Attachments.value(item.attachments.filter { $0.name != name })]
+        }
+    }
+
+    /// Every hash an item, a tombstone in the trash or a version in an item's history refers
+    /// to: the files the store must keep.
+    public func referencedAttachmentHashes() throws(StoreError) -> Set<String> {
+        try read { db in
+            var hashes = Set<String>()
+            for sql in [
+                "SELECT attachments FROM item WHERE attachments IS NOT NULL",
+                "SELECT DISTINCT attachments FROM itemVersion WHERE attachments IS NOT NULL",
+            ] {
+                for text in try String.fetchAll(db, sql: sql) {
+                    for reference in JSONText.parseStrings(text) ?? [] {
+                        if let file = AttachedFile(wireText: reference) { hashes.insert(file.hash) }
+                    }
+                }
+            }
+            return hashes
+        }
+    }
+
+    /// Removes the stored files and transfer records nothing refers to any more (after a purge);
+    /// returns how many files went.
+    @discardableResult
+    public func collectAttachments() throws(StoreError) -> Int {
+        let referenced = try referencedAttachmentHashes()
+        let removed = attachmentStore.remove(allBut: referenced)
+        try write { db in
+            for hash in try String.fetchAll(db, sql: "SELECT hash FROM attachmentTransfer")
+            where !referenced.contains(hash) {
+                try db.execute(sql: "DELETE FROM attachmentTransfer WHERE hash = ?", arguments: [hash])
+            }
+        }
+        return removed
+    }
+
+    /// The files live items refer to (not deleted ones, nor history), each content once: what
+    /// sync uploads and downloads.
+    public func liveAttachments() throws(StoreError) -> [AttachedFile] {
+        try read { db in
+            var seen = Set<String>()
+            var files: [AttachedFile] = []
+            for text in try String.fetchAll(
+                db,
+                sql: """
+                    SELECT attachments FROM item INDEXED BY item_with_attachments
+                    WHERE attachments IS NOT NULL AND deleted = 0 ORDER BY rowNumber
+                    """
+            ) {
+                for reference in JSONText.parseStrings(text) ?? [] {
+                    if let file = AttachedFile(wireText: reference), seen.insert(file.hash).inserted {
+                        files.append(file)
+                    }
+                }
+            }
+            return files
+        }
+    }
+
+    // MARK: - Transfer state
+
+    /// Where each of `files` stands on this device (see `AttachmentState`).
+    public func attachmentStates(of files: [AttachedFile]) throws(StoreError) -> [AttachmentState] {
+        let transfers = try attachmentTransfers()
+        let store = attachmentStore
+        return files.map { file in
+            let transfer = transfers[file.hash]
+            if case .refused(let reason)? = transfer { return .refused(reason: reason) }
+            guard store.contains(file.hash) else { return .waitingToDownload }
+            switch transfer {
+            case .uploaded?: return .here
+            case .uploading(let sent)?:
+                return .uploading(percent: file.size > 0 ? Int(min(100, sent * 100 / file.size)) : 100)
+            case .refused?, nil: return .waitingToUpload
+            }
+        }
+    }
+
+    /// What this device recorded of each file's upload, by hash.
+    public func attachmentTransfers() throws(StoreError) -> [String: AttachmentTransfer] {
+        try read { db in
+            var result: [String: AttachmentTransfer] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT hash, state, sentBytes, reason FROM attachmentTransfer") {
+                let hash: String = row[0]
+                let state: String = row[1]
+                switch state {
+                case "uploaded": result[hash] = .uploaded
+                case "refused": result[hash] = .refused(reason: row[3] ?? "refused by the server")
+                default: result[hash] = .uploading(sentBytes: row[2])
+                }
+            }
+            return result
+        }
+    }
+
+    /// Records an upload's progress, its end, or the server's refusal.
+    public func recordTransfer(_ transfer: AttachmentTransfer, of hash: String) throws(StoreError) {
+        try write(.replayable) { db in
+            let (state, sent, reason): (String, Int64, String?) =
+                switch transfer {
+                case .uploading(let sent): ("uploading", sent, nil)
+                case .uploaded: ("uploaded", 0, nil)
+                case .refused(let reason): ("refused", 0, reason)
+                }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO attachmentTransfer (hash, state, sentBytes, reason) VALUES (?, ?, ?, ?)",
+                arguments: [hash, state, sent, reason])
+        }
+    }
+}
+
+/// What a device knows of one file's upload.
+public enum AttachmentTransfer: Hashable, Sendable {
+    /// Started; this many bytes confirmed on the server.
+    case uploading(sentBytes: Int64)
+    /// The server holds the whole file (its manifest is committed).
+    case uploaded
+    /// The server refused it, with its reason; never retried.
+    case refused(reason: String)
+}

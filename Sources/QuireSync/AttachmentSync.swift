@@ -1,0 +1,191 @@
+import Foundation
+import QuireCore
+import QuireProtocol
+import QuireStore
+import Synchronization
+
+/// Moves attached files' bytes between this device and the server, in chunks of about 1 MiB,
+/// behind the item changes (SPEC "Notes, tasks, links and attachments").
+///
+/// An upload asks which chunks the server lacks, sends only those, then commits the file's
+/// manifest: an upload cut short (the server gone, the app closed) resumes from the first
+/// chunk still missing, and a file the server holds already (attached twice, or by another
+/// device) costs one question. A download reads the manifest, then each chunk, checking its
+/// address, into a partial file it resumes from; the whole file is checked against its hash
+/// before it joins the store. A file the server refuses (413) is marked with the reason and
+/// never sent again.
+///
+/// The engine runs one `step` after each round that caught up; a step moves a bounded number
+/// of chunks and stops early as soon as an item change waits, so a large upload never holds
+/// back a title edit by more than one chunk.
+public final class AttachmentSync: Sendable {
+    public let store: AppDatabase
+    public let sealer: any ChunkSealer
+    /// Read at every step, so a changed config takes effect without a restart.
+    public let policy: @Sendable () -> AttachmentDownloadPolicy
+    /// Chunks one step moves at most before handing back to the item sync.
+    public let chunksPerStep: Int
+    /// Chunk addresses of files this process has read, by file hash: a resumed upload does
+    /// not read and hash the whole file again at every step.
+    private let addressCache = Mutex<[String: [String]]>([:])
+    private let sent = Atomic<Int>(0)
+
+    public init(
+        store: AppDatabase, sealer: any ChunkSealer = PlaintextChunkSealer(), chunksPerStep: Int = 16,
+        policy: @escaping @Sendable () -> AttachmentDownloadPolicy = { .always }
+    ) {
+        self.store = store
+        self.sealer = sealer
+        self.chunksPerStep = chunksPerStep
+        self.policy = policy
+    }
+
+    /// Bytes of chunks this instance has sent, for tests and benchmarks.
+    public var bytesSent: Int { sent.load(ordering: .relaxed) }
+
+    /// How a step ended.
+    public enum Outcome: Hashable, Sendable {
+        /// Nothing left to move.
+        case done
+        /// The step stopped with work left (its budget, or an item change waiting).
+        case moreToDo
+        case failed(SyncTransportError)
+        case localFailure(String)
+    }
+
+    /// Moves up to `chunksPerStep` chunks: uploads first (what only this device has), then
+    /// downloads when the policy says so. `itemWorkWaiting` is asked before every chunk.
+    public func step(transport: any AttachmentTransport, itemWorkWaiting: @Sendable () -> Bool) async -> Outcome {
+        var budget = chunksPerStep
+        do {
+            let files = try store.liveAttachments()
+            let transfers = try store.attachmentTransfers()
+            let local = store.attachmentStore
+            for file in files where local.contains(file.hash) {
+                switch transfers[file.hash] {
+                case .uploaded?, .refused?: continue
+                case .uploading?, nil: break
+                }
+                guard try await upload(file, transport: transport, budget: &budget, itemWorkWaiting: itemWorkWaiting)
+                else { return .moreToDo }
+            }
+            guard policy() == .always else { return .done }
+            for file in files where !local.contains(file.hash) {
+                if case .refused? = transfers[file.hash] { continue }
+                guard try await download(file, transport: transport, budget: &budget, itemWorkWaiting: itemWorkWaiting)
+                else { return .moreToDo }
+            }
+            return .done
+        } catch let error as SyncTransportError {
+            return .failed(error)
+        } catch {
+            return .localFailure(String(describing: error))
+        }
+    }
+
+    // MARK: - Upload
+
+    /// Uploads what the server lacks of `file`; true when the file is done (committed or
+    /// refused), false when the budget ran out or item work waits.
+    func upload(
+        _ file: AttachedFile, transport: any AttachmentTransport, budget: inout Int,
+        itemWorkWaiting: @Sendable () -> Bool
+    ) async throws -> Bool {
+        let local = store.attachmentStore
+        let chunkSize = AttachmentProtocol.chunkSize
+        let count = Self.chunkCount(size: file.size)
+        let chunkAddresses = try addresses(of: file, count: count)
+        let missing: Set<String>
+        do {
+            missing = Set(try await transport.missingChunks(ChunkQuery(size: file.size, chunks: chunkAddresses)))
+        } catch {
+            if case .status(413, let body, _) = error {
+                try store.recordTransfer(
+                    .refused(reason: body?.message ?? "the server refused the file as too large"), of: file.hash)
+                return true
+            }
+            // A server without attachment endpoints (an older one): the file waits here, and
+            // the items sync on.
+            if case .status(404, _, _) = error { return true }
+            throw error
+        }
+        var remaining = missing
+        for index in 0..<count where remaining.contains(chunkAddresses[index]) {
+            guard budget > 0, !itemWorkWaiting() else { return false }
+            let plain = try local.read(file.hash, offset: Int64(index) * Int64(chunkSize), length: chunkSize)
+            let sealed = try sealer.seal(plain, index: index, isLast: index == count - 1, of: file)
+            try await transport.putChunk(chunkAddresses[index], bytes: sealed)
+            sent.add(sealed.count, ordering: .relaxed)
+            budget -= 1
+            remaining.remove(chunkAddresses[index])
+            let confirmed = max(0, file.size - Int64(remaining.count) * Int64(chunkSize))
+            try store.recordTransfer(.uploading(sentBytes: confirmed), of: file.hash)
+        }
+        try await transport.commitFile(
+            sealer.fileAddress(of: file), manifest: FileManifest(size: file.size, chunks: chunkAddresses))
+        try store.recordTransfer(.uploaded, of: file.hash)
+        addressCache.withLock { _ = $0.removeValue(forKey: file.hash) }
+        return true
+    }
+
+    /// The addresses of the file's sealed chunks, read once per process.
+    private func addresses(of file: AttachedFile, count: Int) throws -> [String] {
+        if let known = addressCache.withLock({ $0[file.hash] }) { return known }
+        let local = store.attachmentStore
+        let chunkSize = AttachmentProtocol.chunkSize
+        var result: [String] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            let plain = try local.read(file.hash, offset: Int64(index) * Int64(chunkSize), length: chunkSize)
+            result.append(
+                sealer.address(ofSealed: try sealer.seal(plain, index: index, isLast: index == count - 1, of: file)))
+        }
+        addressCache.withLock { $0[file.hash] = result }
+        return result
+    }
+
+    /// Chunks of about 1 MiB; an empty file has none.
+    static func chunkCount(size: Int64) -> Int {
+        Int((size + Int64(AttachmentProtocol.chunkSize) - 1) / Int64(AttachmentProtocol.chunkSize))
+    }
+
+    // MARK: - Download
+
+    /// Downloads `file` into the store, going on from the chunks a partial download holds;
+    /// true when it is here (or not on the server yet: another round tries again), false when
+    /// the budget ran out or item work waits.
+    public func download(
+        _ file: AttachedFile, transport: any AttachmentTransport, budget: inout Int,
+        itemWorkWaiting: @Sendable () -> Bool
+    ) async throws -> Bool {
+        let local = store.attachmentStore
+        let manifest: FileManifest
+        do {
+            manifest = try await transport.file(sealer.fileAddress(of: file))
+        } catch {
+            // Not uploaded yet by the device that attached it: the next round asks again.
+            if case .status(404, _, _) = error { return true }
+            throw error
+        }
+        let chunkSize = Int64(AttachmentProtocol.chunkSize)
+        let have = Int(min(Int64(manifest.chunks.count), local.partialSize(of: file.hash) / chunkSize))
+        let output = try local.openPartial(file.hash, keeping: Int64(have) * chunkSize)
+        defer { try? output.close() }
+        for index in have..<manifest.chunks.count {
+            guard budget > 0, !itemWorkWaiting() else { return false }
+            let address = manifest.chunks[index]
+            let sealed = try await transport.chunk(address)
+            guard sealer.address(ofSealed: sealed) == address else {
+                throw SyncTransportError.invalidAnswer("chunk \(address.prefix(12))… does not match its address")
+            }
+            let plain = try sealer.open(sealed, index: index, isLast: index == manifest.chunks.count - 1, of: file)
+            try output.write(contentsOf: plain)
+            budget -= 1
+        }
+        try output.synchronize()
+        try local.finishPartial(file.hash)
+        // The server holds it: nothing to upload from here.
+        try store.recordTransfer(.uploaded, of: file.hash)
+        return true
+    }
+}

@@ -23,4 +23,6 @@ public enum SyncFailureKind: String, Hashable, Sendable, CaseIterable, Codable {
     case server
     /// The server answered something that is not a valid answer.
     case invalidAnswer = "invalid-answer"
+    /// The account is encrypted and this device holds no keys (on an `AUTH` event).
+    case locked
 }

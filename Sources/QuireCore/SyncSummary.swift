@@ -34,6 +34,9 @@ public struct SyncSummary: Hashable, Sendable {
     public var live: Bool?
     /// Items a first pull has brought so far, while one runs (see `SyncWorkerState`).
     public var firstPullReceived: Int?
+    /// Paused because the account is encrypted and this device holds no keys: what to do is
+    /// unlock, not sign in again.
+    public var unlockNeeded = false
 
     public init(
         connection: SyncConnection, pending: Int = 0, needsReview: Int = 0, deadLetters: Int = 0,
@@ -70,7 +73,10 @@ public struct SyncSummary: Hashable, Sendable {
             parts.append(parts.isEmpty ? "Local only · no remote set" : "no remote set")
             return parts.joined(separator: " · ")
         case .authNeeded:
-            parts.append("sync paused · sign in again: quire remote set")
+            parts.append(
+                unlockNeeded
+                    ? "sync paused · encrypted: quire encryption unlock"
+                    : "sync paused · sign in again: quire remote set")
             return parts.joined(separator: " · ")
         case .offline:
             parts.append(["offline", retry].compactMap { $0 }.joined(separator: ", "))

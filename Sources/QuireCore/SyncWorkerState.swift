@@ -28,6 +28,9 @@ public struct SyncWorkerState: Hashable, Sendable {
     /// sync, or a download of everything): the server does not say how many there are in all.
     public var firstPullReceived: Int?
 
+    /// Paused for the keys of an encrypted account (see `SyncSummary.unlockNeeded`).
+    public var unlockNeeded = false
+
     public init(
         connection: SyncConnection, lastSuccess: Date? = nil, nextRetry: Date? = nil, live: Bool? = nil,
         problem: String? = nil, problemDetail: String? = nil, pollingReason: String? = nil,
@@ -54,6 +57,7 @@ public struct SyncWorkerState: Hashable, Sendable {
         combined.nextRetry = nextRetry
         combined.live = connection == .noRemote ? nil : live
         combined.firstPullReceived = firstPullReceived
+        combined.unlockNeeded = connection == .authNeeded && unlockNeeded
         return combined
     }
 

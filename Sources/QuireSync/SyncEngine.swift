@@ -81,7 +81,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         var outcome: SyncMachine.RoundOutcome
         do {
             outcome = try await round(kind, transport: transport, report: &report)
-            if outcome == .caughtUp, let attachments, let files = transport as? any AttachmentTransport {
+            if outcome == .caughtUp, let attachments, let files = SealingTransport.attachments(of: transport) {
                 outcome = try await moveFiles(attachments, transport: files)
             }
         } catch let error as StoreError {
@@ -332,6 +332,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
             event.message += ": sync paused, sign in again (quire remote set)"
         case .encryptionLocked:
             event.kind = .auth
+            event.failure = .locked
             event.message += ": sync paused, changes kept"
         case .resyncNeeded:
             event.kind = .resync

@@ -91,11 +91,13 @@ public final class SyncNews: Sendable {
             reason = why
             detail = said
         }
-        return SyncWorkerState(
+        var state = SyncWorkerState(
             connection: status.connection, lastSuccess: status.lastSuccess, nextRetry: status.nextRetry,
             live: heard.follower == nil ? nil : heard.hints?.isLive ?? false, problem: status.problem,
             problemDetail: status.problemDetail, pollingReason: reason, pollingDetail: detail,
             roundsStarted: status.roundsStarted, roundsFinished: status.roundsFinished,
             firstPullReceived: heard.firstPull)
+        state.unlockNeeded = status.unlockNeeded
+        return state
     }
 }

@@ -60,6 +60,8 @@ public struct SyncStatusReport: Sendable, Encodable {
     public var conflicts: Int
     /// The most recent events, newest first.
     public var events: [Event]
+    /// Paused for the keys of an encrypted account (the newest event says so).
+    var unlockNeeded = false
 
     enum CodingKeys: String, CodingKey {
         case remote, state, lastSuccess, outbox, inFlight, nextRetry, deadLetters, conflicts, events
@@ -102,11 +104,13 @@ public struct SyncStatusReport: Sendable, Encodable {
                 nextRetry = serverWait(after: recent.first, now: now)
             }
         }
-        return SyncStatusReport(
+        var report = SyncStatusReport(
             remote: remote, state: state, lastSuccess: worker?.lastSuccess ?? meta.lastSuccessAt,
             outbox: counts.pending, inFlight: counts.inFlight, nextRetry: nextRetry,
             deadLetters: counts.rejected, conflicts: try database.conflicts().count,
             events: recent.map { Event(at: $0.at, kind: $0.kind, message: $0.message, item: $0.itemID) })
+        report.unlockNeeded = state == .authNeeded && recent.first?.failure == .locked
+        return report
     }
 
     /// The state a process that is not syncing can tell: from the newest event of the log.
@@ -130,8 +134,10 @@ public struct SyncStatusReport: Sendable, Encodable {
 
     /// The summary the status bar renders.
     public var summary: SyncSummary {
-        SyncSummary(
+        var summary = SyncSummary(
             connection: state, pending: outbox + inFlight, needsReview: conflicts, deadLetters: deadLetters,
             lastSuccess: lastSuccess, nextRetry: nextRetry)
+        summary.unlockNeeded = unlockNeeded
+        return summary
     }
 }

@@ -67,6 +67,9 @@ import Testing
         try await phone.must(["remote", "set", server.baseURL, "--token", ann])
         let locked = try await phone.run(["sync"])
         #expect(locked.status == 4 && locked.err.contains("quire encryption unlock"), "\(locked)")
+        let paused = try await phone.must(["status"])
+        #expect(
+            paused.contains("sync paused · encrypted: quire encryption unlock"), "the truth, not 'sign in': \(paused)")
         let wrong = try await Self.run(phone, ["encryption", "unlock", "--passphrase-stdin"], stdin: "not it at all")
         #expect(wrong.status == 4 && wrong.err.contains("wrong passphrase"), "\(wrong)")
         let unlocked = try await Self.run(

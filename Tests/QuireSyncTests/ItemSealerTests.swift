@@ -113,6 +113,13 @@ import Testing
         }
     }
 
+    @Test func anEncryptedAccountsFilesWaitWhileAPlainAccountsTravel() {
+        let http = HTTPSyncTransport(baseURL: "http://127.0.0.1:9", token: "t", now: { Date() })
+        #expect(SealingTransport.attachments(of: SealingTransport(http, sealer: sealer)) == nil)
+        #expect(SealingTransport.attachments(of: SealingTransport(http, sealer: nil)) != nil)
+        #expect(SealingTransport.attachments(of: http) != nil)
+    }
+
     @Test func aPlainItemPassesThrough() throws {
         let plain = ChangeItem(id: "p", rev: 3, title: "Plain", createdAt: Date(), updatedAt: Date())
         #expect(try sealer.open(plain) == plain)

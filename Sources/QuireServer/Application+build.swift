@@ -33,10 +33,10 @@ func buildApplication(
         metrics: metrics, hub: hub, logger: logger, now: now)
 
     let router = Router(context: QuireRequestContext.self)
-    let methods: [String: HTTPRequest.Method] = [
-        SyncProtocol.syncPath: .post, SyncProtocol.snapshotPath: .get,
-        SyncProtocol.healthPath: .get, SyncProtocol.metricsPath: .get, SyncProtocol.hintsPath: .get,
-        AttachmentProtocol.chunksMissingPath: .post,
+    let methods: [String: [HTTPRequest.Method]] = [
+        SyncProtocol.syncPath: [.post], SyncProtocol.snapshotPath: [.get], SyncProtocol.healthPath: [.get],
+        SyncProtocol.metricsPath: [.get], SyncProtocol.hintsPath: [.get], SyncProtocol.keyringPath: [.get, .put],
+        AttachmentProtocol.chunksMissingPath: [.post],
     ]
     let edge = EdgeMiddleware(
         metrics: metrics, logger: logger, methods: methods, tls: configuration.tlsCertificatePath != nil,

@@ -12,10 +12,10 @@ struct EdgeMiddleware: RouterMiddleware {
     typealias Context = QuireRequestContext
     let metrics: ServerMetrics
     let logger: Logger
-    /// The one method each path answers. The router answers 404 for any other method on a
+    /// The methods each path answers. The router answers 404 for any other method on a
     /// known path; HTTP (RFC 9110, 15.5.6) wants 405 with `Allow`, and clients and API
     /// checkers rely on telling "wrong method" from "no such endpoint".
-    let methods: [String: HTTPRequest.Method]
+    let methods: [String: [HTTPRequest.Method]]
     /// Served over TLS: answers tell browsers to keep to HTTPS (HSTS).
     let tls: Bool
     /// Unauthenticated requests (`/healthz`, and every request answered 401) per client
@@ -41,9 +41,9 @@ struct EdgeMiddleware: RouterMiddleware {
             {
                 throw APIError.unauthorized("/metrics needs 'Authorization: Bearer' with the metrics token")
             }
-            if let allowed = methods[request.uri.path], request.method != allowed {
+            if let allowed = methods[request.uri.path], !allowed.contains(request.method) {
                 response = EdgeMiddleware.translate(.methodNotAllowed).response
-                response.headers[.allow] = allowed.rawValue
+                response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
             } else if let coding = request.headers[.transferEncoding],
                 coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
             {

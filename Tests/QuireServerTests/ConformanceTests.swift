@@ -22,6 +22,8 @@ import Testing
                 (.delete, SyncProtocol.snapshotPath, "GET"),
                 (.get, SyncProtocol.syncPath, "POST"),
                 (.put, SyncProtocol.syncPath, "POST"),
+                (.trace, SyncProtocol.keyringPath, "GET, PUT"),
+                (.post, SyncProtocol.keyringPath, "GET, PUT"),
             ] {
                 let response = try await server.client.execute(
                     uri: path, method: method, headers: [.authorization: "Bearer \(token)"], body: nil)

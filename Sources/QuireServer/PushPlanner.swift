@@ -384,8 +384,9 @@ struct PushPlanner {
 
     /// True when every changed field still holds the value the op changed it from. In an
     /// encrypted account the op names each value by its MAC, which the stored sealed value
-    /// carries; a plain item (not yet sealed) holds no MAC, so the op conflicts and the device
-    /// merges and seals the whole item.
+    /// carries; a plain item (not yet sealed) holds no MAC, so the op conflicts: plain items are
+    /// sealed whole by `quire encryption enable` (`EncryptionConversion`), against their exact
+    /// version.
     private func fromValuesHold(_ fields: [Field: FieldChange], in item: ChangeItem, encrypted: Bool)
         -> Result<Bool, ReasonError>
     {

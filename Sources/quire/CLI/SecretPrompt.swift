@@ -8,6 +8,7 @@ import Foundation
 /// echo off, or as a script gives it on standard input, one per line.
 enum SecretPrompt {
     /// Lines of standard input, read once (a script's secrets, in the order a command asks).
+    /// Only a command's `run` reads them, one after the other on one task, never concurrently.
     nonisolated(unsafe) private static var stdinLines: [String]?
 
     /// The next line of standard input, without its line end; nil at the end.

@@ -186,7 +186,7 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
         out.line(
             "Sealed \(outcome.sealed == 1 ? "1 item" : "\(outcome.sealed) items") on the server"
                 + (outcome.alreadySealed > 0 ? " (\(outcome.alreadySealed) were already sealed)" : "")
-                + "; it keeps no readable copy of them.")
+                + "; the server now holds them sealed.")
         out.flush()
         if let failure { throw failure }
     }

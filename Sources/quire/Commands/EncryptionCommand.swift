@@ -185,8 +185,7 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
         var out = Output()
         out.line(
             "Sealed \(outcome.sealed == 1 ? "1 item" : "\(outcome.sealed) items") on the server"
-                + (outcome.alreadySealed > 0 ? " (\(outcome.alreadySealed) were already sealed)" : "")
-                + "; the server now holds them sealed.")
+                + (outcome.alreadySealed > 0 ? " (\(outcome.alreadySealed) were already sealed)." : "."))
         out.flush()
         if let failure { throw failure }
     }
@@ -294,7 +293,7 @@ struct EncryptionStatusCommand: AsyncParsableCommand {
     ]
     static let serverCannotSee = [
         "titles", "bodies", "tags", "projects", "kinds", "done", "dates (due, wait, scheduled)", "priorities",
-        "pins", "recurrence",
+        "pins", "recurrence", "attached files' names and types",
     ]
 
     struct Report: Encodable {

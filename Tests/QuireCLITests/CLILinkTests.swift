@@ -28,7 +28,7 @@ import Testing
         let human = try cli.run("links", note)
         #expect(human.status == 0)
         #expect(human.stdout.contains("[[garden PLAN]]") && human.stdout.contains("Garden plan"), "\(human.stdout)")
-        #expect(human.stdout.contains("[[Nowhere]]  (no such item)"), "\(human.stdout)")
+        #expect(human.stdout.contains("[[Nowhere]]  (missing)"), "\(human.stdout)")
         #expect(human.stdout.contains("(deleted)"), "\(human.stdout)")
 
         let back = try #require(try cli.json("backlinks", garden, "--json") as? [[String: Any]])

@@ -9,7 +9,7 @@ struct LinksCommand: StoreCommand {
         abstract: "List what an item's body links to with [[Title]] or [[ID]].",
         discussion: """
             Each link as written, then the item it reaches (short id and title), "(deleted)" \
-            for a deleted one, or "(no such item)". A title matches without regard to case; \
+            for a deleted one, or "(missing)". A title matches without regard to case; \
             when several items share it, the newest. An id in a link is the full id \
             (quire show ID --json prints it).
             """)
@@ -34,7 +34,7 @@ struct LinksCommand: StoreCommand {
         for resolved in links {
             let written = "[[\(resolved.link.text)]]"
             guard let item = resolved.item else {
-                out.line(written + "  " + terminal.paint("(no such item)", .dim))
+                out.line(written + "  " + terminal.paint("(missing)", .dim))
                 continue
             }
             let reached = terminal.paint(shortIDs[item.id] ?? item.id, .id) + "  " + item.title

@@ -24,14 +24,11 @@ public struct SealingTransport: SyncTransport {
         self.unreadable = unreadable
     }
 
-    /// The transport attached files travel by, nil when they must wait. An encrypted account's
+    /// An encrypted account's
     /// files wait on this device until their chunks are sealed (issue 32's sealing, not built
     /// yet): the server must never receive a file in plain text from an account that asked for
     /// encryption. A plain account's files travel through the base transport.
-    public static func attachments(of transport: any SyncTransport) -> (any AttachmentTransport)? {
-        guard let sealing = transport as? SealingTransport else { return transport as? any AttachmentTransport }
-        return sealing.sealer == nil ? sealing.base as? any AttachmentTransport : nil
-    }
+    public var files: (any AttachmentTransport)? { sealer == nil ? base.files : nil }
 
     /// The refusal a device without keys meets when the account is encrypted.
     static let locked = SyncTransportError.status(

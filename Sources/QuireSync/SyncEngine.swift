@@ -81,7 +81,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         var outcome: SyncMachine.RoundOutcome
         do {
             outcome = try await round(kind, transport: transport, report: &report)
-            if outcome == .caughtUp, let attachments, let files = SealingTransport.attachments(of: transport) {
+            if outcome == .caughtUp, let attachments, let files = transport.files {
                 outcome = try await moveFiles(attachments, transport: files)
             }
         } catch let error as StoreError {

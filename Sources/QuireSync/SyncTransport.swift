@@ -9,6 +9,13 @@ import QuireProtocol
 public protocol SyncTransport: Sendable {
     func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse>
     func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage>
+    /// The transport attached files travel by, nil when they must wait (see `SealingTransport`).
+    var files: (any AttachmentTransport)? { get }
+}
+
+extension SyncTransport {
+    /// A transport that moves files moves its own; any other moves none.
+    public var files: (any AttachmentTransport)? { self as? any AttachmentTransport }
 }
 
 /// An answer and what it cost on the wire, for the event log and the status screen.

@@ -115,9 +115,9 @@ import Testing
 
     @Test func anEncryptedAccountsFilesWaitWhileAPlainAccountsTravel() {
         let http = HTTPSyncTransport(baseURL: "http://127.0.0.1:9", token: "t", now: { Date() })
-        #expect(SealingTransport.attachments(of: SealingTransport(http, sealer: sealer)) == nil)
-        #expect(SealingTransport.attachments(of: SealingTransport(http, sealer: nil)) != nil)
-        #expect(SealingTransport.attachments(of: http) != nil)
+        #expect(SealingTransport(http, sealer: sealer).files == nil)
+        #expect(SealingTransport(http, sealer: nil).files != nil)
+        #expect(http.files != nil)
     }
 
     @Test func aPlainItemPassesThrough() throws {

@@ -47,14 +47,11 @@ enum EncryptionSupport {
         }
     }
 
-    /// A transport failure as the CLI says it (exit 3 unreachable, 4 refused).
+    /// A transport failure as the CLI says it: the exit code `quire sync` gives the same
+    /// failure (3 unreachable, 4 refused), with what it means here.
     static func failure(_ error: SyncTransportError) -> CLIFailure {
-        switch error {
-        case .unreachable(let reason): CLIFailure(.unreachable, "server unreachable (\(reason)); nothing changed")
-        case .status(let code, _, _) where code == 401 || code == 403:
-            CLIFailure(.authenticationRefused, "\(error.description): sign in again with 'quire remote set'")
-        default: CLIFailure(.unreachable, "\(error.description); nothing changed")
-        }
+        let code = SyncCommandSupport.failure(for: error.outcome)?.code ?? .unreachable
+        return CLIFailure(code, "\(error.description); nothing changed")
     }
 
     /// A new passphrase: asked twice at the terminal, or one line of standard input.

@@ -15,6 +15,23 @@ public struct TaskBox: Hashable, Sendable {
         return MarkdownLines.outsideCodeBlocks(Array(body.utf8)).compactMap(box(onLine:))
     }
 
+    /// Whether the body holds `[ ]`, `[x]` or `[X]` anywhere: a cheap test, one pass over the
+    /// bytes with nothing allocated, for what is drawn on every frame (the item view's hint that
+    /// `x` ticks a box) where `boxes(in:)` would parse every line of a long note. It can say yes
+    /// for brackets that are no box (inside code); ticking then says there is none.
+    public static func mayHoldBoxes(_ body: String) -> Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in body.utf8 {
+            if byte == UInt8(ascii: "]"), previous.0 == UInt8(ascii: "["),
+                previous.1 == UInt8(ascii: " ") || previous.1 | 0x20 == UInt8(ascii: "x")
+            {
+                return true
+            }
+            previous = (previous.1, byte)
+        }
+        return false
+    }
+
     /// The body with `box` ticked if it was not, unticked if it was; the rest byte for byte.
     public static func toggling(_ box: TaskBox, in body: String) -> String {
         var bytes = Array(body.utf8)

@@ -1,9 +1,11 @@
 /// A `[[…]]` link in an item's body (SPEC: Links): `[[Title]]`, or `[[ID]]` with the item's
 /// full id.
 ///
-/// Why full ids only: the short id a person sees is given by each device on its own (two
-/// devices may show the same short id for different items), and a body travels to every
-/// device, so a short id in a body would link to different items on different devices.
+/// A person may type a short id too (`[[c672]]`), but it is stored as the full id: the short
+/// id a person sees is given by each device on its own (two devices may show the same short id
+/// for different items), and a body travels to every device, so a short id kept in a body
+/// would link to different items on different devices. The store writes it out when the text
+/// is saved (`AppDatabase.bodyLinkingByID`).
 public struct WikiLink: Hashable, Sendable {
     /// The text between the brackets, trimmed, as written.
     public let text: String

@@ -77,6 +77,25 @@ extension AppDatabase {
         }
     }
 
+    /// The body a person wrote, with each `[[short id]]` written as the item's full id, before
+    /// it is stored (SPEC: `[[ID]]`, short or full). A short id is this device's own name for an
+    /// item (another device may give the same one to another item), while a body travels to
+    /// every device, so the link is kept by the id that means the same item everywhere. A link
+    /// whose text reaches an item by the rules above (a title, current or former) stays as
+    /// written: a title outranks a short id, as it does when the link is read.
+    static func bodyLinkingByID(_ body: String, in db: Database) throws -> String {
+        guard body.contains("[[") else { return body }
+        var spelled: [String: String] = [:]
+        for link in WikiLink.links(in: body) where !link.isID {
+            guard try linkTarget(link.key, in: db) == nil, let id = try itemID(shortID: link.text, in: db) else {
+                continue
+            }
+            spelled[link.key] = id
+        }
+        guard !spelled.isEmpty else { return body }
+        return WikiLink.rewriting(body) { spelled[$0.key] }
+    }
+
     /// The full id of the item `key` reaches by the rules above, nil when none.
     static func linkTarget(_ key: String, in db: Database) throws -> String? {
         if WikiLink(text: key).isID {

@@ -25,7 +25,8 @@ extension AppDatabase {
             let now = self.now()
             let item = Item(
                 id: environment.newID(now), kind: new.kind, title: try Validation.title(new.title),
-                body: try Validation.body(new.body), tags: new.tags, due: new.due, priority: new.priority,
+                body: try Self.bodyLinkingByID(Validation.body(new.body), in: db), tags: new.tags, due: new.due,
+                priority: new.priority,
                 pinned: new.pinned, project: try Validation.project(new.project ?? ""), recur: new.recur,
                 wait: new.wait, scheduled: new.scheduled, createdAt: now, updatedAt: now, syncState: .pending)
             try Validation.size(of: item)
@@ -268,6 +269,10 @@ extension AppDatabase {
         _ before: Item, fields: [Field: FieldValue], origin: ChangeOrigin, undoing: Int64? = nil, in db: Database
     ) throws -> Item {
         let now = self.now()
+        var fields = fields
+        if origin == .local, undoing == nil, case .string(let body)? = fields[.body] {
+            fields[.body] = .string(try Self.bodyLinkingByID(body, in: db))
+        }
         var after = try before.applying(fields, now: now)
         let changes = after.changes(since: before)
         if changes.isEmpty { return before }

@@ -271,6 +271,10 @@ extension AppState {
             return [.write(.restore(id: item.id, title: item.title))]
         case .purge: return askToPurge()
         case .nextBox, .previousBox, .tickBox: return taskBoxCommand(command)
+        case .toggleDone where list.selectedItem?.kind == .note:
+            // A note has no checkbox of its own: `x` ticks the selected box of its text, as
+            // `b` does (SPEC: a task box in a note can be ticked from the app).
+            return taskBoxCommand(.tickBox)
         case .links:
             guard let item = list.selectedItem else { return [] }
             return openLinks(of: item)

@@ -1,7 +1,8 @@
 import QuireCore
 
 /// Ticking a task box (`- [ ]`) of a note's text from the item view (SPEC: Markdown): `]` and
-/// `[` pick a box, the status bar says which, and `b` ticks or unticks it. The tick is an
+/// `[` pick a box, the status bar says which, and `b` ticks or unticks it (`x` too on a note,
+/// which has no checkbox of its own for `x` to toggle). The tick is an
 /// edit of the body that starts from the text on screen, so it goes the editor's way and
 /// merges with whatever changed meanwhile ("every write path has a base").
 extension AppState {
@@ -25,7 +26,8 @@ extension AppState {
         }
         let box = boxes[selectedBox ?? 0]
         notice = .info(
-            "Task box \((selectedBox ?? 0) + 1)/\(boxes.count): \(box.checked ? "[x]" : "[ ]") \(box.text) · b ticks it"
+            "Task box \((selectedBox ?? 0) + 1)/\(boxes.count): \(box.checked ? "[x]" : "[ ]") \(box.text) · "
+                + (item.kind == .note ? "x ticks it" : "b ticks it")
         )
         return []
     }

@@ -74,7 +74,9 @@ public enum Keymap {
         KeyBinding(.detail, [.pageUp], .pageUp, "page up"),
         KeyBinding(.detail, [.character("e")], .edit, "edit", hint: "edit"),
         KeyBinding(.detail, [.character("E")], .editExternally, "edit in $EDITOR"),
-        KeyBinding(.detail, [.character("x")], .toggleDone, "toggle done (tasks)", hint: "done"),
+        KeyBinding(
+            .detail, [.character("x")], .toggleDone, "toggle done (tasks); tick the selected task box (notes)",
+            hint: "done"),
         KeyBinding(.detail, [.character("p")], .pin, "pin or unpin"),
         KeyBinding(.detail, [.character("d")], .delete, "delete"),
         KeyBinding(.detail, [.character("u")], .undo, "undo the last local action"),
@@ -254,8 +256,9 @@ public enum Keymap {
         }
     }
 
-    /// The item view's hints for one item: `done` only for a task; for an item in the trash,
-    /// only what applies there (restore, history, back, help).
+    /// The item view's hints for one item: `done` for a task, `tick` for a note with task boxes
+    /// (`x` ticks one there), neither for a note without; for an item in the trash, only what
+    /// applies there (restore, history, back, help).
     public static func detailHints(for item: Item) -> [(key: String, label: String)] {
         let detail = bindings(in: .detail)
         func hint(_ command: Command, _ label: String) -> (key: String, label: String)? {
@@ -265,7 +268,11 @@ public enum Keymap {
             return [hint(.restore, "restore"), hint(.history, "history"), hint(.back, "back"), hint(.help, "help")]
                 .compactMap { $0 }
         }
-        return hints(in: .detail).filter { item.kind == .task || $0.label != "done" }
+        let ticks = item.kind == .note && TaskBox.mayHoldBoxes(item.body)
+        return hints(in: .detail).compactMap { hint in
+            guard hint.label == "done", item.kind == .note else { return hint }
+            return ticks ? (hint.key, "tick") : nil
+        }
     }
 
     private struct LookupKey: Hashable {

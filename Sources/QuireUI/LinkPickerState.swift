@@ -59,6 +59,15 @@ public enum LinkReach: Hashable, Sendable {
     }
 }
 
+/// How the rendered text draws one of its `[[links]]` when not simply as written.
+public enum LinkLook: Hashable, Sendable {
+    /// As written, followed by the mark of why it leads nowhere to read.
+    case marked(LinkReach)
+    /// A link written by the item's full id (a short id typed is saved so): shown as
+    /// `[[its title]]`, which is what a person reads; `m` shows the id.
+    case titled(String)
+}
+
 /// The links of the item in the item view, read as the picker reads them (`Effect.loadLinks`):
 /// one read serves the marks on links that lead nowhere, the "Linked from" section and `L`.
 public struct ItemLinks: Hashable, Sendable {
@@ -70,13 +79,19 @@ public struct ItemLinks: Hashable, Sendable {
         self.entries = entries
     }
 
-    /// The item's own links that reach no item or a deleted one, by key (`WikiLink.key`).
-    public var unreached: [String: LinkReach] {
-        var reach: [String: LinkReach] = [:]
+    /// How the item's own links are drawn, by key (`WikiLink.key`): those that reach no item or
+    /// a deleted one are marked; those written by id that reach a live item show its title.
+    /// Other links are drawn as written.
+    public var linkLooks: [String: LinkLook] {
+        var looks: [String: LinkLook] = [:]
         for entry in entries where entry.direction == .to {
-            if let mark = entry.reach { reach[WikiLink.key(entry.text)] = mark }
+            if let mark = entry.reach {
+                looks[WikiLink.key(entry.text)] = .marked(mark)
+            } else if let target = entry.target, WikiLink(text: entry.text).isID {
+                looks[WikiLink.key(entry.text)] = .titled(target.title)
+            }
         }
-        return reach
+        return looks
     }
 
     /// The items that link to this one.

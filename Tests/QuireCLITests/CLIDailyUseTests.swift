@@ -6,18 +6,12 @@ import Testing
 /// (priorities, tags, dates) read as lists show them, plain sentences for every refusal,
 /// colour and progress on a terminal only.
 @Suite struct CLIDailyUseTests {
-    /// The item's short id, as `quire list` shows it (the first column).
-    func shortID(_ cli: QuireCLI, title: String) throws -> String {
-        let line = try #require(try cli.run("list", "--all").stdout.split(separator: "\n").first { $0.contains(title) })
-        return String(try #require(line.split(separator: " ").first))
-    }
-
     @Test func addSaysTheShortIdOnATerminalAndTheFullIdInAPipe() throws {
         let cli = try QuireCLI()
         defer { cli.remove() }
         let onTerminal = try cli.runOnTerminal(["add", "Buy", "oat", "milk", "--task"])
         #expect(onTerminal.status == 0, "\(onTerminal.stdout)")
-        let short = try shortID(cli, title: "Buy oat milk")
+        let short = try cli.shortID(of: "Buy oat milk")
         #expect(onTerminal.stdout == "added \(short)  Buy oat milk\n")
         let piped = try cli.run("add", "Call mum")
         #expect(piped.stdout.range(of: "^[0-9a-f-]{36}\n$", options: .regularExpression) != nil, "\(piped.stdout)")
@@ -110,7 +104,7 @@ import Testing
         let cli = try QuireCLI()
         defer { cli.remove() }
         let note = try cli.add("A note")
-        let short = try shortID(cli, title: "A note")
+        let short = try cli.shortID(of: "A note")
         let refused = try cli.run("done", note)
         #expect(refused.stderr == "quire: 'A note' (\(short)) is a note; only tasks can be done or reopened\n")
         #expect(try cli.run("rm", note).status == 0)
@@ -124,7 +118,7 @@ import Testing
         let cli = try QuireCLI()
         defer { cli.remove() }
         let id = try cli.add("Old idea")
-        let short = try shortID(cli, title: "Old idea")
+        let short = try cli.shortID(of: "Old idea")
         #expect(try cli.run("rm", id).stdout == "deleted: \(short)  Old idea\n")
         let again = try cli.run("rm", id)
         #expect(again.status == 0 && again.stdout == "already deleted: \(short)  Old idea\n")

@@ -49,6 +49,32 @@ import Testing
         #expect(badHas.status == 1 && badHas.oneErrorLine && badHas.stderr.contains("has:"), "\(badHas.stderr)")
     }
 
+    /// `[[short id]]` as a person types it (the short id `quire list` shows) is kept as the
+    /// item's full id, which means the same item on every device; a title that happens to look
+    /// like a short id wins, as it does when the link is read.
+    @Test func aShortIdInALinkIsKeptAsTheFullId() throws {
+        let cli = try QuireCLI()
+        defer { cli.remove() }
+        let target = try cli.add("Seed catalogue")
+        let short = try cli.shortID(of: "Seed catalogue")
+        let note = try cli.add("Order", "--body", "from [[\(short)]], and [[\(short.uppercased())]] again")
+        let shown = try #require(try cli.json("show", note, "--json") as? [String: Any])
+        #expect(shown["body"] as? String == "from [[\(target)]], and [[\(target)]] again")
+        #expect(try ids(cli, "links:\(target)") == [note])
+
+        // An edit is written the same way.
+        #expect(try cli.run("edit", note, "--body", "only [[ \(short) ]]").status == 0)
+        let edited = try #require(try cli.json("show", note, "--json") as? [String: Any])
+        #expect(edited["body"] as? String == "only [[\(target)]]")
+
+        // A title outranks a short id, and text that is neither stays as typed.
+        let named = try cli.add(short)
+        let other = try cli.add("Other", "--body", "[[\(short)]] and [[zzzz]]")
+        let kept = try #require(try cli.json("show", other, "--json") as? [String: Any])
+        #expect(kept["body"] as? String == "[[\(short)]] and [[zzzz]]")
+        #expect(try ids(cli, "links:\(named)") == [other])
+    }
+
     @Test func twoItemsWithOneTitleLinkTheNewest() throws {
         let cli = try QuireCLI()
         defer { cli.remove() }

@@ -109,6 +109,12 @@ struct QuireCLI {
         (try json(["list"] + arguments + ["--json"]) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
 
+    /// The item's short id, as `quire list` shows it (the first column).
+    func shortID(of title: String) throws -> String {
+        let line = try #require(try run("list", "--all").stdout.split(separator: "\n").first { $0.contains(title) })
+        return String(try #require(line.split(separator: " ").first))
+    }
+
     /// Every item, deleted ones included, as JSON objects.
     func allItems() throws -> [[String: Any]] {
         try json("list", "--all", "--json") as? [[String: Any]] ?? []

@@ -46,6 +46,21 @@ import Testing
         #expect(harness.state.list.selectedItem?.id == Self.spring.id)
     }
 
+    /// A link written by full id (as a typed short id is saved) reads as its item's title in the
+    /// rendered text, and follows renames; the raw text (`m`) shows the id.
+    @Test func aLinkByIdShowsItsItemsTitle() throws {
+        let pointer = Self.note(36, "Pointer", "go to [[\(Self.garden.id)]] now")
+        var harness = Harness(size: .standard, items: [Self.garden, pointer])
+        #expect(harness.state.list.selectedItem?.id == pointer.id)
+        harness.press(.enter)
+        #expect(harness.text.contains("go to [[Garden plan]] now"), "\(harness.text)")
+        harness.items[0].title = "Beds"
+        harness.send(.storeChanged)
+        #expect(harness.text.contains("go to [[Beds]] now"), "\(harness.text)")
+        harness.press(.character("m"))
+        #expect(harness.text.contains("go to [[\(Self.garden.id)]] now"), "\(harness.text)")
+    }
+
     /// The item view marks a link that reaches no item, or a deleted one, after its text, and
     /// ends with the items that link here; `L` lists the same, from the same read.
     @Test func theItemViewMarksLinksThatLeadNowhereAndListsBacklinks() throws {

@@ -12,7 +12,7 @@ public final class MarkdownCache: @unchecked Sendable {
 
     private let lock = NSLock()
     /// Most recently used last.
-    private var entries: [(bytes: [UInt8], unreached: [String: LinkReach], rendered: RenderedMarkdown)] = []
+    private var entries: [(bytes: [UInt8], linkLooks: [String: LinkLook], rendered: RenderedMarkdown)] = []
 
     public init() {}
 
@@ -22,22 +22,22 @@ public final class MarkdownCache: @unchecked Sendable {
         rendered(text, width: width, rows: rows).lines
     }
 
-    /// As `lines`, with whether they are all of the text, and the text's `[[links]]` that lead
-    /// nowhere to read (`unreached`) marked.
+    /// As `lines`, with whether they are all of the text, and the text's `[[links]]` drawn as
+    /// `linkLooks` says.
     public func rendered(
-        _ text: String, width: Int, rows: Int, unreached: [String: LinkReach] = [:]
+        _ text: String, width: Int, rows: Int, linkLooks: [String: LinkLook] = [:]
     ) -> (lines: ArraySlice<Line>, complete: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        let rendered = entry(text, width: max(1, width), unreached: unreached)
+        let rendered = entry(text, width: max(1, width), linkLooks: linkLooks)
         rendered.extend(toAtLeast: rows)
         return (rendered.lines[...], rendered.isComplete)
     }
 
-    private func entry(_ text: String, width: Int, unreached: [String: LinkReach]) -> RenderedMarkdown {
+    private func entry(_ text: String, width: Int, linkLooks: [String: LinkLook]) -> RenderedMarkdown {
         let count = text.utf8.count
         if let index = entries.lastIndex(where: {
-            $0.rendered.width == width && $0.bytes.count == count && $0.unreached == unreached
+            $0.rendered.width == width && $0.bytes.count == count && $0.linkLooks == linkLooks
                 && Self.same($0.bytes, text)
         }) {
             let found = entries.remove(at: index)
@@ -45,8 +45,8 @@ public final class MarkdownCache: @unchecked Sendable {
             return found.rendered
         }
         let bytes = Array(text.utf8)
-        let rendered = RenderedMarkdown(bytes: bytes, width: width, unreached: unreached)
-        entries.append((bytes, unreached, rendered))
+        let rendered = RenderedMarkdown(bytes: bytes, width: width, linkLooks: linkLooks)
+        entries.append((bytes, linkLooks, rendered))
         if entries.count > Self.capacity { entries.removeFirst() }
         return rendered
     }

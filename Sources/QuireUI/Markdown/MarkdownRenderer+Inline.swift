@@ -62,8 +62,8 @@ extension MarkdownRenderer {
         if !run.isEmpty { text(run, style: style, into: &lines) }
     }
 
-    /// Prose, with each `[[link]]` in it drawn as a link, and marked when it leads nowhere to
-    /// read (`unreached`).
+    /// Prose, with each `[[link]]` in it drawn as a link: marked when it leads nowhere to read,
+    /// by its item's title when written by id (`linkLooks`).
     private func text(_ text: String, style: Style, into lines: inout [Line]) {
         let links = WikiLink.occurrences(inLine: text)
         guard !links.isEmpty else {
@@ -77,9 +77,11 @@ extension MarkdownRenderer {
                 let before = String(decoding: bytes[from..<link.range.lowerBound], as: UTF8.self)
                 lines[lines.count - 1].append(Span(before, style: style))
             }
-            let written = String(decoding: bytes[link.range], as: UTF8.self)
-            lines[lines.count - 1].append(Span(written, style: style.withRole(.link)))
-            if let reach = unreached[WikiLink.key(link.text)] {
+            let look = linkLooks[WikiLink.key(link.text)]
+            var shown = String(decoding: bytes[link.range], as: UTF8.self)
+            if case .titled(let title) = look { shown = "[[\(title)]]" }
+            lines[lines.count - 1].append(Span(shown, style: style.withRole(.link)))
+            if case .marked(let reach) = look {
                 lines[lines.count - 1].append(Span(" " + reach.mark, .linkMissing))
             }
             from = link.range.upperBound

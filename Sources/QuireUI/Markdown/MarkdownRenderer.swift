@@ -4,9 +4,9 @@ import TerminalUI
 /// with hanging indents for list items and quotes, code blocks cut rather than wrapped, tables
 /// fitted to the width.
 struct MarkdownRenderer {
-    /// The `[[links]]` of the text that lead nowhere to read, by key: each is marked after its
-    /// text. Links not named here are drawn as links.
-    var unreached: [String: LinkReach] = [:]
+    /// How the text's `[[links]]` are drawn, by key: marked when they lead nowhere to read, by
+    /// title when written by id. Links not named here are drawn as written.
+    var linkLooks: [String: LinkLook] = [:]
 
     /// The rows of one block at `width` cells, its text in `base` unless it says otherwise;
     /// `depth` is how many lists hold it (a nested list's bullet differs from its parent's).

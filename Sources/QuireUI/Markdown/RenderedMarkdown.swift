@@ -19,21 +19,21 @@ public final class RenderedMarkdown {
     /// The last piece parsed ended at a forced cut: the next one continues it.
     private var endedAtForcedCut = false
 
-    /// `wholeLimit`: text up to this many bytes is parsed in one piece. `unreached`: the text's
-    /// `[[links]]` that lead nowhere to read, marked so.
+    /// `wholeLimit`: text up to this many bytes is parsed in one piece. `linkLooks`: how the text's
+    /// `[[links]]` are drawn when not as written (see `LinkLook`).
     public init(
         bytes: [UInt8], width: Int, wholeLimit: Int = MarkdownChunks.wholeLimit,
-        unreached: [String: LinkReach] = [:]
+        linkLooks: [String: LinkLook] = [:]
     ) {
         chunks = MarkdownChunks(bytes: bytes, wholeLimit: wholeLimit)
         self.width = max(1, width)
-        renderer = MarkdownRenderer(unreached: unreached)
+        renderer = MarkdownRenderer(linkLooks: linkLooks)
     }
 
     public convenience init(
-        _ text: String, width: Int, wholeLimit: Int = MarkdownChunks.wholeLimit, unreached: [String: LinkReach] = [:]
+        _ text: String, width: Int, wholeLimit: Int = MarkdownChunks.wholeLimit, linkLooks: [String: LinkLook] = [:]
     ) {
-        self.init(bytes: Array(text.utf8), width: width, wholeLimit: wholeLimit, unreached: unreached)
+        self.init(bytes: Array(text.utf8), width: width, wholeLimit: wholeLimit, linkLooks: linkLooks)
     }
 
     /// Whether every row of the text is made.

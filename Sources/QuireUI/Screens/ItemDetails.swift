@@ -72,7 +72,7 @@ public enum ItemDetails {
         }
         lines.append(Line([]))
         let links = links?.itemID == item.id ? links : nil
-        guard body(item, fitting: fitting, markdown: markdown, unreached: links?.unreached ?? [:], into: &lines)
+        guard body(item, fitting: fitting, markdown: markdown, linkLooks: links?.linkLooks ?? [:], into: &lines)
         else { return lines }
         if let backlinks = links?.backlinks, !backlinks.isEmpty {
             lines.append(Line([]))
@@ -84,7 +84,7 @@ public enum ItemDetails {
 
     /// Adds the body's lines (all of them, or those `fitting` can show); whether they are all.
     private static func body(
-        _ item: Item, fitting: Size?, markdown: Bool, unreached: [String: LinkReach], into lines: inout [Line]
+        _ item: Item, fitting: Size?, markdown: Bool, linkLooks: [String: LinkLook], into lines: inout [Line]
     ) -> Bool {
         if item.body.isEmpty {
             lines.append(Line("(no text)", style: Style(.muted)))
@@ -92,7 +92,7 @@ public enum ItemDetails {
         }
         if markdown, let fitting {
             let rendered = MarkdownCache.shared.rendered(
-                item.body, width: fitting.width, rows: fitting.height, unreached: unreached)
+                item.body, width: fitting.width, rows: fitting.height, linkLooks: linkLooks)
             let height = max(1, fitting.height)
             lines += rendered.lines.prefix(height)
             return rendered.complete && rendered.lines.count <= height

@@ -78,9 +78,18 @@ public struct ChangeItem: Hashable, Sendable, Identifiable {
 
 extension ChangeItem {
     /// A tombstone that carries no content (SPEC: tombstones carry no content), as a server
-    /// keeps once an account is encrypted: a live item always has a title, and a sealed one
-    /// carries its sealed values.
+    /// keeps every deleted item: a live item always has a title, and a sealed one carries its
+    /// sealed values.
     public var isContentless: Bool { deleted && sealed == nil && title.isEmpty }
+
+    /// The item as its tombstone: deleted, with its id, revision, times and version, and no
+    /// content, plain or sealed. What the server keeps of a deleted item (SPEC): the title, body
+    /// and tags stay on the devices that had them (trash, history), not on the server, not in
+    /// pages to new devices. A device that restores the item sends every field again.
+    public var tombstone: ChangeItem {
+        ChangeItem(
+            id: id, rev: rev, deleted: true, title: "", createdAt: createdAt, updatedAt: updatedAt, version: version)
+    }
 }
 
 // MARK: - Conversion to and from the domain item

@@ -26,10 +26,6 @@ struct KeyRingVersionConflict: Error, Sendable {
 enum KeyRingSealing {
     /// The tombstone's document with its content dropped: id, revision, times and version stay.
     static func contentless(_ doc: String) throws -> String {
-        let item = try StoredItem(doc: doc, seq: 0, deletedAt: 0).item
-        let blank = ChangeItem(
-            id: item.id, rev: item.rev, deleted: true, title: "", createdAt: item.createdAt, updatedAt: item.updatedAt,
-            version: item.version, sealed: item.sealed)
-        return blank.compactJSON()
+        try StoredItem(doc: doc, seq: 0, deletedAt: 0).item.tombstone.compactJSON()
     }
 }

@@ -240,6 +240,11 @@ struct PushPlanner {
             let exact = PushPlanner.rests(op, on: existing)
             if existing.deleted {
                 guard exact else { return .conflict(op.id, current: existing) }
+                // A tombstone has no content to fill in what an update leaves out: the item
+                // comes back only with every field, as devices restore it (a create).
+                guard !existing.isContentless else {
+                    return .rejected(op.id, reason: "a deleted item is restored with all its fields (a create)")
+                }
                 return change(op, fields: fields, of: existing, restoring: true, exact: true, state: &state)
             }
             if !exact {
@@ -253,12 +258,12 @@ struct PushPlanner {
         case .delete:
             guard fields.isEmpty else { return .rejected(op.id, reason: "a delete carries no fields") }
             guard let existing else { return .rejected(op.id, reason: "item \(op.item) does not exist") }
-            // A tombstone keeps the fields the server's version had, which may not be what the
-            // deleting device shows: the answer carries it, so every copy of it is the same.
+            // A tombstone carries no content (SPEC): the devices that had the item keep it in
+            // their trash and history; the server, its backups and new devices get none. The
+            // answer carries the tombstone, so every copy of it is the same.
             if existing.deleted { return .applied(op.id, item: existing, exact: false) }
             guard PushPlanner.rests(op, on: existing) else { return .conflict(op.id, current: existing) }
-            var tombstone = existing
-            tombstone.deleted = true
+            var tombstone = existing.tombstone
             tombstone.rev += 1
             tombstone.updatedAt = now
             let stored = state.write(

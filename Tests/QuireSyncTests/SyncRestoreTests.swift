@@ -34,6 +34,11 @@ import Testing
             #expect(
                 device.exactCopy == reference.exactCopy, "\(device.name) holds the server's bytes",
                 sourceLocation: sourceLocation)
+            for other in devices {
+                #expect(
+                    device.holdsTheSameCopies(as: other), "\(device.name) and \(other.name) agree on tombstones",
+                    sourceLocation: sourceLocation)
+            }
             #expect(
                 device.storage.conflicts.isEmpty, "\(device.name): nothing needs review", sourceLocation: sourceLocation
             )
@@ -246,12 +251,14 @@ import Testing
 }
 
 extension Device {
-    /// Everything a device holds of each item, byte for byte, but its badge.
+    /// Everything a device holds of each live item, byte for byte, but its badge. Tombstones
+    /// are compared by what devices share of them (`tombstones`): their content is each
+    /// device's own.
     var exactCopy: [String: String] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Dictionary(
-            uniqueKeysWithValues: storage.allItems.map { item in
+            uniqueKeysWithValues: storage.allItems.filter { !$0.deleted }.map { item in
                 var copy = item
                 copy.syncState = .synced
                 let json = (try? encoder.encode(copy)).map { String(decoding: $0, as: UTF8.self) } ?? "?"

@@ -228,11 +228,28 @@ final class Device: @unchecked Sendable {
 
     func item(_ id: String) -> Item? { storage.item(id) }
 
-    /// What every device must agree on after syncing: the items' fields, tombstones and revisions.
+    /// What every device must agree on after syncing: the live items' fields and revisions.
     var snapshot: [String: String] {
         Dictionary(
-            uniqueKeysWithValues: storage.allItems.map { item in
-                (item.id, "\(item.fieldValues.sorted { $0.key < $1.key }) deleted=\(item.deleted) rev=\(item.rev)")
+            uniqueKeysWithValues: storage.allItems.filter { !$0.deleted }.map { item in
+                (item.id, "\(item.fieldValues.sorted { $0.key < $1.key }) rev=\(item.rev)")
             })
+    }
+
+    /// The tombstones this device holds, by what devices share of one: the server keeps no
+    /// content of a deleted item (SPEC), so a device that had the item keeps its own text, and
+    /// one that never had it holds nothing of it; where two devices hold one, they agree on its
+    /// revision, version and time.
+    var tombstones: [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: storage.allItems.filter(\.deleted).map { item in
+                (item.id, "rev=\(item.rev) version=\(item.serverVersion.map { "\($0)" } ?? "none") at=\(item.updatedAt)")
+            })
+    }
+
+    /// Whether the two devices hold the same live items and agree on every tombstone both hold.
+    func holdsTheSameCopies(as other: Device) -> Bool {
+        snapshot == other.snapshot
+            && tombstones.allSatisfy { id, facts in other.tombstones[id].map { $0 == facts } ?? true }
     }
 }

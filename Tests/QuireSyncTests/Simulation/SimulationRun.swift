@@ -42,8 +42,11 @@ struct SimulationRun {
         /// How many changes its editor made: each must be in the final item.
         var changes = 1
 
+        /// A deleted item matches any tombstone: the server keeps no content of one (SPEC), and
+        /// each device keeps the text its own copy had.
         func matches(_ item: ChangeItem) -> Bool {
-            item.title == title && item.body == body && item.tags == tags && item.done == done
+            if deleted { return item.deleted }
+            return item.title == title && item.body == body && item.tags == tags && item.done == done
                 && item.deleted == deleted && item.project == project && item.wait == wait
                 && item.scheduled == scheduled
         }
@@ -437,13 +440,17 @@ struct SimulationRun {
                     problems.append("\(device.name): \(local.id) is not on the server")
                     continue
                 }
-                let mine = ChangeItem(item).compactJSON()
+                // A tombstone is compared by what the server keeps of it: its text is the device's.
+                let mine = item.deleted ? ChangeItem(item).tombstone.compactJSON() : ChangeItem(item).compactJSON()
                 if mine != remote.compactJSON() {
                     problems.append("\(device.name): \(local.id) differs: \(mine) vs server \(remote.compactJSON())")
                 }
             }
-            if locals.count != server.count {
-                problems.append("\(device.name) holds \(locals.count) items, the server \(server.count)")
+            // A device that never had an item holds nothing of its tombstone; every live item is
+            // on both sides.
+            let live = locals.filter { $0.item?.deleted == false }.count
+            if live != server.values.filter({ !$0.deleted }).count {
+                problems.append("\(device.name) holds \(live) live items, the server \(server.values.filter { !$0.deleted }.count)")
             }
             let (integrity, talliesAgree) = try await DatabaseQueue(path: device.path).read { db in
                 (

@@ -243,7 +243,10 @@ final class Device: @unchecked Sendable {
     var tombstones: [String: String] {
         Dictionary(
             uniqueKeysWithValues: storage.allItems.filter(\.deleted).map { item in
-                (item.id, "rev=\(item.rev) version=\(item.serverVersion.map { "\($0)" } ?? "none") at=\(item.updatedAt)")
+                (
+                    item.id,
+                    "rev=\(item.rev) version=\(item.serverVersion.map { "\($0)" } ?? "none") at=\(item.updatedAt)"
+                )
             })
     }
 

@@ -450,7 +450,8 @@ struct SimulationRun {
             // on both sides.
             let live = locals.filter { $0.item?.deleted == false }.count
             if live != server.values.filter({ !$0.deleted }).count {
-                problems.append("\(device.name) holds \(live) live items, the server \(server.values.filter { !$0.deleted }.count)")
+                problems.append(
+                    "\(device.name) holds \(live) live items, the server \(server.values.filter { !$0.deleted }.count)")
             }
             let (integrity, talliesAgree) = try await DatabaseQueue(path: device.path).read { db in
                 (

@@ -94,6 +94,17 @@ enum EncryptionSupport {
         }
     }
 
+    /// Why `unlock` left the device locked, with the exit code the same failure has elsewhere:
+    /// a wrong secret 4, the server out of reach as `quire sync` says it, else bad input.
+    static func refusal(_ error: DeviceUnlock.Failure) -> CLIFailure {
+        switch error {
+        case .refused(let refused): refusal(refused)
+        case .transport(let transport): failure(transport)
+        case .notARecoveryKey(let reason): CLIFailure(.authenticationRefused, "\(reason.description); nothing changed")
+        default: CLIFailure.badInput(error.description)
+        }
+    }
+
     /// Stores a new version of the ring; a concurrent change is said in words.
     static func store(_ document: KeyRingDocument, _ transport: HTTPSyncTransport, what: String) async throws -> Int {
         do {
@@ -208,31 +219,16 @@ struct EncryptionUnlockCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (settings, transport) = try EncryptionSupport.remote()
-        guard let document = try await EncryptionSupport.keyRing(transport) else {
-            throw CLIFailure.badInput("this account is not encrypted: there is nothing to unlock")
-        }
-        let unlocked: UnlockedKeyRing
-        do {
-            if recoveryKeyStdin {
-                let text = SecretPrompt.nextStandardInputLine() ?? ""
-                let key: RecoveryKey
-                do {
-                    key = try RecoveryKey(parsing: text)
-                } catch {
-                    throw CLIFailure(.authenticationRefused, "\(error.description); nothing changed")
-                }
-                unlocked = try document.keyring.unlock(recoveryKey: key)
-            } else {
-                let passphrase = try EncryptionSupport.currentPassphrase(fromStandardInput: passphraseStdin)
-                unlocked = try document.keyring.unlock(passphrase: passphrase)
-            }
-        } catch let error as KeyRingError {
-            throw EncryptionSupport.refusal(error)
+        let secret: DeviceUnlock.Secret
+        if recoveryKeyStdin {
+            secret = .recoveryKey(SecretPrompt.nextStandardInputLine() ?? "")
+        } else {
+            secret = .passphrase(try EncryptionSupport.currentPassphrase(fromStandardInput: passphraseStdin))
         }
         do {
-            try settings.setDataKeys(unlocked.dataKeys)
+            _ = try await DeviceUnlock.unlock(secret, settings: settings, transport: transport)
         } catch {
-            throw CLIFailure.badInput(error.description)
+            throw EncryptionSupport.refusal(error)
         }
         var out = Output()
         out.line(

@@ -62,6 +62,9 @@ extension AppRuntime {
             }
         case .syncStatus(let request):
             return performSyncStatus(request)
+        case .unlock(let request):
+            unlockInBackground(request)
+            return []
         case .loadReview(let id):
             return [loadReview(id)]
         case .resolve(let plan):
@@ -96,6 +99,21 @@ extension AppRuntime {
                 defer { activity.end() }
                 guard !isStoppedOnQueue else { return }
                 process([message])
+            }
+        }
+    }
+
+    /// Unlocks off the UI queue (a server request and a key derivation); the answer comes back
+    /// as a message, and keys typed meanwhile wait in the prompt.
+    func unlockInBackground(_ request: UnlockRequest) {
+        let sync = environment.sync
+        activity.begin()
+        Task.detached { [self] in
+            let outcome = await sync.unlock(request)
+            queue.async { [self] in
+                defer { activity.end() }
+                guard !isStoppedOnQueue else { return }
+                process([.unlockFinished(outcome)])
             }
         }
     }

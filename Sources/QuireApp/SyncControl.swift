@@ -28,6 +28,9 @@ public protocol SyncControl: Sendable {
     func retryDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool
     /// Drops a dead letter; false when it is no longer a dead letter.
     func discardDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool
+    /// Unlocks this device for an encrypted account (the `U` prompt). Called off the UI queue:
+    /// it asks the server and derives a key, which takes about half a second.
+    func unlock(_ request: UnlockRequest) async -> UnlockOutcome
 }
 
 /// What asking for a sync round now did.
@@ -50,6 +53,10 @@ public enum SyncNowAnswer: Hashable, Sendable {
 }
 
 extension SyncControl {
+    public func unlock(_ request: UnlockRequest) async -> UnlockOutcome {
+        .refused("sync is not configured: there is no account to unlock", wrongSecret: false)
+    }
+
     public func storeChanged(counts: StoreCounts) {}
     public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {}
 
@@ -130,6 +137,20 @@ public struct LiveSyncControl: SyncControl {
         guard let worker else { return .noWorkerHere }
         worker.syncNow()
         return .started
+    }
+
+    /// Unlocks through the one call `quire encryption unlock` makes; the worker, paused for the
+    /// keys, resumes at once (it reads them at every round).
+    public func unlock(_ request: UnlockRequest) async -> UnlockOutcome {
+        let secret: DeviceUnlock.Secret =
+            request.isRecoveryKey ? .recoveryKey(request.secret) : .passphrase(request.secret)
+        do {
+            _ = try await DeviceUnlock.unlock(secret, settings: settings)
+        } catch {
+            return .refused(error.description, wrongSecret: error.isWrongSecret)
+        }
+        worker?.credentialsChanged()
+        return .unlocked
     }
 
     /// The store's facts; the screen draws the connection, times and problem from the worker's

@@ -55,7 +55,9 @@ public struct SyncSummary: Hashable, Sendable {
     /// One line for a status bar, most urgent news first:
     /// `1 needs review · press c`, `3 pending · offline, retrying in 8s`,
     /// `All changes synced · 14:22`.
-    public func statusLine(now: Date, timeZone: TimeZone) -> String {
+    ///
+    /// `unlock` is what a locked device is told to do: the command, or the app's key.
+    public func statusLine(now: Date, timeZone: TimeZone, unlock: String = "quire encryption unlock") -> String {
         var parts: [String] = []
         if needsReview > 0 {
             parts.append("\(needsReview) needs review")
@@ -75,7 +77,7 @@ public struct SyncSummary: Hashable, Sendable {
         case .authNeeded:
             parts.append(
                 unlockNeeded
-                    ? "sync paused · encrypted: quire encryption unlock"
+                    ? "sync paused · encrypted: \(unlock)"
                     : "sync paused · sign in again: quire remote set")
             return parts.joined(separator: " · ")
         case .offline:

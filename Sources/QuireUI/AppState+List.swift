@@ -163,6 +163,8 @@ extension AppState {
             return [.findNextNeedingReview(after: list.selectedID)]
         case .syncNow:
             return [.syncNow]
+        case .unlock:
+            return openUnlock()
         case .syncStatus:
             screen = .syncStatus
             return []

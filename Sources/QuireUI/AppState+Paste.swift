@@ -9,6 +9,12 @@ extension AppState {
         guard !isTooSmall, !text.isEmpty else { return [] }
         switch keyContext {
         case .prompt:
+            // A recovery key is long: pasting it is the usual way to type it.
+            if var current = unlock {
+                if !current.unlocking { current.field.paste(text) }
+                unlock = current
+                return []
+            }
             guard var current = prompt else { return [] }
             current.field.paste(text)
             current.replacesOnTyping = false

@@ -29,6 +29,9 @@ extension AppState {
         case .links(let picker):
             LinkPickerScreen.render(self, picker: picker, into: &buffer)
         }
+        if let unlock {
+            cursor = UnlockDialog.render(unlock, into: &buffer)
+        }
         if let question {
             Dialog.render(question, into: &buffer)
             cursor = nil

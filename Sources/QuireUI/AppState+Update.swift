@@ -18,6 +18,8 @@ extension AppState {
             return !wasShowingSyncStatus && screen == .syncStatus ? effects + syncStatusOpened() : effects
         case .paste(let text):
             return paste(text)
+        case .unlockFinished(let outcome):
+            return finishUnlock(outcome)
         case .resized(let newSize):
             size = newSize
             return ensureVisibleRowsLoaded()
@@ -117,6 +119,7 @@ extension AppState {
         case .confirm:
             return answer(command)
         case .prompt:
+            if unlock != nil { return unlockKey(key, command) }
             return promptKey(key, command)
         case .editor:
             if case .resolve = screen { return resolveEditorKey(key, command) }
@@ -230,7 +233,7 @@ extension AppState {
     /// Whether a tick at `time` would change what is on screen: the sync line's words (a
     /// countdown, a new minute) or a notice's time being up. The runtime ticks only then.
     public func tickChangesScreen(at time: Date) -> Bool {
-        noticeExpired(at: time) || sync.statusLine(now: time, timeZone: timeZone) != syncLine
+        noticeExpired(at: time) || syncLine(at: time) != syncLine
     }
 
     /// The list has been read again after a store change: the summary of that change shows now.

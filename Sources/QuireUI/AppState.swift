@@ -93,6 +93,8 @@ public struct AppState: Hashable, Sendable {
     public var screen: Screen
     public var list: ListState
     public var prompt: Prompt?
+    /// The unlock prompt (`U`), over whatever screen is shown.
+    public var unlock: UnlockPrompt?
     public var question: Question?
     public var notice: Notice? {
         didSet { if notice != oldValue { noticeSince = notice == nil ? nil : now } }
@@ -162,7 +164,12 @@ public struct AppState: Hashable, Sendable {
 
     /// The status bar's words for sync at the last tick, e.g. `3 pending · offline, retrying in 8s`.
     public var syncLine: String {
-        sync.statusLine(now: now ?? .distantPast, timeZone: timeZone)
+        syncLine(at: now ?? .distantPast)
+    }
+
+    /// The status bar's sync words at a time; a locked device is pointed to `U`.
+    func syncLine(at time: Date) -> String {
+        sync.statusLine(now: time, timeZone: timeZone, unlock: "press U to unlock")
     }
 
     /// The smallest terminal the screens fit in (SPEC: 20x6).
@@ -175,6 +182,7 @@ public struct AppState: Hashable, Sendable {
     /// The context that decides what keys mean right now.
     public var keyContext: KeyContext {
         if question != nil { return .confirm }
+        if unlock != nil { return .prompt }
         switch screen {
         case .list: return prompt != nil ? .prompt : .list
         case .syncStatus: return .syncStatus

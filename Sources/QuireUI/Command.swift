@@ -11,7 +11,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     // Finding
     case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore, purge, views, cycleOrder, agenda
     // Sync
-    case nextNeedingReview, syncNow, syncStatus
+    case nextNeedingReview, syncNow, syncStatus, unlock
     // Sync status
     case retryDeadLetter, discardDeadLetter, toggleSyncDetail
     // App

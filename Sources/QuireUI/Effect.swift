@@ -31,6 +31,9 @@ public enum Effect: Hashable, Sendable {
     case readEditedItem(id: String)
     /// Take back the newest local action not yet taken back (`Message.undone`).
     case undo
+    /// Unlock this device with the passphrase or recovery key typed in the unlock prompt (off
+    /// the UI queue: the key derivation takes about half a second; `Message.unlockFinished`).
+    case unlock(UnlockRequest)
     /// Hand the terminal to the shell and stop, as Ctrl-Z does; `fg` comes back (`resized`).
     case suspendToShell
     case quit

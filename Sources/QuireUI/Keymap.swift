@@ -63,6 +63,9 @@ public enum Keymap {
         KeyBinding(.list, [.character("c")], .nextNeedingReview, "next item needing review"),
         KeyBinding(.list, [.character("s")], .syncNow, "sync now"),
         KeyBinding(.list, [.character("S")], .syncStatus, "sync status"),
+        KeyBinding(
+            .list, [.character("U")], .unlock,
+            "unlock this device (encrypted account): passphrase or recovery key"),
         KeyBinding(.list, [.character("?")], .help, "help", hint: "help"),
         KeyBinding(.list, [.character("q"), .control("c")], .quit, "quit", hint: "quit"),
         KeyBinding(.list, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),

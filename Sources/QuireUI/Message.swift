@@ -45,6 +45,8 @@ public enum Message: Hashable, Sendable {
     /// What `u` took back: nil when there was nothing left to undo.
     case undone(Result<UndoneAction?, WriteFailure>)
     case today(Day)
+    /// How unlocking this device went (`Effect.unlock`).
+    case unlockFinished(UnlockOutcome)
     /// Text an earlier run left unsaved in the editor, offered back in the editor.
     case restoreDraft(EditorState)
 }

@@ -40,10 +40,10 @@ import Testing
         }
 
         /// `quire` as a command, for checking the database.
-        func cli(_ arguments: String...) throws -> (status: Int32, output: String) {
+        func cli(_ arguments: String..., stdin: String? = nil) throws -> (status: Int32, output: String) {
             var environment = ProcessInfo.processInfo.environment
             environment["QUIRE_HOME"] = home
-            let output = try ChildRun.run(quire, arguments, environment: environment, mergingOutput: true)
+            let output = try ChildRun.run(quire, arguments, environment: environment, stdin: stdin, mergingOutput: true)
             return (output.status, output.stdout)
         }
 

@@ -67,9 +67,10 @@ public final class AttachmentSync: Sendable {
         let sealer = sealer ?? self.sealer
         var budget = chunksPerStep
         do {
-            let files = try store.liveAttachments()
-            let transfers = try store.attachmentTransfers()
             let local = store.attachmentStore
+            var files = try store.liveAttachments()
+            if try keyUnkeyed(files, sealer: sealer) { files = try store.liveAttachments() }
+            let transfers = try store.attachmentTransfers()
             for file in files where local.contains(file.hash) && sealer.carries(file) {
                 switch transfers[file.hash] {
                 case .uploaded?, .refused?: continue
@@ -94,6 +95,22 @@ public final class AttachmentSync: Sendable {
         } catch {
             return .localFailure(String(describing: error))
         }
+    }
+
+    /// Keys the files here that this sealer does not carry as they are (an encrypted account's
+    /// files attached before its keys were on this device): the device that holds the bytes
+    /// keys them, and uploads them sealed once the edit is sent. True when any changed.
+    private func keyUnkeyed(_ files: [AttachedFile], sealer: any ChunkSealer) throws -> Bool {
+        var changed = false
+        for file in files where !sealer.carries(file) && store.attachmentStore.contains(file.hash) {
+            guard let key = sealer.key(for: file, known: files) else { continue }
+            guard try store.keyAttachments(of: file.hash, wrappedKey: key) > 0 else { continue }
+            // Sent before as plain bytes, which the server dropped when the account was
+            // encrypted: the keyed file is sent again, from its first chunk.
+            try store.recordTransfer(.uploading(sentBytes: 0), of: file.hash)
+            changed = true
+        }
+        return changed
     }
 
     // MARK: - Upload

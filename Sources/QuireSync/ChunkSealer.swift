@@ -14,6 +14,9 @@ public protocol ChunkSealer: Sendable {
     /// Whether `file` travels through this sealer: a plain account's files have no key, an
     /// encrypted account's have one. Any other waits on the device, never sent as it is.
     func carries(_ file: AttachedFile) -> Bool
+    /// The key a reference this sealer does not carry should get so it can travel (one of
+    /// `known`'s for the same content when there is one), nil when there is none to give.
+    func key(for file: AttachedFile, known: [AttachedFile]) -> String?
     /// The bytes sent for chunk `index` of `file`.
     func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data
     /// The chunk's own bytes from what the server returned; throws when they were altered.
@@ -30,6 +33,9 @@ public struct PlaintextChunkSealer: ChunkSealer {
     public init() {}
 
     public func carries(_ file: AttachedFile) -> Bool { file.wrappedKey == nil }
+
+    /// A plain account has no keys to give.
+    public func key(for file: AttachedFile, known: [AttachedFile]) -> String? { nil }
 
     public func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data { chunk }
 

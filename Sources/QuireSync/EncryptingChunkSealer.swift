@@ -15,6 +15,11 @@ public struct EncryptingChunkSealer: ChunkSealer {
 
     public func carries(_ file: AttachedFile) -> Bool { file.wrappedKey != nil }
 
+    public func key(for file: AttachedFile, known: [AttachedFile]) -> String? {
+        guard file.wrappedKey == nil else { return nil }
+        return AttachmentKeys.keyed([file], keys: keys, known: known).first?.wrappedKey
+    }
+
     public func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data {
         try key(of: file).seal(chunk, index: index, isLast: isLast)
     }

@@ -76,8 +76,10 @@ import Testing
         let queue = try DatabaseQueue(path: db)
         let counts = try await queue.read { db in
             (
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM chunks JOIN users ON users.id = user_id WHERE name = 'ann'"),
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM files JOIN users ON users.id = user_id WHERE name = 'ann'")
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM chunks JOIN users ON users.id = user_id WHERE name = 'ann'"),
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM files JOIN users ON users.id = user_id WHERE name = 'ann'")
             )
         }
         try queue.close()
@@ -111,6 +113,51 @@ import Testing
         }
     }
 
+    @Test func turningEncryptionOnDropsThePlainCopyAndTheFileTravelsAgainSealed() async throws {
+        let folder = try ServerProcessTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("server.db").path
+        let before = folder.appendingPathComponent("before.db").path
+        let after = folder.appendingPathComponent("after.db").path
+        let ann = try await BackupTests.server(["user", "add", "ann", "--db", db]).out
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0"])
+        defer { Task { await server.stop() } }
+
+        let laptop = try Device()
+        let phone = try Device()
+        defer { for device in [laptop, phone] { device.remove() } }
+        let canary = "zqlatecanary" + UUID().uuidString.prefix(8).lowercased()
+        try await laptop.must(["remote", "set", server.baseURL, "--token", ann])
+        let original = try Self.write(canary, to: laptop.home + "/tickets.txt")
+        let trip = try await laptop.must(["add", "Trip"])
+        try await laptop.must(["attach", trip, laptop.home + "/tickets.txt"])
+        try await laptop.must(["sync"])
+        _ = try await BackupTests.server(["backup", "--db", db, "--output", before])
+        #expect(Encryption.file(before, contains: canary), "the plain upload is readable: the scan can fail")
+
+        let enabled = try await Encryption.run(
+            laptop, ["encryption", "enable", "--passphrase-stdin"], stdin: Encryption.passphrase)
+        #expect(enabled.status == 0, "\(enabled.err)")
+        try await laptop.must(["sync"])
+        #expect(try await Self.attachment(trip, on: laptop)["state"] as? String == "here")
+
+        try await phone.must(["remote", "set", server.baseURL, "--token", ann])
+        let unlocked = try await Encryption.run(
+            phone, ["encryption", "unlock", "--passphrase-stdin"], stdin: Encryption.passphrase)
+        #expect(unlocked.status == 0, "\(unlocked.err)")
+        try await phone.must(["sync"])
+        let saved = phone.home + "/saved.txt"
+        try await phone.must(["attachment", "get", trip, "tickets.txt", "--output", saved])
+        #expect(FileManager.default.contents(atPath: saved) == original)
+
+        _ = try await BackupTests.server(["backup", "--db", db, "--output", after])
+        #expect(!Encryption.file(after, contains: canary), "the plain copy is gone from the server")
+        let queue = try DatabaseQueue(path: after)
+        defer { try? queue.close() }
+        #expect(try await queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM chunks") } == 3)
+    }
+
     @Test func aFileTheServerAlteredReorderedSwappedOrCutShortIsMarkedAndNothingOfItIsKept() async throws {
         let folder = try ServerProcessTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -140,7 +187,10 @@ import Testing
             try queue.read { db in
                 try Dictionary(
                     uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT hash, chunks FROM files").map { row in
-                        (row["hash"] as String, try JSONDecoder().decode([String].self, from: Data((row["chunks"] as String).utf8)))
+                        (
+                            row["hash"] as String,
+                            try JSONDecoder().decode([String].self, from: Data((row["chunks"] as String).utf8))
+                        )
                     })
             }
         }
@@ -150,7 +200,8 @@ import Testing
         try await laptop.must(["attach", other, laptop.home + "/other.txt"])
         try await laptop.must(["sync"])
         let otherChunks = try #require(try manifests().first { $0.key != ticketsAddress }?.value)
-        let user = try #require(try await queue.read { try Int64.fetchOne($0, sql: "SELECT id FROM users WHERE name = 'ann'") })
+        let user = try #require(
+            try await queue.read { try Int64.fetchOne($0, sql: "SELECT id FROM users WHERE name = 'ann'") })
 
         func setManifest(_ chunks: [String]) throws {
             try queue.write { db in
@@ -167,7 +218,8 @@ import Testing
                         db, sql: "SELECT bytes FROM chunks WHERE user_id = ? AND hash = ?", arguments: [user, address]))
                 bytes[100] ^= 0x01
                 try db.execute(
-                    sql: "UPDATE chunks SET bytes = ? WHERE user_id = ? AND hash = ?", arguments: [bytes, user, address])
+                    sql: "UPDATE chunks SET bytes = ? WHERE user_id = ? AND hash = ?",
+                    arguments: [bytes, user, address])
             }
         }
 
@@ -197,7 +249,8 @@ import Testing
             try tamper()
             let got = try await phone.run(["attachment", "get", trip, "tickets.txt", "--output", saved])
             #expect(got.status != 0, "\(name): \(got)")
-            #expect(got.err.contains("cannot download tickets.txt: ") && got.err.contains(reason), "\(name): \(got.err)")
+            #expect(
+                got.err.contains("cannot download tickets.txt: ") && got.err.contains(reason), "\(name): \(got.err)")
             #expect(!FileManager.default.fileExists(atPath: saved), "\(name)")
             #expect(!Self.anyFile(under: phone.home, contains: canary), "\(name): nothing of the file was kept")
             if name == "flipped" { try flipChunk(chunks[2]) }

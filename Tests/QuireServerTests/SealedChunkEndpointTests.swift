@@ -55,7 +55,8 @@ import Testing
                 let got = try await server.send(.get, AttachmentProtocol.chunksPath + "/" + address, token: ann)
                 let bytes = Data(buffer: got.body)
                 #expect(bytes == sealed[index])
-                #expect(try key.open(bytes, index: index, isLast: index == 1) == plain.dropFirst(index * 2000).prefix(2000))
+                #expect(
+                    try key.open(bytes, index: index, isLast: index == 1) == plain.dropFirst(index * 2000).prefix(2000))
             }
         }
     }

@@ -10,9 +10,9 @@ import Testing
 
 @testable import QuireServer
 
-/// An encrypted account's chunks on each store: filed under keyed addresses the server cannot
-/// check, kept and served as sent, stored once, and still refused to a plain account under an
-/// address its bytes do not hash to.
+/// An encrypted account's chunks on each store: its plain copies dropped when it is encrypted,
+/// then filed under keyed addresses the server cannot check, kept and served as sent, stored
+/// once, and still refused to a plain account under an address its bytes do not hash to.
 @Suite struct SealedChunkEndpointTests {
     let chunks = ChunkEndpointTests()
 
@@ -23,9 +23,21 @@ import Testing
         try await withHarness(kind) { server in
             let ann = try await server.addUser("ann")
             let bob = try await server.addUser("bob")
+            // A file uploaded plain before the account is encrypted.
+            let early = ChunkEndpointTests.chunk(9)
+            #expect(try await chunks.put(server, ann, early.address, early.bytes).status == .noContent)
+            let earlyFile = String(repeating: "e0", count: 32)
+            let earlyManifest = FileManifest(size: 1000, chunks: [early.address])
+            #expect(try await chunks.commit(server, ann, earlyFile, earlyManifest).status == .noContent)
+
             let keys = try EncryptionTests.Keys()
             let ring = try await EncryptionTests().putKeyRing(server, ann, keys, version: 0)
             #expect(ring.status == .ok || ring.status == .noContent, "\(ring.status)")
+            // The first key ring drops the plain copy: its devices send it again sealed.
+            let gone = try await server.send(.get, AttachmentProtocol.chunksPath + "/" + early.address, token: ann)
+            #expect(try server.failure(gone).0 == 404)
+            let noFile = try await server.send(.get, AttachmentProtocol.filesPath + "/" + earlyFile, token: ann)
+            #expect(try server.failure(noFile).0 == 404)
 
             let plain = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
             let hash = String(repeating: "ab", count: 32)

@@ -9,7 +9,7 @@ import QuireProtocol
 public protocol SyncTransport: Sendable {
     func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse>
     func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage>
-    /// The transport attached files travel by, nil when they must wait (see `SealingTransport`).
+    /// The transport attached files travel by, nil for one that moves none.
     var files: (any AttachmentTransport)? { get }
     /// What files' chunks become on the way (sealed for an encrypted account).
     var chunkSealer: any ChunkSealer { get }

@@ -14,7 +14,9 @@ public struct AttachedFile: Hashable, Sendable, Comparable {
     /// Lowercase hex SHA-256 of the file's bytes: its address in the local store.
     public var hash: String
     /// The file's own key, wrapped by the account's data key, when encryption is on; nil for a
-    /// plaintext account. The seam end-to-end encryption fills in (base64url text).
+    /// plaintext account. Text without spaces (`f1.<key id>.<base64url>`, QuireCrypto's
+    /// `FileCipher`); the reference travels sealed with its item, so only the account's
+    /// devices ever see it.
     public var wrappedKey: String?
 
     public init(name: String, size: Int64, mediaType: String, hash: String, wrappedKey: String? = nil) {

@@ -17,6 +17,17 @@ struct AssociatedData {
         bytes += [UInt8(number >> 24), UInt8(number >> 16 & 0xff), UInt8(number >> 8 & 0xff), UInt8(number & 0xff)]
     }
 
+    /// A chunk's index: 8 bytes, big-endian.
+    mutating func append(_ number: UInt64) {
+        append(UInt32(number >> 32))
+        append(UInt32(number & 0xffff_ffff))
+    }
+
+    /// A flag: one byte, 1 or 0.
+    mutating func append(_ flag: Bool) {
+        bytes.append(flag ? 1 : 0)
+    }
+
     /// An id or a name: its UTF-8 length (4 bytes, big-endian), then its UTF-8.
     mutating func append(_ text: String) {
         append(UInt32(text.utf8.count))
@@ -42,6 +53,35 @@ struct AssociatedData {
     static func dataKey(id: UInt32) -> [UInt8] {
         var data = AssociatedData(label: "quire.data-key", capacity: 4)
         data.append(id)
+        return data.bytes
+    }
+
+    /// A file's key wrapped under a data key: bound to the key id and the file's content hash,
+    /// so a wrapped key opens only in a reference to the content it was made for.
+    static func fileKey(keyID: UInt32, contentHash: String) -> [UInt8] {
+        var data = AssociatedData(label: "quire.file-key", capacity: 8 + contentHash.utf8.count)
+        data.append(keyID)
+        data.append(contentHash)
+        return data.bytes
+    }
+
+    /// Chunk `index` of a file, and whether it is the last: what keeps chunks in their place.
+    static func chunk(index: UInt64, isLast: Bool) -> [UInt8] {
+        var data = AssociatedData(label: "quire.chunk", capacity: 9)
+        data.append(index)
+        data.append(isLast)
+        return data.bytes
+    }
+
+    /// What goes before a sealed chunk's bytes in its address's hash.
+    static let chunkAddress = AssociatedData(label: "quire.chunk-address").bytes
+
+    /// What a file's address hashes: its content hash and its wrapped key.
+    static func fileAddress(contentHash: String, wrappedKey: String) -> [UInt8] {
+        var data = AssociatedData(
+            label: "quire.file-address", capacity: 8 + contentHash.utf8.count + wrappedKey.utf8.count)
+        data.append(contentHash)
+        data.append(wrappedKey)
         return data.bytes
     }
 

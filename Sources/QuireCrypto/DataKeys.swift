@@ -1,18 +1,21 @@
 import Foundation
 
-/// One data key and the two subkeys it is used through: one seals field values, the other
-/// keys their MACs, so no key ever serves two algorithms.
+/// One data key and the subkeys it is used through: one seals field values and wraps file
+/// keys, one keys value MACs, one keys the addresses of attached files' chunks, so no key ever
+/// serves two algorithms.
 struct DataKey: Sendable {
     let id: UInt32
     let material: SecretBytes
     let sealing: SecretBytes
     let mac: SecretBytes
+    let addresses: SecretBytes
 
     init(id: UInt32, material: SecretBytes) {
         self.id = id
         self.material = material
         sealing = Sodium.subkey(of: material, id: 1, context: "QuireFld")
         mac = Sodium.subkey(of: material, id: 1, context: "QuireMAC")
+        addresses = Sodium.subkey(of: material, id: 1, context: "QuireAdr")
     }
 }
 

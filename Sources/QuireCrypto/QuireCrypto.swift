@@ -75,6 +75,13 @@
 /// items or fields have different MACs. The sealing subkey has its own context ("QuireFld"):
 /// one data key, two independent keys.
 ///
+/// ## Attached files
+///
+/// Each file has its own random key, wrapped under the current data key (`FileCipher`) and
+/// carried in the file's reference, a sealed field like any other. Its chunks are sealed one by
+/// one with XChaCha20-Poly1305 and a synthetic nonce, bound to their index and the last-chunk
+/// flag, and filed under keyed BLAKE2b addresses (`FileKey`, which says why not secretstream).
+///
 /// Secrets live in buffers of their own that are zeroed when released (`SecretBytes`); no
 /// description or error message ever contains one.
 public enum QuireCrypto {

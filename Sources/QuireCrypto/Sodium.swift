@@ -24,11 +24,27 @@ enum Sodium {
         _ plaintext: UnsafeBufferPointer<UInt8>, associatedData: [UInt8], key: SecretBytes,
         random: some RandomSource
     ) -> [UInt8] {
+        seal(plaintext, associatedData: associatedData, key: key) { random.fill($0) }
+    }
+
+    /// `nonce + ciphertext + tag` of `plaintext` under `key`, with a nonce the caller chose
+    /// (one that never repeats for another plaintext under this key).
+    static func seal(
+        _ plaintext: UnsafeBufferPointer<UInt8>, associatedData: [UInt8], key: SecretBytes, nonce chosen: [UInt8]
+    ) -> [UInt8] {
+        precondition(chosen.count == aeadNonceBytes, "an XChaCha20-Poly1305 nonce is \(aeadNonceBytes) bytes")
+        return seal(plaintext, associatedData: associatedData, key: key) { _ = $0.initialize(fromContentsOf: chosen) }
+    }
+
+    private static func seal(
+        _ plaintext: UnsafeBufferPointer<UInt8>, associatedData: [UInt8], key: SecretBytes,
+        writeNonce: (UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) -> [UInt8] {
         ready()
         var box = [UInt8](repeating: 0, count: plaintext.count + aeadOverhead)
         box.withUnsafeMutableBufferPointer { box in
             let nonce = UnsafeMutableBufferPointer(rebasing: box[0..<aeadNonceBytes])
-            random.fill(nonce)
+            writeNonce(nonce)
             let cipher = box.baseAddress! + aeadNonceBytes
             associatedData.withUnsafeBufferPointer { ad in
                 key.withUnsafeBytes { key in
@@ -105,6 +121,33 @@ enum Sodium {
         return digest
     }
 
+    /// BLAKE2b of `prefix` followed by `body`, `count` bytes (16 to 64), keyed with `key`: in
+    /// one pass, without joining them (the body is a chunk of up to a few MiB).
+    static func keyedHash(
+        _ prefix: [UInt8], then body: UnsafeRawBufferPointer, key: SecretBytes, count: Int
+    ) -> [UInt8] {
+        ready()
+        var digest = [UInt8](repeating: 0, count: count)
+        // The state is 64-byte aligned in C, which Swift imports as an opaque type: it lives in
+        // memory allocated here, wiped after (it holds the key's traces).
+        let size = crypto_generichash_statebytes()
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        defer {
+            sodium_memzero(memory, size)
+            memory.deallocate()
+        }
+        let state = OpaquePointer(memory)
+        key.withUnsafeBytes { key in
+            _ = crypto_generichash_init(state, key.baseAddress, key.count, count)
+        }
+        prefix.withUnsafeBufferPointer { _ = crypto_generichash_update(state, $0.baseAddress, UInt64($0.count)) }
+        if let start = body.baseAddress {
+            _ = crypto_generichash_update(state, start.assumingMemoryBound(to: UInt8.self), UInt64(body.count))
+        }
+        _ = crypto_generichash_final(state, &digest, count)
+        return digest
+    }
+
     /// Unkeyed BLAKE2b of `message`, `count` bytes (16 to 64).
     static func hash(_ message: [UInt8], count: Int) -> [UInt8] {
         ready()
@@ -113,6 +156,22 @@ enum Sodium {
             _ = crypto_generichash(&digest, count, $0.baseAddress, UInt64($0.count), nil, 0)
         }
         return digest
+    }
+
+    // MARK: - Text
+
+    /// `bytes` as lowercase hex (`sodium_bin2hex`, in constant time).
+    static func hex(_ bytes: [UInt8]) -> String {
+        ready()
+        let length = bytes.count * 2 + 1
+        return String(unsafeUninitializedCapacity: length) { text in
+            text.withMemoryRebound(to: CChar.self) { text in
+                bytes.withUnsafeBufferPointer {
+                    _ = sodium_bin2hex(text.baseAddress!, length, $0.baseAddress, $0.count)
+                }
+            }
+            return length - 1  // without the terminating zero
+        }
     }
 
     // MARK: - base64url

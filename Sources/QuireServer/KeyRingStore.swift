@@ -23,7 +23,12 @@ struct KeyRingVersionConflict: Error, Sendable {
 ///   Their revision stays, so no device pulls them again.
 /// - The remembered answers to earlier ops go: they hold copies of items in plain text. A
 ///   device that re-sends such an op is refused as plain anyway, and seals it again.
+/// - Attached files' chunks and manifests go: they are a plain account's bytes. The devices
+///   that hold the files give each a key and upload it again, sealed.
 enum KeyRingSealing {
+    /// The tables of an account's attached files, emptied for it.
+    static let fileTables = ["file_chunks", "files", "chunks"]
+
     /// The tombstone's document with its content dropped: id, revision, times and version stay.
     static func contentless(_ doc: String) throws -> String {
         try StoredItem(doc: doc, seq: 0, deletedAt: 0).item.tombstone.compactJSON()

@@ -39,6 +39,10 @@ extension PostgresStore {
                 "UPDATE items SET doc = \(blank) WHERE user_id = \(user.rawValue) AND id = \(id)", logger: logger)
         }
         try await connection.query("DELETE FROM op_results WHERE user_id = \(user.rawValue)", logger: logger)
+        for table in KeyRingSealing.fileTables {
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE user_id = \(user.rawValue)"), logger: logger)
+        }
         try await connection.query(
             PostgresQuery(
                 unsafeSQL:

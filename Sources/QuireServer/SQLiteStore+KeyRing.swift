@@ -37,6 +37,9 @@ extension SQLiteStore {
                 arguments: [try KeyRingSealing.contentless(row[1]), user.rawValue, row[0] as String])
         }
         try db.execute(sql: "DELETE FROM op_results WHERE user_id = ?", arguments: [user.rawValue])
+        for table in KeyRingSealing.fileTables {
+            try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [user.rawValue])
+        }
         try db.execute(
             sql: "UPDATE users SET stored_bytes = \(StoredBytesSQL.counted(length: byteLength)) WHERE id = ?",
             arguments: [user.rawValue])

@@ -37,6 +37,39 @@ extension AppDatabase {
         }
     }
 
+    /// Gives the key `wrappedKey` to every live reference to the content `hash` that has none:
+    /// files of an encrypted account attached before this device held its keys (or before
+    /// encryption was turned on), which travel only once keyed. Each item changes by an
+    /// ordinary edit made from the item as it is, so a reference added meanwhile is kept.
+    /// Returns how many items changed.
+    @discardableResult
+    public func keyAttachments(of hash: String, wrappedKey: String) throws(StoreError) -> Int {
+        let ids = try read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM item INDEXED BY item_with_attachments
+                    WHERE attachments IS NOT NULL AND deleted = 0 AND instr(attachments, ?) > 0
+                    """, arguments: [hash])
+        }
+        var changed = 0
+        for id in ids {
+            var keyed = false
+            try update(id) { item in
+                let files = item.attachments.map { file in
+                    guard file.hash == hash, file.wrappedKey == nil else { return file }
+                    keyed = true
+                    var copy = file
+                    copy.wrappedKey = wrappedKey
+                    return copy
+                }
+                return keyed ? [.attachments: Attachments.value(Attachments.normalize(files))] : [:]
+            }
+            if keyed { changed += 1 }
+        }
+        return changed
+    }
+
     /// Every hash an item, a tombstone in the trash or a version in an item's history refers
     /// to: the files the store must keep.
     public func referencedAttachmentHashes() throws(StoreError) -> Set<String> {

@@ -155,6 +155,11 @@ public struct AttachmentStore: Sendable {
         return handle
     }
 
+    /// Removes the partial file of `hash`: what it held cannot be used (it did not open).
+    public func discardPartial(_ hash: String) {
+        try? FileManager.default.removeItem(atPath: partialPath(of: hash))
+    }
+
     /// The bytes a partial download holds so far (0 when none started).
     public func partialSize(of hash: String) -> Int64 {
         let attributes = try? FileManager.default.attributesOfItem(atPath: partialPath(of: hash))

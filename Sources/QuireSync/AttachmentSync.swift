@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireCrypto
 import QuireProtocol
 import QuireStore
 import Synchronization
@@ -15,6 +16,10 @@ import Synchronization
 /// before it joins the store. A file the server refuses (413) is marked with the reason and
 /// never sent again.
 ///
+/// An encrypted account's files go through its transport's `EncryptingChunkSealer`: a file
+/// whose copy on the server does not open (altered, reordered, swapped or cut short) is marked
+/// on the attachment with the reason, nothing of it joins the store, and it is not fetched again.
+///
 /// The engine runs one `step` after each round that caught up; a step moves a bounded number
 /// of chunks and stops early as soon as an item change waits, so a large upload never holds
 /// back a title edit by more than one chunk.
@@ -25,8 +30,8 @@ public final class AttachmentSync: Sendable {
     public let policy: @Sendable () -> AttachmentDownloadPolicy
     /// Chunks one step moves at most before handing back to the item sync.
     public let chunksPerStep: Int
-    /// Chunk addresses of files this process has read, by file hash: a resumed upload does
-    /// not read and hash the whole file again at every step.
+    /// Chunk addresses of files this process has read, by file hash and key: a resumed upload
+    /// does not read and hash the whole file again at every step.
     private let addressCache = Mutex<[String: [String]]>([:])
     private let sent = Atomic<Int>(0)
 
@@ -55,24 +60,33 @@ public final class AttachmentSync: Sendable {
 
     /// Moves up to `chunksPerStep` chunks: uploads first (what only this device has), then
     /// downloads when the policy says so. `itemWorkWaiting` is asked before every chunk.
-    public func step(transport: any AttachmentTransport, itemWorkWaiting: @Sendable () -> Bool) async -> Outcome {
+    /// `sealer` is the transport's (`SyncTransport.chunkSealer`), this instance's when nil.
+    public func step(
+        transport: any AttachmentTransport, sealer: (any ChunkSealer)? = nil, itemWorkWaiting: @Sendable () -> Bool
+    ) async -> Outcome {
+        let sealer = sealer ?? self.sealer
         var budget = chunksPerStep
         do {
-            let files = try store.liveAttachments()
-            let transfers = try store.attachmentTransfers()
             let local = store.attachmentStore
-            for file in files where local.contains(file.hash) {
+            var files = try store.liveAttachments()
+            if try keyUnkeyed(files, sealer: sealer) { files = try store.liveAttachments() }
+            let transfers = try store.attachmentTransfers()
+            for file in files where local.contains(file.hash) && sealer.carries(file) {
                 switch transfers[file.hash] {
                 case .uploaded?, .refused?: continue
                 case .uploading?, nil: break
                 }
-                guard try await upload(file, transport: transport, budget: &budget, itemWorkWaiting: itemWorkWaiting)
+                guard
+                    try await upload(
+                        file, transport: transport, sealer: sealer, budget: &budget, itemWorkWaiting: itemWorkWaiting)
                 else { return .moreToDo }
             }
             guard policy() == .always else { return .done }
-            for file in files where !local.contains(file.hash) {
+            for file in files where !local.contains(file.hash) && sealer.carries(file) {
                 if case .refused? = transfers[file.hash] { continue }
-                guard try await download(file, transport: transport, budget: &budget, itemWorkWaiting: itemWorkWaiting)
+                guard
+                    try await download(
+                        file, transport: transport, sealer: sealer, budget: &budget, itemWorkWaiting: itemWorkWaiting)
                 else { return .moreToDo }
             }
             return .done
@@ -83,18 +97,41 @@ public final class AttachmentSync: Sendable {
         }
     }
 
+    /// Keys the files here that this sealer does not carry as they are (an encrypted account's
+    /// files attached before its keys were on this device): the device that holds the bytes
+    /// keys them, and uploads them sealed once the edit is sent. True when any changed.
+    private func keyUnkeyed(_ files: [AttachedFile], sealer: any ChunkSealer) throws -> Bool {
+        var changed = false
+        for file in files where !sealer.carries(file) && store.attachmentStore.contains(file.hash) {
+            guard let key = sealer.key(for: file, known: files) else { continue }
+            guard try store.keyAttachments(of: file.hash, wrappedKey: key) > 0 else { continue }
+            // Sent before as plain bytes, which the server dropped when the account was
+            // encrypted: the keyed file is sent again, from its first chunk.
+            try store.recordTransfer(.uploading(sentBytes: 0), of: file.hash)
+            changed = true
+        }
+        return changed
+    }
+
     // MARK: - Upload
 
     /// Uploads what the server lacks of `file`; true when the file is done (committed or
     /// refused), false when the budget ran out or item work waits.
     func upload(
-        _ file: AttachedFile, transport: any AttachmentTransport, budget: inout Int,
+        _ file: AttachedFile, transport: any AttachmentTransport, sealer: any ChunkSealer, budget: inout Int,
         itemWorkWaiting: @Sendable () -> Bool
     ) async throws -> Bool {
         let local = store.attachmentStore
         let chunkSize = AttachmentProtocol.chunkSize
         let count = Self.chunkCount(size: file.size)
-        let chunkAddresses = try addresses(of: file, count: count)
+        let chunkAddresses: [String]
+        do {
+            chunkAddresses = try addresses(of: file, count: count, sealer: sealer)
+        } catch let error as FileCipherError {
+            // Its key does not open here: sending it would make a copy no device can read.
+            try store.recordTransfer(.refused(reason: error.description), of: file.hash)
+            return true
+        }
         let missing: Set<String>
         do {
             missing = Set(try await transport.missingChunks(ChunkQuery(size: file.size, chunks: chunkAddresses)))
@@ -124,25 +161,28 @@ public final class AttachmentSync: Sendable {
         try await transport.commitFile(
             sealer.fileAddress(of: file), manifest: FileManifest(size: file.size, chunks: chunkAddresses))
         try store.recordTransfer(.uploaded, of: file.hash)
-        addressCache.withLock { _ = $0.removeValue(forKey: file.hash) }
+        addressCache.withLock { _ = $0.removeValue(forKey: Self.cacheKey(file)) }
         return true
     }
 
     /// The addresses of the file's sealed chunks, read once per process.
-    private func addresses(of file: AttachedFile, count: Int) throws -> [String] {
-        if let known = addressCache.withLock({ $0[file.hash] }) { return known }
+    private func addresses(of file: AttachedFile, count: Int, sealer: any ChunkSealer) throws -> [String] {
+        if let known = addressCache.withLock({ $0[Self.cacheKey(file)] }) { return known }
         let local = store.attachmentStore
         let chunkSize = AttachmentProtocol.chunkSize
         var result: [String] = []
         result.reserveCapacity(count)
         for index in 0..<count {
             let plain = try local.read(file.hash, offset: Int64(index) * Int64(chunkSize), length: chunkSize)
-            result.append(
-                sealer.address(ofSealed: try sealer.seal(plain, index: index, isLast: index == count - 1, of: file)))
+            let sealed = try sealer.seal(plain, index: index, isLast: index == count - 1, of: file)
+            result.append(try sealer.address(ofSealed: sealed, of: file))
         }
-        addressCache.withLock { $0[file.hash] = result }
+        addressCache.withLock { $0[Self.cacheKey(file)] = result }
         return result
     }
+
+    /// The same content under another key has other addresses.
+    private static func cacheKey(_ file: AttachedFile) -> String { "\(file.hash) \(file.wrappedKey ?? "-")" }
 
     /// Chunks of about 1 MiB; an empty file has none.
     static func chunkCount(size: Int64) -> Int {
@@ -152,20 +192,42 @@ public final class AttachmentSync: Sendable {
     // MARK: - Download
 
     /// Downloads `file` into the store, going on from the chunks a partial download holds;
-    /// true when it is here (or not on the server yet: another round tries again), false when
-    /// the budget ran out or item work waits.
+    /// true when it is here (or not on the server yet: another round tries again; or its copy
+    /// there does not open, which is recorded on the file), false when the budget ran out or
+    /// item work waits.
     public func download(
-        _ file: AttachedFile, transport: any AttachmentTransport, budget: inout Int,
+        _ file: AttachedFile, transport: any AttachmentTransport, sealer: (any ChunkSealer)? = nil, budget: inout Int,
+        itemWorkWaiting: @Sendable () -> Bool
+    ) async throws -> Bool {
+        let sealer = sealer ?? self.sealer
+        do {
+            return try await fetch(
+                file, transport: transport, sealer: sealer, budget: &budget, itemWorkWaiting: itemWorkWaiting)
+        } catch let error as FileCipherError {
+            // Fetching it again would bring the same bytes: the file is marked, not retried.
+            store.attachmentStore.discardPartial(file.hash)
+            try store.recordTransfer(.refused(reason: error.description), of: file.hash)
+            return true
+        }
+    }
+
+    private func fetch(
+        _ file: AttachedFile, transport: any AttachmentTransport, sealer: any ChunkSealer, budget: inout Int,
         itemWorkWaiting: @Sendable () -> Bool
     ) async throws -> Bool {
         let local = store.attachmentStore
+        let address = try sealer.fileAddress(of: file)
         let manifest: FileManifest
         do {
-            manifest = try await transport.file(sealer.fileAddress(of: file))
+            manifest = try await transport.file(address)
         } catch {
             // Not uploaded yet by the device that attached it: the next round asks again.
             if case .status(404, _, _) = error { return true }
             throw error
+        }
+        if file.wrappedKey != nil, manifest.chunks.count != Self.chunkCount(size: file.size) {
+            throw FileCipherError.wrongChunkCount(
+                listed: manifest.chunks.count, expected: Self.chunkCount(size: file.size))
         }
         let chunkSize = Int64(AttachmentProtocol.chunkSize)
         let have = Int(min(Int64(manifest.chunks.count), local.partialSize(of: file.hash) / chunkSize))
@@ -175,7 +237,10 @@ public final class AttachmentSync: Sendable {
             guard budget > 0, !itemWorkWaiting() else { return false }
             let address = manifest.chunks[index]
             let sealed = try await transport.chunk(address)
-            guard sealer.address(ofSealed: sealed) == address else {
+            guard try sealer.address(ofSealed: sealed, of: file) == address else {
+                // A sealed file's chunk that is not what its keyed address names was put there
+                // by the server: the file is marked, as for one that does not open.
+                if file.wrappedKey != nil { throw FileCipherError.chunkFailedToOpen(index: index) }
                 throw SyncTransportError.invalidAnswer("chunk \(address.prefix(12))… does not match its address")
             }
             let plain = try sealer.open(sealed, index: index, isLast: index == manifest.chunks.count - 1, of: file)

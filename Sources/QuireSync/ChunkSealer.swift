@@ -3,36 +3,45 @@ import QuireCore
 import QuireProtocol
 
 /// What an attachment's chunks become on the wire, and the addresses the server knows them
-/// and the file by: the seam end-to-end encryption fills.
+/// and the file by.
 ///
-/// The plaintext sealer (`PlaintextChunkSealer`) sends the bytes as they are. An encrypting one
-/// seals each chunk with the file's own key (`AttachedFile.wrappedKey`, unwrapped by the
-/// account's data key), binding the chunk's index and the last-chunk flag as associated data,
-/// so the server can neither read, reorder nor truncate a file. Sealing must be deterministic
-/// for a given file and index (a nonce derived from them, say): the address of a chunk is
-/// computed before the upload and again when a resumed upload sends it.
+/// The plaintext sealer (`PlaintextChunkSealer`) sends a plain account's bytes as they are.
+/// The encrypting one (`EncryptingChunkSealer`) seals each chunk with the file's own key,
+/// binding the chunk's index and the last-chunk flag, so the server can neither read, reorder
+/// nor truncate a file. Sealing is deterministic for a given file and index: the address of a
+/// chunk is computed before the upload and again when a resumed upload sends it.
 public protocol ChunkSealer: Sendable {
+    /// Whether `file` travels through this sealer: a plain account's files have no key, an
+    /// encrypted account's have one. Any other waits on the device, never sent as it is.
+    func carries(_ file: AttachedFile) -> Bool
+    /// The key a reference this sealer does not carry should get so it can travel (one of
+    /// `known`'s for the same content when there is one), nil when there is none to give.
+    func key(for file: AttachedFile, known: [AttachedFile]) -> String?
     /// The bytes sent for chunk `index` of `file`.
     func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data
     /// The chunk's own bytes from what the server returned; throws when they were altered.
     func open(_ sealed: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data
-    /// The address the server files a sealed chunk under. The server checks that a chunk's
-    /// bytes hash to it with SHA-256, so an encrypting sealer keeps that (the hash of the
-    /// ciphertext reveals nothing of the plaintext).
-    func address(ofSealed bytes: Data) -> String
+    /// The address the server files a sealed chunk of `file` under.
+    func address(ofSealed bytes: Data, of file: AttachedFile) throws -> String
     /// The address the server knows the whole file by.
-    func fileAddress(of file: AttachedFile) -> String
+    func fileAddress(of file: AttachedFile) throws -> String
 }
 
-/// Chunks as they are, addressed by their SHA-256; the file by its content hash.
+/// Chunks as they are, addressed by their SHA-256 (which the server checks); the file by its
+/// content hash.
 public struct PlaintextChunkSealer: ChunkSealer {
     public init() {}
+
+    public func carries(_ file: AttachedFile) -> Bool { file.wrappedKey == nil }
+
+    /// A plain account has no keys to give.
+    public func key(for file: AttachedFile, known: [AttachedFile]) -> String? { nil }
 
     public func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data { chunk }
 
     public func open(_ sealed: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data { sealed }
 
-    public func address(ofSealed bytes: Data) -> String { ContentHash.sha256Hex(bytes: bytes) }
+    public func address(ofSealed bytes: Data, of file: AttachedFile) -> String { ContentHash.sha256Hex(bytes: bytes) }
 
     public func fileAddress(of file: AttachedFile) -> String { file.hash }
 }

@@ -24,11 +24,15 @@ public struct SealingTransport: SyncTransport {
         self.unreadable = unreadable
     }
 
-    /// An encrypted account's
-    /// files wait on this device until their chunks are sealed (issue 32's sealing, not built
-    /// yet): the server must never receive a file in plain text from an account that asked for
-    /// encryption. A plain account's files travel through the base transport.
-    public var files: (any AttachmentTransport)? { sealer == nil ? base.files : nil }
+    /// Files travel through the base transport, an encrypted account's sealed (`chunkSealer`).
+    /// A device without keys never gets this far for an encrypted account: its round is refused
+    /// first, and files move only after a round that caught up.
+    public var files: (any AttachmentTransport)? { base.files }
+
+    /// With keys, each file's chunks sealed under its own key; without, as they are.
+    public var chunkSealer: any ChunkSealer {
+        sealer.map { EncryptingChunkSealer(keys: $0.keys) } ?? base.chunkSealer
+    }
 
     /// The refusal a device without keys meets when the account is encrypted.
     static let locked = SyncTransportError.status(

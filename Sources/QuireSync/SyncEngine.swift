@@ -82,7 +82,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         do {
             outcome = try await round(kind, transport: transport, report: &report)
             if outcome == .caughtUp, let attachments, let files = transport.files {
-                outcome = try await moveFiles(attachments, transport: files)
+                outcome = try await moveFiles(attachments, transport: files, sealer: transport.chunkSealer)
             }
         } catch let error as StoreError {
             outcome = .localFailure(error.description)
@@ -225,12 +225,12 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
 
     /// One step of attachment transfers, behind the item changes: it stops as soon as one
     /// waits, and the next round pushes it first.
-    private func moveFiles(_ attachments: AttachmentSync, transport: any AttachmentTransport) async throws
-        -> SyncMachine.RoundOutcome
-    {
+    private func moveFiles(
+        _ attachments: AttachmentSync, transport: any AttachmentTransport, sealer: any ChunkSealer
+    ) async throws -> SyncMachine.RoundOutcome {
         let ledger = self.ledger
         switch await attachments.step(
-            transport: transport, itemWorkWaiting: { (try? ledger.hasSendableOps()) ?? false })
+            transport: transport, sealer: sealer, itemWorkWaiting: { (try? ledger.hasSendableOps()) ?? false })
         {
         case .done: return .caughtUp
         case .moreToDo: return .moreToDo

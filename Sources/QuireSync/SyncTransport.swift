@@ -9,13 +9,17 @@ import QuireProtocol
 public protocol SyncTransport: Sendable {
     func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse>
     func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage>
-    /// The transport attached files travel by, nil when they must wait (see `SealingTransport`).
+    /// The transport attached files travel by, nil for one that moves none.
     var files: (any AttachmentTransport)? { get }
+    /// What files' chunks become on the way (sealed for an encrypted account).
+    var chunkSealer: any ChunkSealer { get }
 }
 
 extension SyncTransport {
     /// A transport that moves files moves its own; any other moves none.
     public var files: (any AttachmentTransport)? { self as? any AttachmentTransport }
+    /// A plain account's: chunks as they are.
+    public var chunkSealer: any ChunkSealer { PlaintextChunkSealer() }
 }
 
 /// An answer and what it cost on the wire, for the event log and the status screen.

@@ -65,12 +65,41 @@ struct CryptoBench: ParsableCommand {
                     "—"),
             ]
         }
+        rows += Self.chunkRows(keys: keys)
         let markdown = Self.markdown(rows, fields: fields)
         if let output {
             try markdown.write(toFile: output, atomically: true, encoding: .utf8)
         } else {
             print(markdown, terminator: "")
         }
+    }
+
+    /// Sealing and opening an attached file's chunks of 1 MiB (issue 32): each seal also
+    /// hashes the chunk for its nonce and the sealed bytes for their address, each open checks
+    /// the address before opening, as an upload and a download do. Median of 5 batches of 64.
+    static func chunkRows(keys: DataKeys) -> [CryptoBenchRow] {
+        let chunk = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        let key = FileCipher.newKey(forContent: String(repeating: "ab", count: 32), keys: keys)
+        let sealed = key.seal(chunk, index: 3, isLast: false)
+        let clock = ContinuousClock()
+        func perChunk(_ operation: () -> Void) -> Duration {
+            median((0..<5).map { _ in clock.measure { for _ in 0..<64 { operation() } } / 64 })
+        }
+        let seal = perChunk { _ = key.address(ofSealed: key.seal(chunk, index: 3, isLast: false)) }
+        let open = perChunk {
+            _ = key.address(ofSealed: sealed)
+            _ = try? key.open(sealed, index: 3, isLast: false)
+        }
+        func rate(_ duration: Duration) -> String {
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            return Self.seconds(duration) + String(format: " (%.0f MiB/s)", 1 / seconds)
+        }
+        return [
+            CryptoBenchRow("seal a 1 MiB chunk of an attached file, with its nonce and address", rate(seal), "—"),
+            CryptoBenchRow("check a 1 MiB sealed chunk's address and open it", rate(open), "—"),
+            CryptoBenchRow(
+                "sealed chunk size (+ bytes)", "\(sealed.count) (+\(sealed.count - chunk.count))", "—"),
+        ]
     }
 
     /// An item id as the devices make them (a UUIDv7's text).

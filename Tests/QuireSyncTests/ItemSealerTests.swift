@@ -113,10 +113,12 @@ import Testing
         }
     }
 
-    @Test func anEncryptedAccountsFilesWaitWhileAPlainAccountsTravel() {
+    @Test func anEncryptedAccountsFilesTravelSealedAndAPlainAccountsAsTheyAre() {
         let http = HTTPSyncTransport(baseURL: "http://127.0.0.1:9", token: "t", now: { Date() })
-        #expect(SealingTransport(http, sealer: sealer).files == nil)
-        #expect(SealingTransport(http, sealer: nil).files != nil)
+        let encrypted = SealingTransport(http, sealer: sealer)
+        #expect(encrypted.files != nil)
+        #expect(encrypted.chunkSealer is EncryptingChunkSealer)
+        #expect(SealingTransport(http, sealer: nil).chunkSealer is PlaintextChunkSealer)
         #expect(http.files != nil)
     }
 

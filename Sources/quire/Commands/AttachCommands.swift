@@ -14,7 +14,8 @@ struct AttachCommand: StoreCommand {
             originals may move or go. A file with the name of one already attached replaces it. \
             The same content attached twice, to one item or two, is stored once. Sync uploads \
             the bytes in chunks behind the item's own changes; 'quire attachments ID' shows \
-            how far each file got.
+            how far each file got. With encryption on, each file gets its own key and its \
+            chunks are sealed before they leave this device.
             """)
 
     @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
@@ -48,7 +49,9 @@ struct AttachCommand: StoreCommand {
                 throw CLIFailure.badInput("two files are named '\(name)': an item's attachments have one name each")
             }
         }
-        let attachments = try files.map { path throws(CLIFailure) in
+        // Read before anything is copied: keys that cannot be read change nothing.
+        let keys = try SyncCommandSupport.settings().dataKeysOrFailure()
+        let added = try files.map { path throws(CLIFailure) in
             let stored: (hash: String, size: Int64)
             do {
                 stored = try store.attachmentStore.add(fileAt: path)
@@ -61,6 +64,8 @@ struct AttachCommand: StoreCommand {
             return AttachedFile(
                 name: name, size: stored.size, mediaType: Attachments.mediaType(forName: name), hash: stored.hash)
         }
+        let attachments = AttachmentKeys.keyed(
+            added, keys: keys, known: keys == nil ? [] : try store.liveAttachments() + item.attachments)
         let updated = try store.attach(attachments, to: fullID)
         let shortID = try store.shortIDs(for: [updated])[updated.id] ?? updated.id
         for file in attachments {
@@ -179,9 +184,18 @@ struct AttachmentGetCommand: AsyncParsableCommand {
             throw CLIFailure(.notFound, "\(file.name) is not on this device, and no remote is set to download it from")
         }
         let transport = HTTPSyncTransport(baseURL: remote.url, token: remote.token, now: store.environment.now)
+        let keys = try SyncCommandSupport.settings().dataKeysOrFailure()
+        let sealer: any ChunkSealer = keys.map(EncryptingChunkSealer.init) ?? PlaintextChunkSealer()
+        guard sealer.carries(file) else {
+            throw CLIFailure(
+                .notFound,
+                file.wrappedKey == nil
+                    ? "\(file.name) is not on this device, and it was attached without a key in an encrypted account"
+                    : "\(file.name) is sealed: unlock this device with 'quire encryption unlock' to download it")
+        }
         var budget = Int.max
         do {
-            _ = try await AttachmentSync(store: store).download(
+            _ = try await AttachmentSync(store: store, sealer: sealer).download(
                 file, transport: transport, budget: &budget, itemWorkWaiting: { false })
         } catch let error as SyncTransportError {
             if let failure = SyncCommandSupport.failure(for: error.outcome) {
@@ -190,6 +204,9 @@ struct AttachmentGetCommand: AsyncParsableCommand {
             throw CLIFailure(.unreachable, "cannot download \(file.name): \(error.description)")
         } catch let error as AttachmentStoreError {
             throw CLIFailure(.badInput, "cannot download \(file.name): \(error.description)")
+        }
+        if case .refused(let reason)? = try store.attachmentTransfers()[file.hash] {
+            throw CLIFailure(.badInput, "cannot download \(file.name): \(reason)")
         }
         guard store.attachmentStore.contains(file.hash) else {
             throw CLIFailure(

@@ -283,10 +283,11 @@ struct EncryptionStatusCommand: AsyncParsableCommand {
 
     static let serverSees = [
         "item ids", "revisions", "sizes", "times", "which fields an op changes", "deletions",
+        "attached files' sizes in chunks",
     ]
     static let serverCannotSee = [
         "titles", "bodies", "tags", "projects", "kinds", "done", "dates (due, wait, scheduled)", "priorities",
-        "pins", "recurrence", "attached files' names and types",
+        "pins", "recurrence", "attached files' names, types and contents",
     ]
 
     struct Report: Encodable {

@@ -82,6 +82,9 @@ extension ChangeItem {
     /// sealed values.
     public var isContentless: Bool { deleted && sealed == nil && title.isEmpty }
 
+    /// Whether the item's values are sealed (an encrypted account's item).
+    public var isSealed: Bool { sealed != nil }
+
     /// The item as its tombstone: deleted, with its id, revision, times and version, and no
     /// content, plain or sealed. What the server keeps of a deleted item (SPEC): the title, body
     /// and tags stay on the devices that had them (trash, history), not on the server, not in

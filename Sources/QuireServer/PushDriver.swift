@@ -43,6 +43,10 @@ struct PushWrites: Sendable {
     var recordedAt: Int64
     /// The user's new feed head; nil when the push left it as it was.
     var head: FeedHead?
+    /// An encrypted account's push that replaced a version the server could read (an item
+    /// sealed as its account is converted): the store then clears what its files keep of old
+    /// versions (`SQLiteStore.forgetOldVersions`).
+    var replacesReadableText = false
 }
 
 /// The one orchestration of a push, for every store: what to read, whether the cursor can
@@ -73,9 +77,14 @@ struct PushDriver: Sendable {
         if reads.head.keyring > 0, ops.contains(where: \.carriesPlainValues) { throw APIError.encryptionRequired }
         if reads.head.keyring == 0, ops.contains(where: \.carriesSealedValues) { throw APIError.keyringMissing }
         let plan = planner.plan(ops: ops, head: reads.head, recorded: reads.recorded, items: reads.items)
-        let writes = PushWrites(
+        var writes = PushWrites(
             items: plan.writes, device: device, records: plan.records,
             recordedAt: Int64(planner.now.timeIntervalSince1970), head: plan.head == reads.head ? nil : plan.head)
+        writes.replacesReadableText =
+            reads.head.keyring > 0
+            && plan.writes.contains { written in
+                reads.items[written.item.id].map { !$0.item.isSealed && !$0.item.isContentless } ?? false
+            }
         return (plan, writes)
     }
 }

@@ -13,7 +13,7 @@ extension SQLiteStore {
     }
 
     func storeKeyRing(user: UserID, json: String, expected: Int) async throws -> Int {
-        try await pool.write { db in
+        let version = try await pool.write { db in
             guard
                 let current = try Int.fetchOne(
                     db, sql: "SELECT keyring_version FROM users WHERE id = ?", arguments: [user.rawValue])
@@ -25,6 +25,8 @@ extension SQLiteStore {
             if current == 0 { try Self.sealPast(db, user: user) }
             return current + 1
         }
+        if version == 1 { await forgetOldVersions() }
+        return version
     }
 
     /// `KeyRingSealing`'s work in this store, and the user's stored bytes counted again.

@@ -294,11 +294,30 @@ final class SQLiteStore: SyncStore {
         -> PushPlan
     {
         let driver = PushDriver(device: device, ops: ops, cursor: cursor, planner: planner)
-        return try await pool.write { db in
+        let (plan, sealedReadableText) = try await pool.write { db in
             let transaction = SQLitePushTransaction(db: db, user: user)
             let (plan, writes) = try driver.decide(try transaction.read(driver.request))
             try transaction.write(writes)
-            return plan
+            return (plan, writes.replacesReadableText)
+        }
+        if sealedReadableText { await forgetOldVersions() }
+        return plan
+    }
+
+    /// Clears what the database's files keep of versions it no longer holds, once an encrypted
+    /// account's readable text was replaced (its first key ring; its items sealed as it is
+    /// converted): `secure_delete` zeroes freed space in the database file, and a checkpoint
+    /// that truncates the WAL takes the old frames out of it. It waits for readers to finish;
+    /// it runs once per item an account ever converts. A failure leaves the frames until the
+    /// next checkpoint: logged, and the push it follows has already answered.
+    func forgetOldVersions() async {
+        do {
+            try await pool.barrierWriteWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        } catch {
+            Logger(label: "quire.server.sqlite").warning(
+                "could not checkpoint after sealing", metadata: ["error": "\(error)"])
         }
     }
 

@@ -158,6 +158,11 @@ import Testing
         #expect(records?.isEmpty == true, "no item needs review: \(conflicts)")
         let (_, after) = try await LiveClient.plain.send(server.baseURL + SyncProtocol.snapshotPath, token: ann)
         #expect(!String(decoding: after, as: UTF8.self).contains("canary"))
+        // Nor do the server's files keep the plain versions it replaced: freed space is zeroed
+        // and the WAL's old frames are gone (SPEC: the server purges what it held in plain text).
+        for path in [db, db + "-wal", db + "-shm"] {
+            #expect(!Self.file(path, contains: "canary"), "\(path) still holds a plain version")
+        }
 
         // Enabling again says so and changes nothing.
         let again = try await Self.run(phone, ["encryption", "enable", "--passphrase-stdin"], stdin: Self.passphrase)

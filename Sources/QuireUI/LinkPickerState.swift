@@ -64,8 +64,9 @@ public enum LinkLook: Hashable, Sendable {
     /// As written, followed by the mark of why it leads nowhere to read.
     case marked(LinkReach)
     /// A link written by the item's full id (a short id typed is saved so): shown as
-    /// `[[its title]]`, which is what a person reads; `m` shows the id.
-    case titled(String)
+    /// `[[its title]]`, which is what a person reads, marked when the item is deleted; `m`
+    /// shows the id.
+    case titled(String, LinkReach?)
 }
 
 /// The links of the item in the item view, read as the picker reads them (`Effect.loadLinks`):
@@ -80,15 +81,15 @@ public struct ItemLinks: Hashable, Sendable {
     }
 
     /// How the item's own links are drawn, by key (`WikiLink.key`): those that reach no item or
-    /// a deleted one are marked; those written by id that reach a live item show its title.
+    /// a deleted one are marked; those written by id show the title of the item they reach.
     /// Other links are drawn as written.
     public var linkLooks: [String: LinkLook] {
         var looks: [String: LinkLook] = [:]
         for entry in entries where entry.direction == .to {
-            if let mark = entry.reach {
+            if let target = entry.target, WikiLink(text: entry.text).isID {
+                looks[WikiLink.key(entry.text)] = .titled(target.title, entry.reach)
+            } else if let mark = entry.reach {
                 looks[WikiLink.key(entry.text)] = .marked(mark)
-            } else if let target = entry.target, WikiLink(text: entry.text).isID {
-                looks[WikiLink.key(entry.text)] = .titled(target.title)
             }
         }
         return looks

@@ -57,6 +57,9 @@ import Testing
         harness.items[0].title = "Beds"
         harness.send(.storeChanged)
         #expect(harness.text.contains("go to [[Beds]] now"), "\(harness.text)")
+        harness.items[0].deleted = true
+        harness.send(.storeChanged)
+        #expect(harness.text.contains("go to [[Beds]] (deleted) now"), "\(harness.text)")
         harness.press(.character("m"))
         #expect(harness.text.contains("go to [[\(Self.garden.id)]] now"), "\(harness.text)")
     }

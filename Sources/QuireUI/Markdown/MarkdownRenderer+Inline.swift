@@ -79,11 +79,16 @@ extension MarkdownRenderer {
             }
             let look = linkLooks[WikiLink.key(link.text)]
             var shown = String(decoding: bytes[link.range], as: UTF8.self)
-            if case .titled(let title) = look { shown = "[[\(title)]]" }
-            lines[lines.count - 1].append(Span(shown, style: style.withRole(.link)))
-            if case .marked(let reach) = look {
-                lines[lines.count - 1].append(Span(" " + reach.mark, .linkMissing))
+            var mark: LinkReach?
+            switch look {
+            case .titled(let title, let reach)?:
+                shown = "[[\(title)]]"
+                mark = reach
+            case .marked(let reach)?: mark = reach
+            case nil: break
             }
+            lines[lines.count - 1].append(Span(shown, style: style.withRole(.link)))
+            if let mark { lines[lines.count - 1].append(Span(" " + mark.mark, .linkMissing)) }
             from = link.range.upperBound
         }
         if from < bytes.count {

@@ -272,6 +272,7 @@ extension AppState {
             screen = .list
             return [.write(.restore(id: item.id, title: item.title))]
         case .purge: return askToPurge()
+        case .unlock: return openUnlock()
         case .nextBox, .previousBox, .tickBox: return taskBoxCommand(command)
         case .toggleDone where list.selectedItem?.kind == .note:
             // A note has no checkbox of its own: `x` ticks the selected box of its text, as

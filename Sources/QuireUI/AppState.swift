@@ -167,9 +167,12 @@ public struct AppState: Hashable, Sendable {
         syncLine(at: now ?? .distantPast)
     }
 
-    /// The status bar's sync words at a time; a locked device is pointed to `U`.
+    /// The status bar's sync words at a time; a locked device is pointed to `U` where `U`
+    /// unlocks, and to the list elsewhere (in the editor `U` is a letter).
     func syncLine(at time: Date) -> String {
-        sync.statusLine(now: time, timeZone: timeZone, unlock: "press U to unlock")
+        let here = unlock != nil || Keymap.bindings(in: keyContext).contains { $0.command == .unlock }
+        return sync.statusLine(
+            now: time, timeZone: timeZone, unlock: here ? "press U to unlock" : "U on the list unlocks")
     }
 
     /// The smallest terminal the screens fit in (SPEC: 20x6).

@@ -91,6 +91,7 @@ public enum Keymap {
         KeyBinding(.detail, [.character("[")], .previousBox, "select the previous task box of the text"),
         KeyBinding(.detail, [.character("b")], .tickBox, "tick or untick the selected task box (the first if none)"),
         KeyBinding(.detail, [.character("L")], .links, "its links and the items that link to it"),
+        KeyBinding(.detail, [.character("U")], .unlock, "unlock this device (encrypted account)"),
         KeyBinding(.detail, [.backspace], .linkBack, "back to the item a link was followed from"),
         KeyBinding(.detail, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.detail, [.character("?")], .help, "help", hint: "help"),
@@ -164,6 +165,7 @@ public enum Keymap {
         KeyBinding(
             .syncStatus, [.character("c")], .nextNeedingReview, "resolve the next item needing review", hint: "resolve"),
         KeyBinding(.syncStatus, [.character("s")], .syncNow, "sync now", hint: "sync now"),
+        KeyBinding(.syncStatus, [.character("U")], .unlock, "unlock this device (encrypted account)"),
         KeyBinding(
             .syncStatus, [.character("i")], .toggleSyncDetail, "show or hide what the last failure said, word for word"),
         KeyBinding(.syncStatus, [.escape, .character("q")], .back, "back to the list", hint: "back"),

@@ -143,6 +143,8 @@ extension AppState {
     mutating func syncStatusScreenCommand(_ command: Command) -> [Effect] {
         let count = syncStatus.detail?.deadLetters.count ?? 0
         switch command {
+        case .unlock:
+            return openUnlock()
         case .moveDown:
             syncStatus.selection = max(0, min(syncStatus.selection + 1, count - 1))
         case .moveUp:

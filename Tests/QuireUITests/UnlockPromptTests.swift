@@ -82,6 +82,27 @@ import Testing
         #expect(harness.state.screen == .list, "Esc leaves the prompt, not the list")
     }
 
+    /// `U` unlocks from the item view and the sync status screen too; in the editor, where `U`
+    /// is a letter, the status bar points to the list instead (a passphrase typed after a `U`
+    /// there would land in the note).
+    @Test func uWorksWhereTheStatusBarSaysSo() {
+        var harness = locked()
+        harness.press(.enter)
+        #expect(harness.text.contains("press U to unlock"))
+        harness.press(.character("U"))
+        #expect(harness.state.unlock != nil, "the item view")
+        harness.press(.escape)
+        #expect(harness.state.unlock == nil && harness.state.screen == .detail(scroll: 0))
+        harness.press(.character("e"))
+        #expect(harness.text.contains("encrypted: U on the list unlocks"), "\(harness.text)")
+        harness.press(.escape)
+        harness.press(.escape)
+        harness.press(.character("S"))
+        #expect(harness.state.screen == .syncStatus)
+        harness.press(.character("U"))
+        #expect(harness.state.unlock != nil, "the sync status screen")
+    }
+
     @Test func anUnlockedDeviceHasNothingToUnlock() {
         var harness = Harness(size: .standard)
         var worker = SyncWorkerState(connection: .idle)

@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "quire-loadgen",
             dependencies: [
-                "QuireCore", "QuireProtocol", "QuireSync", argumentParser,
+                "QuireCore", "QuireCrypto", "QuireProtocol", "QuireSync", argumentParser,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -4,7 +4,9 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import QuireCore
+import QuireCrypto
 import QuireProtocol
+import QuireSync
 
 /// `quire-loadgen devices`: N simulated devices, each pushing a batch and pulling in every
 /// round, as fast as the server answers, for a fixed time.
@@ -38,6 +40,9 @@ struct Devices: AsyncParsableCommand {
     @Flag(help: "Print only the table rows, without the header.")
     var rowsOnly = false
 
+    @Flag(help: "Encrypted accounts: a key ring is stored for each first; devices seal values and MAC from-values.")
+    var encrypted = false
+
     func validate() throws {
         guard (1...1000).contains(batch) else { throw ValidationError("--batch must be from 1 to 1000") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be from 0 to 600") }
@@ -61,6 +66,7 @@ struct Devices: AsyncParsableCommand {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 
         do {
+            if encrypted { try await Self.storeKeyRings(url: target.url, tokens: tokens) }
             try await runLevels(tokens: tokens, client: client)
             try await client.shutdown()
         } catch {
@@ -79,6 +85,25 @@ struct Devices: AsyncParsableCommand {
             print(
                 "| \(label) | \(level) | \(Int(result.opsPerSecond)) | \(String(format: "%.1f", result.roundsPerSecond)) | "
                     + "\(Self.ms(result.p50)) | \(Self.ms(result.p99)) | \(result.errors) |")
+        }
+    }
+
+    /// One key ring for every simulated account, made with Argon2id at its minimum: the load
+    /// is sync, not unlocking.
+    static let ring: NewKeyRing = {
+        do {
+            return try KeyRing.create(passphrase: "quire-loadgen", parameters: .minimum)
+        } catch {
+            fatalError("a key ring with minimum parameters: \(error)")
+        }
+    }()
+
+    /// Stores the ring for each account that has none yet (an earlier run may have).
+    static func storeKeyRings(url: String, tokens: [String]) async throws {
+        for token in Set(tokens) {
+            let http = HTTPSyncTransport(baseURL: url, token: token, timeout: 30, now: { Date() })
+            guard try await http.keyRing() == nil else { continue }
+            _ = try await http.storeKeyRing(KeyRingDocument(version: 0, keyring: ring.ring))
         }
     }
 
@@ -103,11 +128,12 @@ struct Devices: AsyncParsableCommand {
         let maxRounds = self.maxRounds
         let perUser = devicesPerUser
         let interval = Duration.milliseconds(intervalMs)
+        let sealer = encrypted ? ItemSealer(keys: Self.ring.unlocked.dataKeys) : nil
         let outcomes = try await withThrowingTaskGroup(of: DeviceOutcome.self) { group in
             for index in 0..<devices {
                 let token = tokens[(index / perUser) % tokens.count]
                 group.addTask {
-                    var device = SimulatedDevice(token: token, batch: batch)
+                    var device = SimulatedDevice(token: token, batch: batch, sealer: sealer)
                     return await device.run(
                         url: url, client: client, until: deadline, maxRounds: maxRounds, interval: interval)
                 }
@@ -142,6 +168,8 @@ struct DeviceOutcome: Sendable {
 struct SimulatedDevice {
     let token: String
     let batch: Int
+    /// Seals every op, as an encrypted account's devices do; nil for a plain account.
+    let sealer: ItemSealer?
     let id = UUID().uuidString.lowercased()
     var cursor: String?
     /// Items this device created, with the revision and title it last saw.
@@ -149,9 +177,10 @@ struct SimulatedDevice {
     var generator = UUIDv7Generator()
     var random = SystemRandomNumberGenerator()
 
-    init(token: String, batch: Int) {
+    init(token: String, batch: Int, sealer: ItemSealer? = nil) {
         self.token = token
         self.batch = batch
+        self.sealer = sealer
     }
 
     mutating func nextID() -> String { generator.next(now: Date(), using: &random) }
@@ -185,7 +214,7 @@ struct SimulatedDevice {
                 mine.append((item, 0, title))
             }
         }
-        return ops
+        return sealer.map { sealer in ops.map(sealer.seal) } ?? ops
     }
 
     /// Runs rounds until the deadline; with an interval, each round starts on its own schedule

@@ -180,7 +180,7 @@ import Testing
         ]
         openssl.standardError = FileHandle.nullDevice
         openssl.standardOutput = FileHandle.nullDevice
-        try openssl.run()
+        try ProcessLaunch.run(openssl)
         openssl.waitUntilExit()
         try #require(openssl.terminationStatus == 0)
 

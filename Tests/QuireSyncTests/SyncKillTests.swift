@@ -59,7 +59,7 @@ enum QuireBinary {
             process.environment = ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try ProcessLaunch.run(process)
             try await Task.sleep(nanoseconds: UInt64.random(in: 0...200_000_000, using: &random))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -26,7 +26,7 @@ import Testing
         holder.arguments = ["--exclusive", "--close", path, "/bin/cat"]
         let input = Pipe()
         holder.standardInput = input
-        try holder.run()
+        try ProcessLaunch.run(holder)
         defer { try? input.fileHandleForWriting.close() }
         let lock = SyncLock(path: path, now: { Date() })
         await eventually {

@@ -45,7 +45,7 @@ public final class ChildRun: @unchecked Sendable {
             process.standardInput = FileHandle.nullDevice
         }
         do {
-            try process.run()
+            try ProcessLaunch.run(process)
         } catch {
             removeFiles()
             throw error

@@ -78,7 +78,7 @@ public final class ServerProcess: @unchecked Sendable {
         process.arguments = ["serve", "--port", "0", "--log-level", "info"] + arguments
         process.standardError = log
         process.standardOutput = log
-        try process.run()
+        try ProcessLaunch.run(process)
         scheme = arguments.contains("--tls-cert") ? "https" : "http"
     }
 

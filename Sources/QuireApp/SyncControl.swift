@@ -28,6 +28,8 @@ public protocol SyncControl: Sendable {
     func retryDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool
     /// Drops a dead letter; false when it is no longer a dead letter.
     func discardDeadLetter(_ letter: SyncStatusDetail.DeadLetter, store: AppDatabase) throws -> Bool
+    /// Downloads an attached file this device does not hold, now (to open or save it).
+    func fetch(_ file: AttachedFile) async throws(AttachmentFetchError)
 }
 
 /// What asking for a sync round now did.
@@ -51,6 +53,11 @@ public enum SyncNowAnswer: Hashable, Sendable {
 
 extension SyncControl {
     public func storeChanged(counts: StoreCounts) {}
+
+    /// Without a sync engine there is nowhere to download from.
+    public func fetch(_ file: AttachedFile) async throws(AttachmentFetchError) {
+        throw AttachmentFetchError("\(file.name) is not on this device, and no remote is set to download it from")
+    }
     public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {}
 
     /// Without a remote: the store's own facts, as a device that has never synced sees them.
@@ -123,6 +130,13 @@ public struct LiveSyncControl: SyncControl {
 
     public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {
         news?.listen(listener)
+    }
+
+    public func fetch(_ file: AttachedFile) async throws(AttachmentFetchError) {
+        guard let engine else {
+            throw AttachmentFetchError("\(file.name) is not on this device, and no remote is set to download it from")
+        }
+        try await engine.fetch(file)
     }
 
     public func syncNow() -> SyncNowAnswer {

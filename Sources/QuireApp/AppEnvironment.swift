@@ -31,6 +31,23 @@ public struct AppEnvironment: Sendable {
     public var editorPollInterval: DispatchTimeInterval
     /// The saved views as the config holds them now (`v`); none without a config.
     public var savedViews: @Sendable () -> SavedViewList = { SavedViewList() }
+    /// The attached files' bytes and states; nil when items live in memory (the item view then
+    /// says files need the store).
+    public var attachments: (any AttachmentSource)?
+    /// Where relative paths typed in the file prompts start (the directory the app started in).
+    public var workingDirectory = FileManager.default.currentDirectoryPath
+
+    /// The command that opens an attached file, run through `/bin/sh` beside the app:
+    /// `$QUIRE_OPEN`, else `xdg-open`.
+    public var openCommand: String {
+        if let command = processEnvironment["QUIRE_OPEN"], !command.trimmingWhitespace().isEmpty { return command }
+        return "xdg-open"
+    }
+
+    /// `~` in the file prompts: `$HOME`, else the user's home as the system knows it.
+    public var homeDirectory: String {
+        processEnvironment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    }
 
     /// - Parameters:
     ///   - now: the clock; the live one is the store's (`StoreEnvironment.live`), so the app's
@@ -64,9 +81,11 @@ public struct AppEnvironment: Sendable {
     /// Everything over one store: its items, reviews and sync status, and its clock.
     public static func store(_ store: AppDatabase, sync: any SyncControl = LocalOnlySync()) -> AppEnvironment {
         let source = StoreItemSource(store: store)
-        return AppEnvironment(
+        var environment = AppEnvironment(
             items: source, reviews: source, statusStore: store, drafts: store, sync: sync,
             now: store.environment.now)
+        environment.attachments = source
+        return environment
     }
 
     /// The live environment over a store, reading the editor from `$VISUAL`, `$EDITOR`, `vi`.

@@ -39,6 +39,8 @@ extension AppRuntime {
             return [editExternally(item)]
         case .syncNow:
             return [.notice(syncNowNotice(environment.sync.syncNow()))]
+        case .attachments(let request):
+            return performAttachment(request)
         case .loadSavedViews:
             return [.savedViewsLoaded(environment.savedViews())]
         case .complete(let kind, let prefix):
@@ -49,6 +51,7 @@ extension AppRuntime {
                     switch kind {
                     case .tag: try environment.items.tags(startingWith: prefix)
                     case .title: try environment.items.titles(startingWith: prefix)
+                    case .path: paths(completing: prefix)
                     }
                 return [.completionsFound(kind, prefix: prefix, words)]
             } catch {

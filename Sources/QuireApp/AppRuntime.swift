@@ -253,6 +253,7 @@ public final class AppRuntime: @unchecked Sendable {
             defer { activity.end() }
             process([])
         }
+        pollAttachmentStates()
     }
 
     /// The sync summary from the store's counts, as a message.

@@ -17,8 +17,12 @@ public enum ChildProcess {
     }
 
     /// Runs `command` through `/bin/sh -c` with `arguments` as `$1`, `$2`...
+    /// `beside` starts it away from the terminal, for a program that runs beside the app (a
+    /// file's opener): its standard input and output are `/dev/null`, and it leads a session
+    /// of its own, so it can neither read the app's keys, draw over its screen, nor take the
+    /// terminal's Ctrl-C.
     public static func spawn(
-        shellCommand command: String, arguments: [String], environment: [String: String]
+        shellCommand command: String, arguments: [String], environment: [String: String], beside: Bool = false
     ) throws(SpawnError) -> pid_t {
         let argv = ["/bin/sh", "-c", command + " \"$@\"", "sh"] + arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }
@@ -40,14 +44,28 @@ public enum ChildProcess {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if beside {
+            flags |= Self.newSession
+            for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+                posix_spawn_file_actions_addopen(
+                    &actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+            }
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", nil, &attributes, &cArguments, &cEnvironment)
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, &cEnvironment)
         guard result == 0 else {
             throw SpawnError(description: "cannot start /bin/sh: \(String(cString: strerror(result)))")
         }
         return pid
     }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (the child calls setsid), which Swift does not import.
+    static let newSession: Int32 = 0x80
 
     /// Runs `command` as `spawn` does and waits for it to end; its exit status, as `wait` says.
     public static func run(

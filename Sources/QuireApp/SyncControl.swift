@@ -31,6 +31,8 @@ public protocol SyncControl: Sendable {
     /// Unlocks this device for an encrypted account (the `U` prompt). Called off the UI queue:
     /// it asks the server and derives a key, which takes about half a second.
     func unlock(_ request: UnlockRequest) async -> UnlockOutcome
+    /// Downloads an attached file this device does not hold, now (to open or save it).
+    func fetch(_ file: AttachedFile) async throws(AttachmentFetchError)
 }
 
 /// What asking for a sync round now did.
@@ -58,6 +60,11 @@ extension SyncControl {
     }
 
     public func storeChanged(counts: StoreCounts) {}
+
+    /// Without a sync engine there is nowhere to download from.
+    public func fetch(_ file: AttachedFile) async throws(AttachmentFetchError) {
+        throw AttachmentFetchError("\(file.name) is not on this device, and no remote is set to download it from")
+    }
     public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {}
 
     /// Without a remote: the store's own facts, as a device that has never synced sees them.
@@ -130,6 +137,13 @@ public struct LiveSyncControl: SyncControl {
 
     public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {
         news?.listen(listener)
+    }
+
+    public func fetch(_ file: AttachedFile) async throws(AttachmentFetchError) {
+        guard let engine else {
+            throw AttachmentFetchError("\(file.name) is not on this device, and no remote is set to download it from")
+        }
+        try await engine.fetch(file)
     }
 
     public func syncNow() -> SyncNowAnswer {

@@ -136,11 +136,16 @@ extension AppDatabase {
         return files.map { file in
             let transfer = transfers[file.hash]
             if case .refused(let reason)? = transfer { return .refused(reason: reason) }
-            guard store.contains(file.hash) else { return .waitingToDownload }
+            guard store.contains(file.hash) else {
+                // A download keeps what it brought in a partial file: its size is the progress.
+                let brought = store.partialSize(of: file.hash)
+                return brought > 0
+                    ? .downloading(percent: AttachmentState.percent(brought, of: file.size)) : .waitingToDownload
+            }
             switch transfer {
             case .uploaded?: return .here
             case .uploading(let sent)?:
-                return .uploading(percent: file.size > 0 ? Int(min(100, sent * 100 / file.size)) : 100)
+                return .uploading(percent: AttachmentState.percent(sent, of: file.size))
             case .refused?, nil: return .waitingToUpload
             }
         }

@@ -39,7 +39,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     /// Moves attached files after each round that caught up (`AttachmentSync`); nil moves none.
     /// Set before the first round.
     public var attachments: AttachmentSync?
-    private let connect: @Sendable () -> (any SyncTransport)?
+    let connect: @Sendable () -> (any SyncTransport)?
     private let lock: SyncLock?
     /// Guards `lastHashCheck`, `reports` and `firstPullReceived`.
     private let mutex = NSLock()

@@ -73,6 +73,7 @@ extension AppState {
     private mutating func showItem(_ id: String) -> [Effect] {
         screen = .detail(scroll: 0)
         selectedBox = nil
+        selectedAttachment = 0
         list.query = ListQuery()
         return [reload(anchorID: .some(id))]
     }

@@ -110,9 +110,10 @@ extension AppState {
         case .pageUp: return select(list.selection - page)
         case .open:
             selectedBox = nil
+            selectedAttachment = 0
             guard let item = list.selectedItem else { return [] }
             screen = .detail(scroll: 0)
-            return [.loadLinks(id: item.id)]
+            return [.loadLinks(id: item.id)] + readAttachmentStates()
         case .newNote:
             screen = .editor(EditorState(newItemOf: .note))
             return []
@@ -203,7 +204,7 @@ extension AppState {
     /// not changed), or nil when it does.
     static func refusedInTrash(_ command: Command) -> String? {
         switch command {
-        case .edit, .editExternally, .toggleDone, .pin, .delete, .newNote, .newTask:
+        case .edit, .editExternally, .toggleDone, .pin, .delete, .newNote, .newTask, .attachFile:
             "In the trash: r restores the item, T goes back to the list"
         default:
             nil
@@ -282,6 +283,7 @@ extension AppState {
             guard let item = list.selectedItem else { return [] }
             return openLinks(of: item)
         case .linkBack: return followBack()
+        case .attachFile, .openAttachment, .saveAttachment, .nextAttachment: return attachmentCommand(command)
         default: return itemCommand(command)
         }
         if case .detail(let wanted) = screen, let item = list.selectedItem {

@@ -2,6 +2,7 @@ import QuireCore
 import TerminalUI
 
 /// The search and tag prompts: one-line inputs over the list. Search filters as the person types.
+/// The file prompts (attach, save) take a path over the item view.
 extension AppState {
     mutating func promptKey(_ key: Key, _ command: Command?) -> [Effect] {
         guard var current = prompt else { return [] }
@@ -11,6 +12,7 @@ extension AppState {
         current.replacesOnTyping = false
         switch command {
         case .accept?:
+            if current.kind.isFilePrompt { return acceptFilePrompt(current) }
             prompt = nil
             if current.kind == .tag { return applyTag(current.field.text) }
             return []
@@ -21,11 +23,13 @@ extension AppState {
                 return setQuery(list.query.withoutSearch)
             case .tag:
                 return list.query == current.queryBefore ? [] : setQuery(current.queryBefore)
+            case .attachFile, .saveAttachment:
+                return []
             }
-        case .moveDown?:
+        case .moveDown? where !current.kind.isFilePrompt:
             prompt = current
             return select(list.selection + 1)
-        case .moveUp?:
+        case .moveUp? where !current.kind.isFilePrompt:
             prompt = current
             return select(list.selection - 1)
         case .cursorLeft?:
@@ -40,6 +44,7 @@ extension AppState {
             if replacing { current.field = TextField() } else { current.field.backspace() }
         case .complete?:
             prompt = current
+            if current.kind.isFilePrompt { return [.complete(.path, prefix: current.field.text)] }
             guard current.kind == .tag else { return [] }
             return [.complete(.tag, prefix: AppState.tagText(current.field.text))]
         case .killLine?:

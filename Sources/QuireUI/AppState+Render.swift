@@ -13,7 +13,7 @@ extension AppState {
         case .list:
             cursor = ListScreen.render(self, into: &buffer)
         case .detail(let scroll):
-            DetailScreen.render(self, scroll: scroll, into: &buffer)
+            cursor = DetailScreen.render(self, scroll: scroll, into: &buffer)
         case .editor(let editor):
             cursor = EditorScreen.render(self, editor: editor, into: &buffer)
         case .help(let scroll):

@@ -28,7 +28,8 @@ extension AppState {
             return [reload(isRefresh: true)] + syncStatusStoreChanged() + refreshReview() + refreshHistory()
                 + refreshEditor()
         case .listLoaded(let page):
-            return apply(page)
+            // The item view's files may have changed with the page (attached, uploaded, fetched).
+            return apply(page) + readAttachmentStates()
         case .restoreDraft(let editor):
             screen = .editor(editor)
             notice = .info("Unsaved text from last time · ctrl-s saves it, esc discards it")
@@ -70,7 +71,13 @@ extension AppState {
             switch kind {
             case .tag: return complete(prefix, with: words)
             case .title: return completeTitle(prefix, with: words)
+            case .path: return completePath(prefix, with: words)
             }
+        case .attachmentStatesRead(let states):
+            showAttachmentStates(states)
+            return []
+        case .attachmentAnswered(let answer):
+            return finishAttachment(answer)
         case .undone(let result):
             return finishUndo(result)
         case .matchesCounted(let query, let count):
@@ -201,8 +208,11 @@ extension AppState {
         case (.discardDeadLetter(let letter)?, .confirm?):
             question = nil
             return [.syncStatus(.discard(letter))]
-        case (.discardDeadLetter?, .decline?), (.purge?, .decline?):
+        case (.discardDeadLetter?, .decline?), (.purge?, .decline?), (.replaceFile?, .decline?):
             question = nil
+        case (.replaceFile(let file, let path)?, .confirm?):
+            question = nil
+            return [.attachments(.save(file, to: path, replacing: true))]
         case (.purge(let id, let title)?, .confirm?):
             question = nil
             if case .detail = screen { screen = .list }

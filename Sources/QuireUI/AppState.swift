@@ -22,10 +22,14 @@ public struct AppState: Hashable, Sendable {
         case links(LinkPickerState)
     }
 
-    /// A one-line input over the list.
+    /// A one-line input over the list, or over the item view (the file prompts).
     public enum PromptKind: Hashable, Sendable {
         case search
         case tag
+        /// The path of a file to attach to the item with this id.
+        case attachFile(itemID: String)
+        /// Where to save a copy of an attached file.
+        case saveAttachment(AttachedFile)
     }
 
     public struct Prompt: Hashable, Sendable {
@@ -49,6 +53,8 @@ public struct AppState: Hashable, Sendable {
         case discardDeadLetter(SyncStatusDetail.DeadLetter)
         /// Delete an item of the trash for good (`P`): nothing can bring it back.
         case purge(id: String, title: String)
+        /// Replace the file at `path` with a copy of an attached file (`w`).
+        case replaceFile(AttachedFile, path: String)
     }
 
     /// What the status bar says after `s` started a round; it goes once the round is over.
@@ -129,6 +135,10 @@ public struct AppState: Hashable, Sendable {
     public var linkTrail: [String] = []
     /// The links of the item in the item view, and the items that link to it, once read.
     public var itemLinks: ItemLinks?
+    /// Where each file attached to the item in the item view stands, once read.
+    public var attachmentStates: AttachmentStates?
+    /// Which attached file of the item view `o` opens and `w` saves (Tab moves it).
+    public var selectedAttachment = 0
 
     public init(size: Size, today: Day? = nil, query: ListQuery = ListQuery(), timeZone: TimeZone = .current) {
         self.size = size
@@ -190,7 +200,7 @@ public struct AppState: Hashable, Sendable {
         case .list: return prompt != nil ? .prompt : .list
         case .syncStatus: return .syncStatus
         case .resolve(let resolve): return resolve.bodyEditor != nil || resolve.fieldEditor != nil ? .editor : .resolve
-        case .detail: return .detail
+        case .detail: return prompt != nil ? .prompt : .detail
         case .editor: return .editor
         case .help: return .help
         case .history: return .history

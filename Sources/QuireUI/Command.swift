@@ -8,6 +8,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case nextBox, previousBox, tickBox
     // Links
     case links, linkBack
+    // Attached files
+    case attachFile, openAttachment, saveAttachment, nextAttachment
     // Finding
     case search, filterKind, filterStatus, filterTag, back, toggleTrash, restore, purge, views, cycleOrder, agenda
     // Sync
@@ -47,7 +49,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .list: "List"
         case .detail: "Item view"
-        case .prompt: "Search and tag prompts"
+        case .prompt: "Prompts (search, tag, file path)"
         case .editor: "Editor"
         case .help: "Help"
         case .syncStatus: "Sync status"

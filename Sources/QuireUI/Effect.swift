@@ -17,7 +17,8 @@ public enum Effect: Hashable, Sendable {
     /// Write a resolution the person accepted on the resolve screen.
     case resolve(ResolvePlan)
     /// What Tab completes `prefix` to: tags for the tag prompt, titles after `[[` in the
-    /// editor (`Message.completionsFound`). Answered before the next key is read.
+    /// editor, paths in the file prompts (`Message.completionsFound`). Answered before the
+    /// next key is read.
     case complete(CompletionKind, prefix: String)
     /// Count every match of a search whose page lists only the best (`Message.matchesCounted`).
     case countMatches(ListQuery)
@@ -34,6 +35,9 @@ public enum Effect: Hashable, Sendable {
     /// Unlock this device with the passphrase or recovery key typed in the unlock prompt (off
     /// the UI queue: the key derivation takes about half a second; `Message.unlockFinished`).
     case unlock(UnlockRequest)
+    /// Read, attach, open or save attached files (`Message.attachmentStatesRead`,
+    /// `Message.attachmentAnswered`).
+    case attachments(AttachmentRequest)
     /// Hand the terminal to the shell and stop, as Ctrl-Z does; `fg` comes back (`resized`).
     case suspendToShell
     case quit

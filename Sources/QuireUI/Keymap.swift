@@ -93,14 +93,27 @@ public enum Keymap {
         KeyBinding(.detail, [.character("L")], .links, "its links and the items that link to it"),
         KeyBinding(.detail, [.character("U")], .unlock, "unlock this device (encrypted account)"),
         KeyBinding(.detail, [.backspace], .linkBack, "back to the item a link was followed from"),
+        KeyBinding(
+            .detail, [.character("a")], .attachFile, "attach a file by its path (Tab completes it)", hint: "attach"),
+        KeyBinding(
+            .detail, [.character("o")], .openAttachment,
+            "open the selected attached file ($QUIRE_OPEN, else xdg-open)",
+            hint: "open file"),
+        KeyBinding(
+            .detail, [.character("w")], .saveAttachment,
+            "save the selected attached file to a path (asks before replacing)", hint: "save file"),
+        KeyBinding(.detail, [.tab], .nextAttachment, "select the next attached file"),
         KeyBinding(.detail, [.escape, .character("q")], .back, "back to the list", hint: "back"),
         KeyBinding(.detail, [.character("?")], .help, "help", hint: "help"),
         KeyBinding(.detail, [.control("c")], .quit, "quit"),
         KeyBinding(.detail, [.control("z")], .suspend, "suspend to the shell (fg comes back)"),
 
         // MARK: Prompts
-        KeyBinding(.prompt, [.enter], .accept, "keep the search or tag and go back to the list", hint: "keep"),
-        KeyBinding(.prompt, [.escape], .cancel, "clear it and go back to the list", hint: "clear"),
+        KeyBinding(
+            .prompt, [.enter], .accept, "keep the search or tag; in a file prompt, attach or save the file",
+            hint: "keep"),
+        KeyBinding(
+            .prompt, [.escape], .cancel, "clear it and go back (a file prompt: changing nothing)", hint: "clear"),
         KeyBinding(.prompt, [.down], .moveDown, "move the selection down"),
         KeyBinding(.prompt, [.up], .moveUp, "move the selection up"),
         KeyBinding(.prompt, [.left], .cursorLeft, "move the cursor left"),
@@ -110,7 +123,7 @@ public enum Keymap {
         KeyBinding(
             .prompt, [.backspace], .deleteBackward,
             "delete before the cursor (the tag it opened with: all of it)"),
-        KeyBinding(.prompt, [.tab], .complete, "complete the tag (tag prompt)"),
+        KeyBinding(.prompt, [.tab], .complete, "complete the tag, or the file path (~ is home)"),
         KeyBinding(.prompt, [.control("k")], .killLine, "delete to the end"),
         KeyBinding(.prompt, [.control("w")], .deleteWord, "delete the word before the cursor"),
         KeyBinding(.prompt, [.control("c")], .quit, "quit"),
@@ -262,8 +275,9 @@ public enum Keymap {
     }
 
     /// The item view's hints for one item: `done` for a task, `tick` for a note with task boxes
-    /// (`x` ticks one there), neither for a note without; for an item in the trash, only what
-    /// applies there (restore, history, back, help).
+    /// (`x` ticks one there), neither for a note without; opening and saving a file only when
+    /// files are attached; for an item in the trash, only what applies there (restore, history,
+    /// back, help).
     public static func detailHints(for item: Item) -> [(key: String, label: String)] {
         let detail = bindings(in: .detail)
         func hint(_ command: Command, _ label: String) -> (key: String, label: String)? {
@@ -274,7 +288,10 @@ public enum Keymap {
                 .compactMap { $0 }
         }
         let ticks = item.kind == .note && TaskBox.mayHoldBoxes(item.body)
+        let fileHints = Set(
+            detail.filter { $0.command == .openAttachment || $0.command == .saveAttachment }.compactMap(\.hint))
         return hints(in: .detail).compactMap { hint in
+            if fileHints.contains(hint.label) && item.attachments.isEmpty { return nil }
             guard hint.label == "done", item.kind == .note else { return hint }
             return ticks ? (hint.key, "tick") : nil
         }

@@ -42,6 +42,10 @@ public enum Message: Hashable, Sendable {
     case savedViewsLoaded(SavedViewList)
     /// An item's links, then its backlinks (`Effect.loadLinks`).
     case linksLoaded(id: String, [LinkEntry])
+    /// Where the files attached to an item stand (`AttachmentRequest.readStates`).
+    case attachmentStatesRead(AttachmentStates)
+    /// How an attach, open or save went.
+    case attachmentAnswered(AttachmentAnswer)
     /// What `u` took back: nil when there was nothing left to undo.
     case undone(Result<UndoneAction?, WriteFailure>)
     case today(Day)

@@ -2,10 +2,12 @@ import QuireCore
 import TerminalUI
 
 /// One item on the whole screen (Enter on the list), scrolled with j/k: its text, then the items
-/// that link to it.
+/// that link to it. A file prompt (attach, save) takes the top row while it is open.
 public enum DetailScreen {
-    static func render(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
-        let chrome = ScreenChrome(size: state.size)
+    /// Draws the item view; where the cursor goes (in a file prompt).
+    static func render(_ state: AppState, scroll: Int, into buffer: inout Buffer) -> Point? {
+        let chrome = ScreenChrome(size: state.size, headerRows: state.prompt == nil ? 0 : 1)
+        let cursor = state.prompt.map { PromptLine.render($0, into: &buffer, area: chrome.header) }
         let text = chrome.content.inset(horizontal: 1)
         if let item = state.list.selectedItem {
             // The body's lines down to the last row shown, not the whole of a long note.
@@ -13,16 +15,20 @@ public enum DetailScreen {
             Paragraph(
                 ItemDetails.lines(
                     item, today: state.today, shownID: state.list.shownID(of: item), fitting: reach,
-                    markdown: !state.showsRawText, links: state.itemLinks),
+                    markdown: !state.showsRawText, links: state.itemLinks,
+                    files: FileListing(states: state.shownAttachmentStates, selected: state.selectedAttachment)),
                 scroll: scroll
             )
             .render(into: &buffer, area: text)
         }
-        // Back and help stay in the row however narrow the terminal.
-        if let hints = chrome.hints, let item = state.list.selectedItem {
+        if let hints = chrome.hints, state.prompt != nil {
+            KeyHints(Keymap.hints(in: .prompt)).render(into: &buffer, area: hints)
+        } else if let hints = chrome.hints, let item = state.list.selectedItem {
+            // Back and help stay in the row however narrow the terminal.
             KeyHints(Keymap.detailHints(for: item), keepingLast: 2).render(into: &buffer, area: hints)
         }
         StatusBar.render(state, left: StatusBar.listText(state), into: &buffer, area: chrome.status)
+        return cursor
     }
 
     /// The scroll `wanted`, or the largest useful one when the text does not reach that far

@@ -9,6 +9,7 @@ enum Dialog {
         case .dropResolveChoices: text = "Leave and drop the choices made here?"
         case .discardDeadLetter(let letter): text = "Discard the rejected change to \(letter.title)?"
         case .purge(_, let title): text = "Delete “\(title)” for good, on every device?"
+        case .replaceFile(_, let path): text = "Replace \(path)?"
         }
         let answer = "y yes   n no"
         let width = min(buffer.width, max(text.displayWidth, answer.displayWidth) + 4)

@@ -11,9 +11,10 @@ public enum ItemDetails {
     /// as rows already wrapped to `fitting`'s width; without `fitting` the body stays raw.
     /// `links` (the item view's, once read) marks the body's links that lead nowhere and ends
     /// the text with the items that link to this one, once the whole body fits in `fitting`.
+    /// `files` (the item view's) adds where each attached file stands and marks the selected one.
     public static func lines(
         _ item: Item, today: Day?, shownID: String, fitting: Size? = nil, syncState: Bool = true,
-        markdown: Bool = false, links: ItemLinks? = nil
+        markdown: Bool = false, links: ItemLinks? = nil, files: FileListing? = nil
     ) -> [Line] {
         var lines: [Line] = []
         var heading = Line([])
@@ -51,14 +52,10 @@ public enum ItemDetails {
             lines.append(task)
         }
 
-        // The files attached, one line each: name and size (`quire attachments ID` tells where
-        // each stands in its upload or download).
-        for file in item.attachments {
-            lines.append(
-                Line([
-                    Span(ItemRow.attachmentMark + " ", .muted), Span(file.name),
-                    Span("  " + ByteCount.text(file.size), .muted),
-                ]))
+        // The files attached, one line each: name and size, and in the item view where each
+        // stands in its upload or download.
+        for (index, file) in item.attachments.enumerated() {
+            lines.append(FileListing.line(file, index: index, of: item.attachments.count, listing: files))
         }
 
         if syncState {

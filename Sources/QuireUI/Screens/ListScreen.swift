@@ -30,22 +30,9 @@ enum ListScreen {
     }
 
     private static func renderPrompt(_ state: AppState, into buffer: inout Buffer, area: Rect) -> Point? {
-        let label = state.prompt?.kind == .tag ? " tag # " : " / "
-        var x = buffer.put(label, x: area.x, y: area.y, style: Style(.searchBar))
-        let fieldWidth = area.maxX - x - 1
-        if let prompt = state.prompt {
-            let shown = prompt.field.visible(width: fieldWidth)
-            // Shown as selected while typing would replace it.
-            let style = prompt.replacesOnTyping ? Style(.normal, reverse: true) : Style(.normal)
-            let end = buffer.put(shown.text, x: x, y: area.y, style: style, maxWidth: fieldWidth)
-            if let error = prompt.error {
-                // After the text, where it fits: the list still shows the last filter that read.
-                let after = end + 2
-                buffer.put(error, x: after, y: area.y, style: Style(.error), maxWidth: max(0, area.maxX - after))
-            }
-            return Point(x: x + shown.cursorX, y: area.y)
-        }
-        x = buffer.put(state.list.query.search, x: x, y: area.y, maxWidth: fieldWidth)
+        if let prompt = state.prompt { return PromptLine.render(prompt, into: &buffer, area: area) }
+        var x = buffer.put(" / ", x: area.x, y: area.y, style: Style(.searchBar))
+        x = buffer.put(state.list.query.search, x: x, y: area.y, maxWidth: area.maxX - x - 1)
         buffer.put("  (/ to change, Esc to clear)", x: x, y: area.y, style: Style(.muted), maxWidth: area.maxX - x)
         return nil
     }

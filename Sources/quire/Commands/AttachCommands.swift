@@ -30,43 +30,20 @@ struct AttachCommand: StoreCommand {
 
     func run(store: AppDatabase, out: inout Output) throws {
         let fullID = try ItemIDs.resolve(id, in: store)
-        guard let item = try store.item(fullID) else { throw StoreError.notFound(id: fullID) }
-        if item.deleted { throw StoreError.deleted(id: item.id, title: item.title) }
-        // Every file is checked before anything is copied: one missing file changes nothing.
-        var names = Set<String>()
-        for path in files {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CLIFailure(.notFound, "no such file: \(path)")
-            }
-            guard !isDirectory.boolValue else { throw CLIFailure.badInput("\(path) is a directory, not a file") }
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw CLIFailure.badInput("cannot read \(path)")
-            }
-            let name = (path as NSString).lastPathComponent
-            guard AttachedFile.isName(name) else { throw CLIFailure.badInput("'\(name)' cannot be a file's name here") }
-            guard names.insert(name).inserted else {
-                throw CLIFailure.badInput("two files are named '\(name)': an item's attachments have one name each")
-            }
-        }
         // Read before anything is copied: keys that cannot be read change nothing.
         let keys = try SyncCommandSupport.settings().dataKeysOrFailure()
-        let added = try files.map { path throws(CLIFailure) in
-            let stored: (hash: String, size: Int64)
-            do {
-                stored = try store.attachmentStore.add(fileAt: path)
-            } catch let error as AttachmentStoreError {
-                throw CLIFailure(error == .missing(path) ? .notFound : .badInput, error.description)
-            } catch {
-                throw CLIFailure.badInput("cannot attach \(path): \(error)")
+        let (updated, attachments): (Item, [AttachedFile])
+        do {
+            (updated, attachments) = try store.attachFiles(at: files, to: fullID) { added, known in
+                guard let keys else { return added }
+                return AttachmentKeys.keyed(added, keys: keys, known: try known())
             }
-            let name = (path as NSString).lastPathComponent
-            return AttachedFile(
-                name: name, size: stored.size, mediaType: Attachments.mediaType(forName: name), hash: stored.hash)
+        } catch let error as AttachFileError {
+            switch error {
+            case .notFound(let message): throw CLIFailure(.notFound, message)
+            case .badInput(let message): throw CLIFailure.badInput(message)
+            }
         }
-        let attachments = AttachmentKeys.keyed(
-            added, keys: keys, known: keys == nil ? [] : try store.liveAttachments() + item.attachments)
-        let updated = try store.attach(attachments, to: fullID)
         let shortID = try store.shortIDs(for: [updated])[updated.id] ?? updated.id
         for file in attachments {
             out.line("attached: \(file.name) (\(ByteCount.text(file.size))) to \(shortID)  \(updated.title)")

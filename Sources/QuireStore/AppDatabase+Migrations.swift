@@ -537,6 +537,50 @@ extension AppDatabase {
                       WHERE deleted = 0 AND done = 0 AND kind = 'task'
                     """)
         }
+        migrator.registerMigration("v21 filter indexes") { db in
+            // A filter (`quire list +garden project:p due.before:eow`) read every live item's
+            // tags out of their JSON and tested its project and due date: 881 ms at a million
+            // items. Now each of those terms can start from an index (`ItemFilter.start`):
+            // - `itemTag`: each item's tags, folded as SQLite's `lower` and NOCASE fold them
+            //   (ASCII letters, as `Tags.same`), kept by triggers on every write of a row
+            //   whichever path makes it. Like the links of "v17 links", a new row first clears
+            //   what its row number left behind, and nothing leans on OR IGNORE.
+            // - `item_by_project_and_due` replaces `item_by_project`: with `deleted` and `due`
+            //   in it, `project:p due.before:eow` is decided in the index, and only the rows
+            //   that match are read.
+            // - `item_by_due`: a due range over done tasks too (`item_open_tasks` holds only
+            //   the open ones).
+            // Built with IF NOT EXISTS and filled anew, so the step can run again over a store
+            // that has it.
+            let retag = """
+                DELETE FROM itemTag WHERE rowNumber = new.rowNumber;
+                INSERT INTO itemTag (key, rowNumber) SELECT DISTINCT lower(value), new.rowNumber FROM json_each(new.tags);
+                """
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS itemTag (
+                      key TEXT NOT NULL,
+                      rowNumber INTEGER NOT NULL REFERENCES item(rowNumber) ON DELETE CASCADE,
+                      PRIMARY KEY (key, rowNumber)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX IF NOT EXISTS itemTag_by_row ON itemTag(rowNumber);
+                    DROP TRIGGER IF EXISTS itemTag_on_insert;
+                    CREATE TRIGGER itemTag_on_insert AFTER INSERT ON item BEGIN
+                      \(retag)
+                    END;
+                    DROP TRIGGER IF EXISTS itemTag_on_tags;
+                    CREATE TRIGGER itemTag_on_tags AFTER UPDATE OF tags ON item WHEN old.tags IS NOT new.tags BEGIN
+                      \(retag)
+                    END;
+                    DELETE FROM itemTag;
+                    INSERT INTO itemTag (key, rowNumber)
+                      SELECT DISTINCT lower(json_each.value), item.rowNumber FROM item, json_each(item.tags);
+                    CREATE INDEX IF NOT EXISTS item_by_project_and_due ON item(project, deleted, due)
+                      WHERE project IS NOT NULL;
+                    DROP INDEX IF EXISTS item_by_project;
+                    CREATE INDEX IF NOT EXISTS item_by_due ON item(due, deleted) WHERE due IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 

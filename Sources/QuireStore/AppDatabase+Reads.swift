@@ -157,12 +157,8 @@ extension AppDatabase {
     }
 
     static func forEachItem(matching filter: ItemFilter, in db: Database, _ body: (Item) throws -> Void) throws {
-        let (condition, arguments) = try filter.forWaiting(in: db).whereClause(in: db)
-        let cursor = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition) ORDER BY \(filter.orderSQL)"
-            ),
-            arguments: arguments)
+        let (sql, arguments) = try listing(filter.forWaiting(in: db), readsEveryMatch: true, in: db)
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try cursor.next() { try body(try ItemRow.decode(row)) }
     }
 
@@ -346,8 +342,6 @@ extension AppDatabase {
 
     static func fetchItems(_ filter: ItemFilter, limit: Int?, offset: Int, in db: Database) throws -> [Item] {
         let filter = try filter.forWaiting(in: db)
-        let (condition, arguments) = try filter.whereClause(in: db)
-        let select = "SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition)"
         // OFFSET walks every row before the page: the last page of a million items took 89 ms.
         // A page in the second half is read from the other end instead, in reverse order, when
         // the total is known for nothing (the tallies).
@@ -355,18 +349,37 @@ extension AppDatabase {
             let rowsFromPage = try countItems(filter, in: db) - offset
             guard rowsFromPage > 0 else { return [] }
             if offset > rowsFromPage {
+                let (condition, arguments) = try filter.whereClause(in: db)
                 let take = min(limit, rowsFromPage)
                 var all = arguments
                 all += [take, rowsFromPage - take]
-                let sql = select + " ORDER BY item.pinned ASC, item.id ASC LIMIT ? OFFSET ?"
+                let sql = """
+                    SELECT \(ItemRow.select(from: "item")) FROM item WHERE \(condition)
+                    ORDER BY item.pinned ASC, item.id ASC LIMIT ? OFFSET ?
+                    """
                 return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: all).map { try ItemRow.decode($0) }
                     .reversed()
             }
         }
-        var all = arguments
-        all += [limit ?? -1, offset]
-        let sql = select + " ORDER BY \(filter.orderSQL) LIMIT ? OFFSET ?"
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: all).map { try ItemRow.decode($0) }
+        var (sql, arguments) = try listing(filter, readsEveryMatch: limit == nil, in: db)
+        arguments += [limit ?? -1, offset]
+        return try Row.fetchAll(db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?"), arguments: arguments).map {
+            try ItemRow.decode($0)
+        }
+    }
+
+    /// The statement that lists what `filter` admits in its order, from where
+    /// `ItemFilter.start(readsEveryMatch:)` says, with no limit; `filter` is settled for waiting.
+    static func listing(_ filter: ItemFilter, readsEveryMatch: Bool, in db: Database) throws
+        -> (sql: String, arguments: StatementArguments)
+    {
+        let start = filter.start(readsEveryMatch: readsEveryMatch)
+        let (condition, arguments) = try filter.whereClause(in: db, start: start)
+        let sql = """
+            SELECT \(ItemRow.select(from: "item")) FROM \(ItemFilter.source(start))
+            WHERE \(condition) ORDER BY \(filter.orderSQL)
+            """
+        return (sql, arguments)
     }
 
     /// Below this offset a page is always read from the top: skipping a few thousand rows costs
@@ -379,11 +392,12 @@ extension AppDatabase {
     /// in for `item` under the same clause.
     static func countItems(_ filter: ItemFilter, in db: Database) throws -> Int {
         let filter = try filter.forWaiting(in: db)
-        let (condition, arguments) = try filter.whereClause(in: db)
+        let start = filter.start(readsEveryMatch: true)
+        let (condition, arguments) = try filter.whereClause(in: db, start: start)
         let sql =
             filter.isTallied
             ? "SELECT coalesce(sum(item.n), 0) FROM itemTally AS item WHERE \(condition)"
-            : "SELECT count(*) FROM item WHERE \(condition)"
+            : "SELECT count(*) FROM \(ItemFilter.source(start)) WHERE \(condition)"
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
     }
 }

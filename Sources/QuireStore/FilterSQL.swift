@@ -7,24 +7,46 @@ enum FilterSQL {
     /// The condition and its arguments; `1` for the empty filter.
     /// `linkKeys` gives, for the target of a `links:` term, the link keys that reach it (the
     /// store looks the item up: see `AppDatabase.linkKeys(reachingTyped:in:)`).
-    static func condition(_ filter: Filter, linkKeys: (String) throws -> [String]) rethrows
-        -> (sql: String, arguments: StatementArguments)
+    /// `tagsAsRows` writes the `+tag` terms every match must pass as the list of their rows,
+    /// which a read can start from (`ItemFilter.Start.tag`); else each row probes the tag
+    /// index, which costs nothing up front (a read that stops after a page would otherwise
+    /// list every row of a tag that most items carry first).
+    static func condition(_ filter: Filter, tagsAsRows: Bool = false, linkKeys: (String) throws -> [String])
+        rethrows -> (sql: String, arguments: StatementArguments)
     {
         var arguments = StatementArguments()
-        let sql = try condition(filter, linkKeys, &arguments)
+        let sql = try condition(filter, linkKeys, tagsAsRows: tagsAsRows, &arguments)
         return (sql, arguments)
     }
 
+    /// The terms every match must pass: the filter's own, or its parts' when it is an `and`.
+    static func requiredTerms(_ filter: Filter) -> [Filter.Term] {
+        switch filter {
+        case .all, .or: []
+        case .term(let term): [term]
+        case .and(let parts): parts.flatMap(requiredTerms)
+        }
+    }
+
     private static func condition(
-        _ filter: Filter, _ linkKeys: (String) throws -> [String], _ arguments: inout StatementArguments
+        _ filter: Filter, _ linkKeys: (String) throws -> [String], tagsAsRows: Bool,
+        _ arguments: inout StatementArguments
     ) rethrows -> String {
         switch filter {
         case .all: return "1"
+        case .term(.tag(let tag, present: true)) where tagsAsRows:
+            arguments += [tag]
+            return "item.rowNumber IN (SELECT rowNumber FROM itemTag WHERE key = lower(?))"
         case .term(let term): return try condition(term, linkKeys, &arguments)
         case .and(let parts):
-            return try "(" + parts.map { try condition($0, linkKeys, &arguments) }.joined(separator: " AND ") + ")"
+            // Still every match's terms: a tag here can stand for rows as well.
+            return try "("
+                + parts.map { try condition($0, linkKeys, tagsAsRows: tagsAsRows, &arguments) }
+                .joined(separator: " AND ") + ")"
         case .or(let parts):
-            return try "(" + parts.map { try condition($0, linkKeys, &arguments) }.joined(separator: " OR ") + ")"
+            return try "("
+                + parts.map { try condition($0, linkKeys, tagsAsRows: false, &arguments) }
+                .joined(separator: " OR ") + ")"
         }
     }
 
@@ -50,10 +72,11 @@ enum FilterSQL {
             arguments += ["\"\(word)\"*"]
             return "item.rowNumber IN (SELECT rowid FROM itemSearch WHERE itemSearch MATCH ?)"
         case .tag(let tag, let present):
-            // SPEC: tags match without regard to case (ASCII letters, as `Tags.same`).
+            // SPEC: tags match without regard to case; `itemTag` ("v21 filter indexes") holds
+            // each tag folded by `lower` (ASCII letters, as `Tags.same`), so the probe is one
+            // seek of its key.
             arguments += [tag]
-            return (present ? "" : "NOT ")
-                + "EXISTS (SELECT 1 FROM json_each(item.tags) WHERE json_each.value = ? COLLATE NOCASE)"
+            return (present ? "" : "NOT ") + tagProbe
         case .kind(let kind):
             arguments += [kind.rawValue]
             return "item.kind = ?"
@@ -69,10 +92,12 @@ enum FilterSQL {
             return "item.priority = ?"
         case .project(let name):
             // The column's collation is NOCASE (`String.asciiCaseFolded`); the projects under `name` are
-            // the names from `name.` up to `name/` ('/' follows '.'), a range the index serves.
+            // the names from `name.` up to `name/` ('/' follows '.'). Written as the one range from
+            // `name` to `name/`, which `item_by_project_and_due` serves, less the names in it that
+            // only start alike (`name-x`: '-' comes before '.').
             guard let name else { return "item.project IS NULL" }
-            arguments += [name, name + ".", name + "/"]
-            return "(item.project = ? OR (item.project >= ? AND item.project < ?))"
+            arguments += [name, name + "/", name, name + "."]
+            return "(item.project >= ? AND item.project < ? AND (item.project = ? OR item.project >= ?))"
         case .due(let range): return dated("item.due", range, &arguments)
         case .wait(let range): return dated("item.wait", range, &arguments)
         case .scheduled(let range): return dated("item.scheduled", range, &arguments)
@@ -128,4 +153,8 @@ enum FilterSQL {
         }
         return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
     }
+
+    /// True when the row has the tag given as the argument.
+    static let tagProbe =
+        "EXISTS (SELECT 1 FROM itemTag WHERE itemTag.key = lower(?) AND itemTag.rowNumber = item.rowNumber)"
 }

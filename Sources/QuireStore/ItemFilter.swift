@@ -87,7 +87,9 @@ public struct ItemFilter: Sendable, Hashable {
     /// Written so that SQLite walks `item_by_order` or `item_by_open_order` in index order for
     /// the common filters, which makes "pinned first, newest first" with LIMIT cheap.
     /// A `links:` term looks its item up in `db`, and throws `StoreError` when there is none.
-    func whereClause(in db: Database) throws -> (sql: String, arguments: StatementArguments) {
+    /// `start` is where the read starts (`start(readsEveryMatch:)`): a `+tag` start lists the
+    /// tag's rows.
+    func whereClause(in db: Database, start: Start = .order) throws -> (sql: String, arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
         if onlyDeleted {
@@ -107,8 +109,7 @@ public struct ItemFilter: Sendable, Hashable {
         }
         if let tag {
             // SPEC: tags match without regard to case (ASCII letters, as SQLite's NOCASE folds).
-            conditions.append(
-                "EXISTS (SELECT 1 FROM json_each(item.tags) WHERE json_each.value = ? COLLATE NOCASE)")
+            conditions.append(FilterSQL.tagProbe)
             arguments += [tag]
         }
         if needsReview { conditions.append("item.syncState = 'needs-review'") }
@@ -118,7 +119,7 @@ public struct ItemFilter: Sendable, Hashable {
             arguments += [day.description]
         }
         if !expression.isEmpty {
-            let (sql, more) = try FilterSQL.condition(expression) { target in
+            let (sql, more) = try FilterSQL.condition(expression, tagsAsRows: start == .tag) { target in
                 try AppDatabase.linkKeys(reachingTyped: target, in: db)
             }
             conditions.append(sql)

@@ -75,30 +75,32 @@ import Testing
         #expect(narrowing > 20)
     }
 
-    /// Filter text from terms of every kind, with `and`, `or` and parentheses.
-    static func filterText(depth: Int, _ random: inout SeededRandom) -> String {
+    /// Filter text from `terms`, with `and`, `or` and parentheses.
+    static func filterText(depth: Int, terms: [String] = terms, _ random: inout SeededRandom) -> String {
         func pick(_ choices: [String]) -> String { choices[Int(random.next() % UInt64(choices.count))] }
-        let terms = [
-            "+home", "-home", "+WORK", "-work", #"+"reading list""#, "#errands", "kind:task", "kind:note",
-            "status:open", "status:done", "priority:h", "priority:none", "priority:low", "due:today", "due:none",
-            "due.before:eow", "due.after:tomorrow", "due.before:-2d", "due:+3d", "created:today", "created.before:+1d",
-            "created.after:today", "updated:+1d", "updated.before:+2d", "mil", "bre", "apple", "sho", "m",
-            "project:home", "project:HOME.garden", "project:homework", "project:none", "project:work",
-            "status:waiting", "wait:none", "wait.after:today", "wait.before:+2d", "scheduled:today",
-            "scheduled.after:-1d", "scheduled:none",
-        ]
         let count = 1 + Int(random.next() % 3)
         var parts: [String] = []
         for index in 0..<count {
             if index > 0 { parts.append(pick([" ", " and ", " or "])) }
             if depth > 0, random.next() % 4 == 0 {
-                parts.append("(" + filterText(depth: depth - 1, &random) + ")")
+                parts.append("(" + filterText(depth: depth - 1, terms: terms, &random) + ")")
             } else {
                 parts.append(pick(terms))
             }
         }
         return parts.joined()
     }
+
+    /// Terms of every kind, for the items `theStoreListsWhatTheFilterAdmits` makes.
+    static let terms = [
+        "+home", "-home", "+WORK", "-work", #"+"reading list""#, "#errands", "kind:task", "kind:note",
+        "status:open", "status:done", "priority:h", "priority:none", "priority:low", "due:today", "due:none",
+        "due.before:eow", "due.after:tomorrow", "due.before:-2d", "due:+3d", "created:today", "created.before:+1d",
+        "created.after:today", "updated:+1d", "updated.before:+2d", "mil", "bre", "apple", "sho", "m",
+        "project:home", "project:HOME.garden", "project:homework", "project:none", "project:work",
+        "status:waiting", "wait:none", "wait.after:today", "wait.before:+2d", "scheduled:today",
+        "scheduled.after:-1d", "scheduled:none",
+    ]
 
     /// A default list hides waiting tasks and still counts from the tallies while none waits:
     /// the hiding test is dropped then, so the count is the tallies' sum (the same number as the

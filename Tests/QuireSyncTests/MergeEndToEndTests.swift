@@ -32,6 +32,7 @@ import Testing
         func converged() async throws -> (first: String, second: String) {
             #expect(try await QuireBinary.execute(["sync"], home: second).status == 0)
             #expect(try await QuireBinary.execute(["sync"], home: first).status == 0)
+            try server.expectNoContentLeaks()
             return (try await body(on: first), try await body(on: second))
         }
 
@@ -42,14 +43,15 @@ import Testing
         }
     }
 
-    func setUp(base: String) async throws -> Setup {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    func setUp(base: String, _ encryption: AccountEncryption) async throws -> Setup {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         var homes: [String] = []
         for _ in 0..<2 {
             let home = NSTemporaryDirectory() + "quire-merge-e2e-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
             let remote = try await QuireBinary.execute(["remote", "set", server.baseURL, "--token", token], home: home)
             #expect(remote.status == 0, "\(remote.stderr)")
+            try server.handKeys(toHome: home)
             homes.append(home)
         }
         let added = try await QuireBinary.execute(["add", "List", "--body", base], home: homes[0])
@@ -61,8 +63,10 @@ import Testing
     }
 
     /// Merges cleanly and both devices end with `expected`, byte for byte.
-    func expectCleanMerge(base: String, local: String, remote: String, expected: String) async throws {
-        let setup = try await setUp(base: base)
+    func expectCleanMerge(
+        base: String, local: String, remote: String, expected: String, _ encryption: AccountEncryption
+    ) async throws {
+        let setup = try await setUp(base: base, encryption)
         let sync = try await setup.edit(local: local, remote: remote)
         #expect(sync.status == 0, "a clean merge needs no review: \(sync.stderr)")
         let (first, second) = try await setup.converged()
@@ -71,34 +75,40 @@ import Testing
         await setup.remove()
     }
 
-    @Test func aLineBothDeletedFromARunIsDeletedOnce() async throws {
-        try await expectCleanMerge(base: "b\na\na\n", local: "L\nb\na\n", remote: "b\na\n", expected: "L\nb\na\n")
+    @Test(arguments: AccountEncryption.allCases)
+    func aLineBothDeletedFromARunIsDeletedOnce(_ encryption: AccountEncryption) async throws {
+        try await expectCleanMerge(
+            base: "b\na\na\n", local: "L\nb\na\n", remote: "b\na\n", expected: "L\nb\na\n", encryption)
     }
 
-    @Test func aRunShortenedOnBothSidesWithoutAFinalNewlineKeepsItsOtherLines() async throws {
+    @Test(arguments: AccountEncryption.allCases)
+    func aRunShortenedOnBothSidesWithoutAFinalNewlineKeepsItsOtherLines(_ encryption: AccountEncryption) async throws {
         try await expectCleanMerge(
             base: "a\nb\nb\nb", local: "L1 new\na\nb\nb", remote: "a\nb\nb",
-            expected: "L1 new\na\nb\nb")
+            expected: "L1 new\na\nb\nb", encryption)
     }
 
-    @Test func aLineBothWroteIsWrittenOnce() async throws {
+    @Test(arguments: AccountEncryption.allCases)
+    func aLineBothWroteIsWrittenOnce(_ encryption: AccountEncryption) async throws {
         try await expectCleanMerge(
             base: "# Shopping\n- milk\n\n- eggs\n",
             local: "# Shopping\n- oat milk\n\n- bread\n- eggs\n",
             remote: "# Shopping\n- milk\n\n- bread\n- eggs\n",
-            expected: "# Shopping\n- oat milk\n\n- bread\n- eggs\n")
+            expected: "# Shopping\n- oat milk\n\n- bread\n- eggs\n", encryption)
     }
 
-    @Test func reEncodedAccentsAreAChange() async throws {
+    @Test(arguments: AccountEncryption.allCases)
+    func reEncodedAccentsAreAChange(_ encryption: AccountEncryption) async throws {
         try await expectCleanMerge(
             base: "caf\u{E9}\nend\n", local: "cafe\u{301}\nend\n", remote: "caf\u{E9}\nend\nmore\n",
-            expected: "cafe\u{301}\nend\nmore\n")
+            expected: "cafe\u{301}\nend\nmore\n", encryption)
     }
 
     /// One side drops the final newline, the other appends a line: the two cannot both hold,
     /// so the person is asked; keeping either side keeps the other side's other changes.
-    @Test func aDroppedFinalNewlineAgainstAppendedLinesAsksForReview() async throws {
-        let setup = try await setUp(base: "a\nb\n")
+    @Test(arguments: AccountEncryption.allCases)
+    func aDroppedFinalNewlineAgainstAppendedLinesAsksForReview(_ encryption: AccountEncryption) async throws {
+        let setup = try await setUp(base: "a\nb\n", encryption)
         let sync = try await setup.edit(local: "a\nb", remote: "a\nb\nc\n")
         #expect(sync.status == 5, "needs review: \(sync.stderr)")
         #expect(
@@ -109,8 +119,10 @@ import Testing
     }
 
     /// Base `a`–`f`, one per line: both sides rewrite `e`, the remote also appends a line.
-    func resolveCase(keeping side: String) async throws -> (first: String, second: String) {
-        let setup = try await setUp(base: "a\nb\nc\nd\ne\nf")
+    func resolveCase(keeping side: String, _ encryption: AccountEncryption) async throws -> (
+        first: String, second: String
+    ) {
+        let setup = try await setUp(base: "a\nb\nc\nd\ne\nf", encryption)
         let sync = try await setup.edit(
             local: "a\nb\nc\nd\nE-laptop\nf", remote: "a\nb\nc\nd\nE-phone\nf\ng-phone-added")
         #expect(sync.status == 5, "both rewrote e: \(sync.stderr)")
@@ -121,14 +133,16 @@ import Testing
         return bodies
     }
 
-    @Test func keepingLocalKeepsTheLineOnlyTheRemoteAppended() async throws {
-        let (first, second) = try await resolveCase(keeping: "local")
+    @Test(arguments: AccountEncryption.allCases)
+    func keepingLocalKeepsTheLineOnlyTheRemoteAppended(_ encryption: AccountEncryption) async throws {
+        let (first, second) = try await resolveCase(keeping: "local", encryption)
         #expect(second == "a\nb\nc\nd\nE-laptop\nf\ng-phone-added")
         #expect(first == second)
     }
 
-    @Test func keepingBothNeverRepeatsAnUnchangedLine() async throws {
-        let (first, second) = try await resolveCase(keeping: "both")
+    @Test(arguments: AccountEncryption.allCases)
+    func keepingBothNeverRepeatsAnUnchangedLine(_ encryption: AccountEncryption) async throws {
+        let (first, second) = try await resolveCase(keeping: "both", encryption)
         #expect(second == "a\nb\nc\nd\nE-laptop\nE-phone\nf\ng-phone-added")
         #expect(first == second)
     }

@@ -75,6 +75,12 @@ extension QuireBinary {
         #expect(run.status == 0, "\(run.stderr)")
     }
 
+    /// Signs a home in to `server`, holding the account's keys when it is encrypted.
+    func signIn(_ home: String, to server: SyncTestServer, token: String) async throws {
+        try await setRemote(server.baseURL, token: token, home: home)
+        try server.handKeys(toHome: home)
+    }
+
     @Test func theSyncCommandIsRegisteredSoTheBinaryTestsRun() throws {
         #expect(QuireBinary.path != nil, "the quire executable is built beside the tests")
         #expect(QuireBinary.hasSyncCommand, "'quire sync' is one of the CLI's commands")
@@ -212,12 +218,13 @@ extension QuireBinary {
         #expect(shown.map { $0 > lowestShown && $0 <= 100 } == true, "the wait in seconds: \(human.stdout)")
     }
 
-    @Test func syncExitsFourWhenTheTokenIsRefused() async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    @Test(arguments: AccountEncryption.allCases)
+    func syncExitsFourWhenTheTokenIsRefused(_ encryption: AccountEncryption) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         defer { Task { await server.stop() } }
         let home = try makeHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        try await setRemote(server.baseURL, token: token, home: home)
+        try await signIn(home, to: server, token: token)
         _ = try await add("Before the token went", home: home)
         #expect(try await QuireBinary.execute(["sync"], home: home).status == 0)
         _ = try await server.admin { try await $0.revokeTokens(userName: "ann") }
@@ -232,18 +239,20 @@ extension QuireBinary {
         #expect(paused["outbox"] as? Int == 1, "the change waits for the new token")
         #expect((paused["events"] as? [[String: Any]])?.first?["kind"] as? String == "AUTH")
         #expect(paused["lastSuccess"] is String, "the last success before the refusal is still shown")
+        try server.expectNoContentLeaks()
     }
 
-    @Test func syncExitsFiveWhenItemsNeedReviewAndZeroOnceResolved() async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    @Test(arguments: AccountEncryption.allCases)
+    func syncExitsFiveWhenItemsNeedReviewAndZeroOnceResolved(_ encryption: AccountEncryption) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         defer { Task { await server.stop() } }
         let (first, second) = (try makeHome(), try makeHome())
         defer {
             try? FileManager.default.removeItem(atPath: first)
             try? FileManager.default.removeItem(atPath: second)
         }
-        try await setRemote(server.baseURL, token: token, home: first)
-        try await setRemote(server.baseURL, token: token, home: second)
+        try await signIn(first, to: server, token: token)
+        try await signIn(second, to: server, token: token)
         let id = try await add("Buy milk", home: first)
         #expect(try await QuireBinary.execute(["sync"], home: first).status == 0)
         #expect(try await QuireBinary.execute(["sync"], home: second).status == 0)
@@ -279,6 +288,7 @@ extension QuireBinary {
         #expect(try await QuireBinary.execute(["sync"], home: first).status == 0)
         let shown = try await QuireBinary.execute(["show", id, "--json"], home: first)
         #expect(try shown.object()["title"] as? String == "Buy oat milk")
+        try server.expectNoContentLeaks()
     }
 }
 

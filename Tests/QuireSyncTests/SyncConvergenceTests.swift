@@ -11,8 +11,8 @@ import Testing
 /// additions and removals, body edits in different places) and sync in changing orders: they
 /// end identical, with nothing needing review.
 @Suite(.serialized) struct SyncConvergenceTests {
-    func setUp() async throws -> (SyncTestServer, [Device]) {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    func setUp(_ encryption: AccountEncryption) async throws -> (SyncTestServer, [Device]) {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         return (server, (0..<3).map { Device("device \($0 + 1)", server: server, token: token) })
     }
 
@@ -38,7 +38,9 @@ import Testing
         return 12
     }
 
-    func expectConverged(_ devices: [Device], sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectConverged(_ devices: [Device], server: SyncTestServer, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         for device in devices.dropFirst() {
             #expect(
                 device.holdsTheSameCopies(as: devices[0]), "\(device.name) equals \(devices[0].name)",
@@ -53,11 +55,14 @@ import Testing
             #expect(
                 device.storage.allItems.allSatisfy { $0.syncState == .synced }, "\(device.name): all synced",
                 sourceLocation: sourceLocation)
+            #expect(device.unreadable.isEmpty, "\(device.name) opens every item", sourceLocation: sourceLocation)
         }
+        try server.expectNoContentLeaks(sourceLocation: sourceLocation)
     }
 
-    @Test func threeDevicesMergeFieldsTagsAndBodyLinesInAnyOrder() async throws {
-        let (server, devices) = try await setUp()
+    @Test(arguments: AccountEncryption.allCases)
+    func threeDevicesMergeFieldsTagsAndBodyLinesInAnyOrder(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(encryption)
         defer { Task { await server.stop() } }
         let (a, b, c) = (devices[0], devices[1], devices[2])
         let body = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
@@ -83,7 +88,7 @@ import Testing
 
         let passes = await syncUntilQuiet(devices, orders: [[2, 0, 1], [1, 2, 0], [0, 2, 1]])
         #expect(passes <= 4)
-        expectConverged(devices)
+        try expectConverged(devices, server: server)
         let merged = try #require(b.item(plan))
         #expect(merged.title == "Plan the move")
         #expect(merged.due == Day("2026-12-01"))
@@ -121,9 +126,9 @@ import Testing
         var body: String { lines.joined(separator: "\n") + "\n" }
     }
 
-    @Test(arguments: [UInt64(20_261_122), 7, 424_242])
-    func randomOfflineEditsAndSyncOrdersConverge(seed: UInt64) async throws {
-        let (server, devices) = try await setUp()
+    @Test(arguments: [UInt64(20_261_122), 7, 424_242], AccountEncryption.allCases)
+    func randomOfflineEditsAndSyncOrdersConverge(seed: UInt64, _ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(encryption)
         defer { Task { await server.stop() } }
         var random = SeededRandom(seed: seed)
         var shared: [String: SharedModel] = [:]
@@ -213,7 +218,7 @@ import Testing
 
         let orders = (0..<4).map { _ in (0..<3).shuffled(using: &random) }
         await syncUntilQuiet(devices, orders: orders)
-        expectConverged(devices)
+        try expectConverged(devices, server: server)
         for (id, model) in shared {
             let item = try #require(devices[0].item(id))
             #expect(item.title == model.title, "seed \(seed)")

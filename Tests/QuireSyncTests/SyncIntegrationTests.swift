@@ -13,28 +13,36 @@ import Testing
 /// local store; the server is the real application on its own SQLite file.
 @Suite(.serialized) struct SyncIntegrationTests {
     /// A running server with one user, and `count` devices signed in as that user.
-    func setUp(devices count: Int) async throws -> (SyncTestServer, [Device], String) {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    func setUp(devices count: Int, _ encryption: AccountEncryption) async throws -> (SyncTestServer, [Device], String) {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         let devices = (0..<count).map { Device("device \($0 + 1)", server: server, token: token) }
         return (server, devices, token)
     }
 
-    /// Syncs every device in turn, twice, so that each has seen what the others pushed.
-    func syncAll(_ devices: [Device]) async {
+    /// Syncs every device in turn, twice, so that each has seen what the others pushed; then
+    /// every device has opened every item, and the server holds no content it may not keep.
+    func syncAll(_ devices: [Device], on server: SyncTestServer, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
         for _ in 0..<2 {
             for device in devices {
                 let outcome = await device.sync()
-                #expect(outcome == .caughtUp, "\(device.name): \(outcome)")
+                #expect(outcome == .caughtUp, "\(device.name): \(outcome)", sourceLocation: sourceLocation)
             }
         }
+        for device in devices {
+            #expect(device.unreadable.isEmpty, "\(device.name) opens every item", sourceLocation: sourceLocation)
+        }
+        try server.expectNoContentLeaks(sourceLocation: sourceLocation)
     }
 
-    @Test func offlineEditsOnEveryDeviceConvergeToIdenticalItems() async throws {
-        let (server, devices, _) = try await setUp(devices: 3)
+    @Test(arguments: AccountEncryption.allCases)
+    func offlineEditsOnEveryDeviceConvergeToIdenticalItems(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 3, encryption)
         defer { Task { await server.stop() } }
         let (a, b, c) = (devices[0], devices[1], devices[2])
         let shared = a.create("Plan the trip", body: "flights\nhotel\ncar\n", kind: .task, tags: ["travel"])
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
 
         // Everyone goes offline and edits.
         let fromA = a.create("Pack bags")
@@ -43,7 +51,7 @@ import Testing
         try b.update(shared, [.body: .string("FLIGHTS\nhotel\ncar\n"), .tags: .strings(["travel", "summer"])])
         try c.update(shared, [.priority: .string("high"), .body: .string("flights\nhotel\ncar\ninsurance\n")])
         try c.update(fromB.isEmpty ? shared : shared, [.due: .string("2026-07-01")])
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
 
         #expect(a.snapshot == b.snapshot)
         #expect(b.snapshot == c.snapshot)
@@ -64,12 +72,13 @@ import Testing
         #expect(b.storage.events.contains { $0.kind == .merged } || c.storage.events.contains { $0.kind == .merged })
     }
 
-    @Test func theSameFieldSetDifferentlyNeedsReviewWithAllThreeVersions() async throws {
-        let (server, devices, _) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func theSameFieldSetDifferentlyNeedsReviewWithAllThreeVersions(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let id = a.create("Buy milk")
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         try a.update(id, [.title: .string("Buy oat milk")])
         try b.update(id, [.title: .string("Buy soy milk")])
         #expect(await a.sync() == .caughtUp)
@@ -86,18 +95,19 @@ import Testing
         // Resolving is a new local change that every device then gets.
         let resolved = try b.engine.ledger.resolve(id, keeping: .both)
         #expect(resolved?.title == "Buy soy milk")
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         #expect(a.item(id)?.title == "Buy soy milk")
         #expect(a.snapshot == b.snapshot)
         #expect(b.storage.conflicts.isEmpty)
     }
 
-    @Test func sidesAndSingleFieldsChosenTogetherAreOneChange() async throws {
-        let (server, devices, _) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func sidesAndSingleFieldsChosenTogetherAreOneChange(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let id = a.create("Plan", body: "one\n")
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         try a.update(id, [.title: .string("Plan A"), .priority: .string("high")])
         try b.update(id, [.title: .string("Plan B"), .priority: .string("low")])
         #expect(await a.sync() == .caughtUp)
@@ -120,18 +130,19 @@ import Testing
         #expect(b.storage.conflicts.isEmpty)
         #expect(b.storage.outbox.filter { $0.op.item == id && $0.isActive }.count == 1)
         #expect(b.storage.history.count == historyBefore + 1)
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         #expect(a.item(id)?.title == "Plan B")
         #expect(a.item(id)?.priority == .high)
         #expect(a.snapshot == b.snapshot)
     }
 
-    @Test func anEditAgainstADeleteKeepsTheEditUntilThePersonDecides() async throws {
-        let (server, devices, _) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func anEditAgainstADeleteKeepsTheEditUntilThePersonDecides(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let id = a.create("Draft", body: "first\n")
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         try a.delete(id)
         try b.update(id, [.body: .string("first\nsecond\n")])
         #expect(await a.sync() == .caughtUp)
@@ -142,7 +153,7 @@ import Testing
         #expect(b.item(id)?.syncState == .needsReview)
         // Restore with the edit: every device gets the item back, with the edit.
         _ = try b.engine.ledger.resolve(id, keeping: .local)
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         #expect(a.item(id)?.deleted == false)
         #expect(a.item(id)?.body == "first\nsecond\n")
         #expect(a.snapshot == b.snapshot)
@@ -150,26 +161,28 @@ import Testing
 
     /// A project travels as a field of its own, merged as any other: one device moves the
     /// item to another project while the other retitles it, and both changes stay.
-    @Test func aProjectSyncsAndMergesAsAFieldOfItsOwn() async throws {
-        let (server, devices, _) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func aProjectSyncsAndMergesAsAFieldOfItsOwn(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let id = a.create("Mend the fence")
         try a.update(id, [.project: .string("home.garden")])
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         #expect(b.item(id)?.project == "home.garden")
         try b.update(id, [.project: .string("work")])
         try a.update(id, [.title: .string("Mend the garden fence")])
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         #expect(a.item(id)?.project == "work" && a.item(id)?.title == "Mend the garden fence")
         #expect(a.snapshot == b.snapshot)
         try a.update(id, [.project: .null])
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         #expect(b.item(id)?.project == nil)
     }
 
-    @Test func aReplayedBatchAfterADroppedAnswerHasOneEffect() async throws {
-        let (server, devices, _) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func aReplayedBatchAfterADroppedAnswerHasOneEffect(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let id = a.create("Once", body: "only once\n")
@@ -183,10 +196,12 @@ import Testing
         #expect(b.storage.allItems.count == 1)
         #expect(b.item(id)?.rev == 1, "one write, not two")
         #expect(a.item(id)?.rev == 1)
+        try server.expectNoContentLeaks()
     }
 
-    @Test func aRefusedTokenPausesSyncAndKeepsTheOutbox() async throws {
-        let (server, devices, _) = try await setUp(devices: 1)
+    @Test(arguments: AccountEncryption.allCases)
+    func aRefusedTokenPausesSyncAndKeepsTheOutbox(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 1, encryption)
         defer { Task { await server.stop() } }
         let a = devices[0]
         let id = a.create("Secret plan")
@@ -217,11 +232,12 @@ import Testing
         #expect(a.storage.events.last?.kind == .retry)
     }
 
-    @Test func aServerRestoredFromAnOlderBackupGetsBackEverythingItLost() async throws {
-        let (server, devices, _) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func aServerRestoredFromAnOlderBackupGetsBackEverythingItLost(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 2, encryption)
         let (a, b) = (devices[0], devices[1])
         let early = a.create("Early note", body: "kept in the backup\n")
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         await server.stop()
         try server.backUp(to: "backup.db")
         try await server.start()
@@ -231,16 +247,16 @@ import Testing
         let fromB = b.create("Written on b")
         try b.update(early, [.title: .string("Early note, edited")])
         let doomed = a.create("Short-lived")
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
         try a.delete(doomed)
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
 
         await server.stop()
         try server.restore(from: "backup.db")
         _ = try await server.admin { try await $0.renewEpoch() }
         try await server.start()
         defer { Task { await server.stop() } }
-        await syncAll(devices)
+        try await syncAll(devices, on: server)
 
         // A new device pulls everything from the server: nothing was lost.
         let token = try await server.admin { try await $0.addToken(userName: "ann") }
@@ -254,8 +270,9 @@ import Testing
         #expect(a.storage.events.contains { $0.kind == .resync })
     }
 
-    @Test func aDeadLetterDoesNotBlockOtherItems() async throws {
-        let (server, devices, _) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func aDeadLetterDoesNotBlockOtherItems(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         // An item the server has never heard of, edited as if it had: the server refuses it.
@@ -277,10 +294,12 @@ import Testing
         #expect(await b.sync() == .caughtUp)
         #expect(b.item(real)?.title == "Real item")
         #expect(a.storage.events.contains { $0.kind == .deadLetter })
+        try server.expectNoContentLeaks()
     }
 
-    @Test func anIncrementalRoundCarriesLittleBeyondTheValues() async throws {
-        let (server, devices, _) = try await setUp(devices: 1)
+    @Test(arguments: AccountEncryption.allCases)
+    func anIncrementalRoundCarriesLittleBeyondTheValues(_ encryption: AccountEncryption) async throws {
+        let (server, devices, _) = try await setUp(devices: 1, encryption)
         defer { Task { await server.stop() } }
         let a = devices[0]
         let id = a.create("Bytes")
@@ -290,5 +309,6 @@ import Testing
         let report = try #require(a.engine.recentRounds.last)
         #expect(report.opsPushed == 1)
         #expect(report.exchanges == 1, "one request pushes the op and pulls its echo")
+        try server.expectNoContentLeaks()
     }
 }

@@ -32,15 +32,17 @@ enum QuireBinary {
     /// `quire sync` killed with SIGKILL at random moments, many times: every item arrives on
     /// the server exactly once, and the local store ends with nothing left to send.
     /// Not gated on the binary: a missing `quire` fails here instead of skipping silently.
-    @Test func aKilledSyncLosesNothingAndDuplicatesNothing() async throws {
+    @Test(arguments: AccountEncryption.allCases)
+    func aKilledSyncLosesNothingAndDuplicatesNothing(_ encryption: AccountEncryption) async throws {
         let quire = try #require(QuireBinary.path)
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         defer { Task { await server.stop() } }
         let home = NSTemporaryDirectory() + "quire-kill-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
         #expect(
             try await QuireBinary.execute(["remote", "set", server.baseURL, "--token", token], home: home).status == 0)
+        try server.handKeys(toHome: home)
 
         var created: [String] = []
         var random = SystemRandomNumberGenerator()
@@ -75,5 +77,7 @@ enum QuireBinary {
         #expect(other.storage.allItems.count == created.count, "every item arrived, once")
         #expect(Set(other.storage.allItems.map(\.id)) == Set(created))
         #expect(other.storage.allItems.allSatisfy { $0.rev <= 2 }, "a create and at most one pin, never replayed twice")
+        #expect(other.unreadable.isEmpty, "every item opens")
+        try server.expectNoContentLeaks()
     }
 }

@@ -21,13 +21,17 @@ import Testing
     }
 
     /// Runs `body` with two devices signed in to a running server; all is removed after.
-    func withTwoDevices(_ body: (String, String) async throws -> Void) async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    func withTwoDevices(_ encryption: AccountEncryption, _ body: (String, String) async throws -> Void) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (try makeHome(), try makeHome())
         defer { for home in [a, b] { try? FileManager.default.removeItem(atPath: home) } }
-        for home in [a, b] { try await quire(home, "remote", "set", server.baseURL, "--token", token) }
+        for home in [a, b] {
+            try await quire(home, "remote", "set", server.baseURL, "--token", token)
+            try server.handKeys(toHome: home)
+        }
         try await body(a, b)
+        try server.expectNoContentLeaks()
     }
 
     /// Every item the device holds, deleted ones too, as id → deleted.
@@ -40,8 +44,9 @@ import Testing
             })
     }
 
-    @Test func aPurgedItemIsDeletedEverywhereAndGoneFromItsDevice() async throws {
-        try await withTwoDevices { a, b in
+    @Test(arguments: AccountEncryption.allCases)
+    func aPurgedItemIsDeletedEverywhereAndGoneFromItsDevice(_ encryption: AccountEncryption) async throws {
+        try await withTwoDevices(encryption) { a, b in
             let doomed = try await quire(a, "add", "Old passwords").stdout.trimmingCharacters(
                 in: .whitespacesAndNewlines)
             let kept = try await quire(a, "add", "Groceries").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -67,8 +72,9 @@ import Testing
 
     /// Another device deleted the item while this one, not yet told, purged it: the delete
     /// that comes in from the other device does not bring a tombstone back here.
-    @Test func anotherDevicesDeleteDoesNotBringAPurgedItemBack() async throws {
-        try await withTwoDevices { a, b in
+    @Test(arguments: AccountEncryption.allCases)
+    func anotherDevicesDeleteDoesNotBringAPurgedItemBack(_ encryption: AccountEncryption) async throws {
+        try await withTwoDevices(encryption) { a, b in
             let doomed = try await quire(a, "add", "Draft letter").stdout.trimmingCharacters(
                 in: .whitespacesAndNewlines)
             try await quire(a, "sync")
@@ -119,8 +125,9 @@ import Testing
     /// The other device edited the item and its edit reached the server first; this device,
     /// not yet told, purged it. Edit against delete keeps the edit (SPEC: merge rules): the
     /// text typed there is lost nowhere, and the purge does not take it from the other device.
-    @Test func anEditMadeMeanwhileElsewhereOutlivesAPurge() async throws {
-        try await withTwoDevices { a, b in
+    @Test(arguments: AccountEncryption.allCases)
+    func anEditMadeMeanwhileElsewhereOutlivesAPurge(_ encryption: AccountEncryption) async throws {
+        try await withTwoDevices(encryption) { a, b in
             let id = try await recipeOnBoth(a, b)
             try await quire(b, "edit", id, "--body", "flour\nsugar\neggs typed on b")
             try await quire(b, "sync")
@@ -139,8 +146,9 @@ import Testing
     /// This device's purge reached the server first; the other device, not yet told, edited the
     /// item. Its edit meets the tombstone: it is kept there, for review (nothing typed is lost),
     /// and restoring it with the edit brings the item back on the device that purged it.
-    @Test func anEditMeetingAPurgedItemsTombstoneIsKeptAndCanReviveIt() async throws {
-        try await withTwoDevices { a, b in
+    @Test(arguments: AccountEncryption.allCases)
+    func anEditMeetingAPurgedItemsTombstoneIsKeptAndCanReviveIt(_ encryption: AccountEncryption) async throws {
+        try await withTwoDevices(encryption) { a, b in
             let id = try await recipeOnBoth(a, b)
             try await quire(a, "rm", "--purge", "--yes", id)
             try await quire(a, "sync")

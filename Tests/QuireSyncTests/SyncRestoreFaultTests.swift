@@ -17,13 +17,72 @@ import Testing
 /// talking HTTP through its own proxy. Every case ends with every device holding the server's
 /// items byte for byte, nothing waiting and nothing to review.
 @Suite(.serialized) struct SyncRestoreFaultTests {
+    @Test(arguments: AccountEncryption.allCases)
+    func cUpdateAnAcknowledgedEditSurvivesAPushFailingOnce(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).cUpdateAnAcknowledgedEditSurvivesAPushFailingOnce()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func cCreateAnAcknowledgedItemSurvivesAPushFailingOnce(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).cCreateAnAcknowledgedItemSurvivesAPushFailingOnce()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func cDeleteAnAcknowledgedDeleteSurvivesAPushFailingOnce(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).cDeleteAnAcknowledgedDeleteSurvivesAPushFailingOnce()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func dAnAuthorWhoseAnswersWereLostMergesOverTheVersionItMade(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).dAnAuthorWhoseAnswersWereLostMergesOverTheVersionItMade()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func bBodyADeviceThatNeverEditedAnItemIsNotAskedToReviewIt(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).bBodyADeviceThatNeverEditedAnItemIsNotAskedToReviewIt()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func bDeleteADeviceThatNeverEditedAnItemTakesItsDelete(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).bDeleteADeviceThatNeverEditedAnItemTakesItsDelete()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func aTombstoneARestoredItemComesBackAsItWasDeleted(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).aTombstoneARestoredItemComesBackAsItWasDeleted()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func aTombstoneAnEditOfARevivalWhoseDeleteAnswerWasLostSurvives(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).aTombstoneAnEditOfARevivalWhoseDeleteAnswerWasLostSurvives()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func aTombstoneARevivalTheServerHasTheContentOfIsNamedAllTheSame(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).aTombstoneARevivalTheServerHasTheContentOfIsNamedAllTheSame()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func aReviewWaitsForTheVersionARestoreLost(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).aReviewWaitsForTheVersionARestoreLost()
+    }
+
+    @Test(arguments: AccountEncryption.allCases)
+    func aReviewOfAnItemARestoreLostKeepsItsUnsentLines(_ encryption: AccountEncryption) async throws {
+        try await RestoreFaultCase(encryption).aReviewOfAnItemARestoreLostKeepsItsUnsentLines()
+    }
+}
+
+/// One case of `SyncRestoreFaultTests`: the server, its account (plain or encrypted) and the
+/// two devices, with the steps the cases share.
+struct RestoreFaultCase {
     let server: SyncTestServer
     let token: String
     let a: HomeDevice
     let b: HomeDevice
 
-    init() async throws {
-        (server, token) = try await SyncTestServer.running(user: "ann")
+    init(_ encryption: AccountEncryption) async throws {
+        (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         a = try HomeDevice("A", server: server, token: token)
         b = try HomeDevice("B", server: server, token: token)
     }
@@ -100,7 +159,11 @@ import Testing
             #expect(
                 try device.database.outbox(state: nil).isEmpty, "\(device.name): nothing waits",
                 sourceLocation: sourceLocation)
+            #expect(
+                try device.database.recentSyncEvents().allSatisfy { $0.kind != .unreadable },
+                "\(device.name) opens every item", sourceLocation: sourceLocation)
         }
+        try self.server.expectNoContentLeaks(sourceLocation: sourceLocation)
     }
 
     func expectBody(_ id: String, _ body: String, done: Bool? = nil, sourceLocation: SourceLocation = #_sourceLocation)
@@ -141,7 +204,7 @@ import Testing
 
     // MARK: - C: the author's re-send fails once, another device re-sends first
 
-    @Test func cUpdateAnAcknowledgedEditSurvivesAPushFailingOnce() async throws {
+    func cUpdateAnAcknowledgedEditSurvivesAPushFailingOnce() async throws {
         defer { Task { await server.stop() } }
         let x = try await addX()
         try await backUp()
@@ -165,14 +228,14 @@ import Testing
         return x
     }
 
-    @Test func cCreateAnAcknowledgedItemSurvivesAPushFailingOnce() async throws {
+    func cCreateAnAcknowledgedItemSurvivesAPushFailingOnce() async throws {
         defer { Task { await server.stop() } }
         let x = try await cCreateSteps()
         try await restoreWhileAPushFailsOnce()
         try await expectBody(x, "line1\nline2\n")
     }
 
-    @Test func cDeleteAnAcknowledgedDeleteSurvivesAPushFailingOnce() async throws {
+    func cDeleteAnAcknowledgedDeleteSurvivesAPushFailingOnce() async throws {
         defer { Task { await server.stop() } }
         let x = try await cCreateSteps()
         _ = try a.database.delete([x])
@@ -185,7 +248,7 @@ import Testing
 
     // MARK: - D: the author never heard its versions acknowledged
 
-    @Test func dAnAuthorWhoseAnswersWereLostMergesOverTheVersionItMade() async throws {
+    func dAnAuthorWhoseAnswersWereLostMergesOverTheVersionItMade() async throws {
         defer { Task { await server.stop() } }
         await sync(b)
         try await backUp()
@@ -217,7 +280,7 @@ import Testing
         return x
     }
 
-    @Test func bBodyADeviceThatNeverEditedAnItemIsNotAskedToReviewIt() async throws {
+    func bBodyADeviceThatNeverEditedAnItemIsNotAskedToReviewIt() async throws {
         defer { Task { await server.stop() } }
         let x = try await bSteps()
         try await restore()
@@ -230,7 +293,7 @@ import Testing
         try await expectBody(x, "line1\nline2\nline3\n")
     }
 
-    @Test func bDeleteADeviceThatNeverEditedAnItemTakesItsDelete() async throws {
+    func bDeleteADeviceThatNeverEditedAnItemTakesItsDelete() async throws {
         defer { Task { await server.stop() } }
         let x = try await bSteps()
         try await restore()
@@ -245,7 +308,7 @@ import Testing
 
     // MARK: - A: a re-sent delete keeps what it deletes
 
-    @Test func aTombstoneARestoredItemComesBackAsItWasDeleted() async throws {
+    func aTombstoneARestoredItemComesBackAsItWasDeleted() async throws {
         defer { Task { await server.stop() } }
         let x = try await addX()
         try await backUp()
@@ -268,7 +331,7 @@ import Testing
     /// Found by the simulation (seed 125): A deletes X and never hears that the server did, then
     /// restores it from the trash and edits it. Its revival meets the server's tombstone; the
     /// edit folded into it must survive the merge with that tombstone.
-    @Test func aTombstoneAnEditOfARevivalWhoseDeleteAnswerWasLostSurvives() async throws {
+    func aTombstoneAnEditOfARevivalWhoseDeleteAnswerWasLostSurvives() async throws {
         defer { Task { await server.stop() } }
         let x = try await addX()
         _ = try a.database.delete([x])
@@ -287,7 +350,7 @@ import Testing
     /// copy has that content, and its re-send must still name its version, so that after a
     /// second restore (from a backup taken since) B finds its delete held and does not send it
     /// again over A's revival.
-    @Test func aTombstoneARevivalTheServerHasTheContentOfIsNamedAllTheSame() async throws {
+    func aTombstoneARevivalTheServerHasTheContentOfIsNamedAllTheSame() async throws {
         defer { Task { await server.stop() } }
         let x = try await addX()
         try await backUp()
@@ -341,7 +404,7 @@ import Testing
     /// re-sends `line2` first) must leave the review as it is: merged with the older copy, the
     /// review vanished, and A's next merge, over `line2`'s version from its history, took `line2`
     /// out everywhere.
-    @Test func aReviewWaitsForTheVersionARestoreLost() async throws {
+    func aReviewWaitsForTheVersionARestoreLost() async throws {
         defer { Task { await server.stop() } }
         let x = try await addX()
         try await backUp()
@@ -360,7 +423,7 @@ import Testing
     /// tombstone A's resync builds is the server's copy its review shows, not A's copy with its
     /// unsent `line3`; and A's revival, answered with B's re-send, is merged over that tombstone,
     /// so `line3` survives.
-    @Test func aReviewOfAnItemARestoreLostKeepsItsUnsentLines() async throws {
+    func aReviewOfAnItemARestoreLostKeepsItsUnsentLines() async throws {
         defer { Task { await server.stop() } }
         try await backUp()
         let x = try await addX()
@@ -390,12 +453,15 @@ final class HomeDevice: @unchecked Sendable {
         let proxy = try DroppingProxy(targetPort: server.port)
         self.proxy = proxy
         let environment = database.environment
+        let ledger = SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID)
+        let keys = server.keys
         engine = SyncEngine(
-            ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),
-            limits: Device.testLimits,
+            ledger: ledger, limits: Device.testLimits,
             lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now),
             connect: {
-                HTTPSyncTransport(baseURL: proxy.baseURL, token: token, timeout: 30, now: environment.now)
+                Device.sealing(
+                    HTTPSyncTransport(baseURL: proxy.baseURL, token: token, timeout: 30, now: environment.now),
+                    keys: keys, ledger: ledger)
             })
     }
 

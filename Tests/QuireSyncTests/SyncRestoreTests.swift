@@ -12,8 +12,8 @@ import Testing
 /// lost answer, each through the real server on a loopback port, and the bytes a device
 /// downloads for its own writes.
 @Suite(.serialized) struct SyncRestoreTests {
-    func setUp(devices count: Int) async throws -> (SyncTestServer, [Device]) {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    func setUp(devices count: Int, _ encryption: AccountEncryption) async throws -> (SyncTestServer, [Device]) {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         return (server, (0..<count).map { Device("device \($0 + 1)", server: server, token: token) })
     }
 
@@ -43,7 +43,9 @@ import Testing
                 device.storage.conflicts.isEmpty, "\(device.name): nothing needs review", sourceLocation: sourceLocation
             )
             #expect(device.storage.outbox.isEmpty, "\(device.name): nothing waits", sourceLocation: sourceLocation)
+            #expect(device.unreadable.isEmpty, "\(device.name) opens every item", sourceLocation: sourceLocation)
         }
+        try server.expectNoContentLeaks(sourceLocation: sourceLocation)
     }
 
     /// Restores the backup taken earlier and renews the epoch, as `quire-server restore` does.
@@ -65,9 +67,11 @@ import Testing
     /// The server is backed up before X exists; A creates X and appends lines, B pulls, A appends
     /// `line4` and the server acknowledges it; the backup is restored. Whichever device syncs
     /// first, `line4` is kept everywhere and nobody is asked to review anything.
-    @Test(arguments: [true, false])
-    func anAcknowledgedAppendSurvivesARestoreWhicheverDeviceSyncsFirst(_ aFirst: Bool) async throws {
-        let (server, devices) = try await setUp(devices: 2)
+    @Test(arguments: [true, false], AccountEncryption.allCases)
+    func anAcknowledgedAppendSurvivesARestoreWhicheverDeviceSyncsFirst(_ aFirst: Bool, _ encryption: AccountEncryption)
+        async throws
+    {
+        let (server, devices) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         await server.stop()
@@ -95,8 +99,9 @@ import Testing
 
     /// A restore to a backup that had X at an older version: the edits the server lost come back
     /// from the device that made them, merged with what was written after the restore.
-    @Test func editsTheRestoreLostAreMergedWithEditsMadeAfterIt() async throws {
-        let (server, devices) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func editsTheRestoreLostAreMergedWithEditsMadeAfterIt(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let x = a.create("Plan", body: "one\ntwo\nthree\n", tags: ["home"])
@@ -131,8 +136,9 @@ import Testing
 
     /// The server applied A's append but the answer was lost; A then deleted X; the epoch was
     /// renewed with no data change. Only A ever touched X: no conflict, X ends deleted.
-    @Test func aLostAnswerThenADeleteAcrossAnEpochRenewIsNoConflict() async throws {
-        let (server, devices) = try await setUp(devices: 1)
+    @Test(arguments: AccountEncryption.allCases)
+    func aLostAnswerThenADeleteAcrossAnEpochRenewIsNoConflict(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 1, encryption)
         defer { Task { await server.stop() } }
         let a = devices[0]
         let x = a.create("X", body: "line1\n")
@@ -152,8 +158,9 @@ import Testing
     }
 
     /// The same with a second append instead of the delete: both appends once each.
-    @Test func aLostAnswerThenAnotherAppendAcrossAnEpochRenewKeepsBothOnce() async throws {
-        let (server, devices) = try await setUp(devices: 1)
+    @Test(arguments: AccountEncryption.allCases)
+    func aLostAnswerThenAnotherAppendAcrossAnEpochRenewKeepsBothOnce(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 1, encryption)
         defer { Task { await server.stop() } }
         let a = devices[0]
         let x = a.create("X", body: "line1\n")
@@ -173,8 +180,9 @@ import Testing
 
     /// B holds X; A deletes it; the epoch is renewed; B, which never edited X, takes the delete
     /// instead of sending X again and then conflicting at every sync.
-    @Test func aDeviceThatNeverEditedAnItemTakesItsDeleteAcrossAnEpochRenew() async throws {
-        let (server, devices) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func aDeviceThatNeverEditedAnItemTakesItsDeleteAcrossAnEpochRenew(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let x = a.create("X", body: "kept nowhere\n")
@@ -198,8 +206,9 @@ import Testing
 
     /// The server is the clock of record: the device that made a change and the devices that
     /// pulled it hold the same `updatedAt`, `doneAt`, revision and version.
-    @Test func everyDeviceHoldsTheServersTimesAndRevisions() async throws {
-        let (server, devices) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func everyDeviceHoldsTheServersTimesAndRevisions(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let task = a.create("Call the plumber", kind: .task)
@@ -223,8 +232,9 @@ import Testing
 
     /// Editing the title of a 1 MB note downloads what the title needs, not the note again; and
     /// after a lost answer, the device's own write is not reported as news from elsewhere.
-    @Test func aTitleEditOfALargeNoteDownloadsUnderTwoKilobytes() async throws {
-        let (server, devices) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func aTitleEditOfALargeNoteDownloadsUnderTwoKilobytes(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let body = String(repeating: "a line of a long note, written once and kept\n", count: 23_000)
@@ -271,8 +281,9 @@ extension Device {
 /// server applied the push, the device never heard; the next sync converges with the change
 /// applied once and nothing lost or duplicated.
 @Suite(.serialized) struct LostAnswerProxyTests {
-    @Test func aPushWhoseAnswerIsLostOnTheWireIsAppliedOnce() async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    @Test(arguments: AccountEncryption.allCases)
+    func aPushWhoseAnswerIsLostOnTheWireIsAppliedOnce(_ encryption: AccountEncryption) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         defer { Task { await server.stop() } }
         let proxy = try DroppingProxy(targetPort: server.port)
         let a = Device("behind the proxy", server: server, token: token, baseURL: proxy.baseURL)
@@ -293,5 +304,7 @@ extension Device {
         #expect(a.item(note)?.rev == 2, "applied once: one write after the create")
         #expect(a.exactCopy == b.exactCopy)
         #expect(a.storage.outbox.isEmpty && a.storage.conflicts.isEmpty)
+        #expect(a.unreadable.isEmpty && b.unreadable.isEmpty)
+        try server.expectNoContentLeaks()
     }
 }

@@ -27,8 +27,9 @@ import Testing
         try queue.close()
     }
 
-    @Test func aDeviceWhoseCopyDriftedReDownloadsWhatDiffers() async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    @Test(arguments: AccountEncryption.allCases)
+    func aDeviceWhoseCopyDriftedReDownloadsWhatDiffers(_ encryption: AccountEncryption) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         defer { Task { await server.stop() } }
         let a = try StoreDevice(server: server, token: token)
         let b = try StoreDevice(server: server, token: token)
@@ -78,10 +79,12 @@ import Testing
         let resyncsBefore = try b.database.recentSyncEvents(limit: 200).filter { $0.kind == .resync }.count
         #expect(await b.sync() == .caughtUp)
         #expect(try b.database.recentSyncEvents(limit: 200).filter { $0.kind == .resync }.count == resyncsBefore)
+        try server.expectNoContentLeaks()
     }
 
-    @Test func theHashIsOnlyCheckedAsOftenAsTheLimitSays() async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    @Test(arguments: AccountEncryption.allCases)
+    func theHashIsOnlyCheckedAsOftenAsTheLimitSays(_ encryption: AccountEncryption) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         defer { Task { await server.stop() } }
         let a = try StoreDevice(server: server, token: token)
         let item = try a.database.create(NewItem(title: "Kept"))

@@ -13,6 +13,8 @@ final class StoreDevice: @unchecked Sendable {
     let database: AppDatabase
     let engine: SyncEngine
     let transport: FaultyTransport
+    /// What the engine talks to: `transport`, behind the sealing of an encrypted account.
+    let connection: any SyncTransport
 
     init(server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits) throws {
         let environment = StoreEnvironment.live
@@ -21,10 +23,13 @@ final class StoreDevice: @unchecked Sendable {
             base: HTTPSyncTransport(
                 baseURL: server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() }))
         self.transport = transport
+        let ledger = SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID)
+        let connection = Device.sealing(transport, keys: server.keys, ledger: ledger)
+        self.connection = connection
         engine = SyncEngine(
-            ledger: SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID),
-            limits: limits, lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now),
-            connect: { transport })
+            ledger: ledger, limits: limits,
+            lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: environment.now),
+            connect: { connection })
     }
 
     @discardableResult
@@ -34,8 +39,10 @@ final class StoreDevice: @unchecked Sendable {
 }
 
 @Suite(.serialized) struct SyncStoreIntegrationTests {
-    func setUp(devices count: Int) async throws -> (SyncTestServer, [StoreDevice]) {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    func setUp(devices count: Int, _ encryption: AccountEncryption = .plain) async throws -> (
+        SyncTestServer, [StoreDevice]
+    ) {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         return (server, try (0..<count).map { _ in try StoreDevice(server: server, token: token) })
     }
 
@@ -164,8 +171,9 @@ final class StoreDevice: @unchecked Sendable {
         #expect(theirs.item.syncState == .synced)
     }
 
-    @Test func aRoundKilledAfterMarkingItsBatchLosesAndDuplicatesNothing() async throws {
-        let (server, devices) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func aRoundKilledAfterMarkingItsBatchLosesAndDuplicatesNothing(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let first = try a.database.create(NewItem(title: "First"))
@@ -173,7 +181,7 @@ final class StoreDevice: @unchecked Sendable {
         let batch = try a.engine.ledger.takeBatch(limit: 100)
         #expect(try a.item(first.id)?.syncState == .syncing)
         let position = try a.engine.ledger.position()
-        _ = try await a.transport.sync(SyncRequest(device: position.deviceID, cursor: position.cursor, ops: batch))
+        _ = try await a.connection.sync(SyncRequest(device: position.deviceID, cursor: position.cursor, ops: batch))
         // The next process starts over: the op goes again under its own id.
         #expect(await a.sync() == .caughtUp)
         #expect(try a.item(first.id)?.syncState == .synced)
@@ -181,10 +189,12 @@ final class StoreDevice: @unchecked Sendable {
         #expect(await b.sync() == .caughtUp)
         #expect(try b.database.items().count == 1)
         #expect(try b.item(first.id)?.rev == 1)
+        try server.expectNoContentLeaks()
     }
 
-    @Test func anEditMadeAfterADroppedAnswerIsNotLost() async throws {
-        let (server, devices) = try await setUp(devices: 2)
+    @Test(arguments: AccountEncryption.allCases)
+    func anEditMadeAfterADroppedAnswerIsNotLost(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 2, encryption)
         defer { Task { await server.stop() } }
         let (a, b) = (devices[0], devices[1])
         let item = try a.database.create(NewItem(title: "Draft"))
@@ -200,5 +210,6 @@ final class StoreDevice: @unchecked Sendable {
         #expect(try b.item(item.id)?.pinned == true)
         #expect(try a.database.outboxCounts().waiting == 0)
         #expect(try b.item(item.id)?.title == "Draft two")
+        try server.expectNoContentLeaks()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import QuireCore
+import QuireCrypto
 import QuireProtocol
 import QuireServer
 import QuireStore
@@ -23,6 +24,9 @@ final class SyncTestServer: @unchecked Sendable {
     var rateLimit = RateLimit(perSecond: 0, burst: 1)
     /// The largest attached file the server takes (`--max-attachment-mb`).
     var maxAttachmentBytes: Int64 = 100 << 20
+    /// The account's data keys once it is encrypted (`encryptAccount`): every device of the test
+    /// then seals and opens through `SealingTransport`, as `quire` does. Nil for a plain account.
+    var keys: DataKeys?
     /// Set by `start()`; read after it returns.
     private(set) var port = 0
     private var task: Task<Void, any Error>?
@@ -192,9 +196,22 @@ final class Device: @unchecked Sendable {
                 baseURL: baseURL ?? server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() }
             ))
         self.transport = transport
-        engine = SyncEngine(
-            ledger: SyncLedger(storage: storage, now: { Date() }, newID: { ids.next($0) }),
-            limits: limits, lock: nil, connect: { transport })
+        let ledger = SyncLedger(storage: storage, now: { Date() }, newID: { ids.next($0) })
+        let connection = Device.sealing(transport, keys: server.keys, ledger: ledger)
+        engine = SyncEngine(ledger: ledger, limits: limits, lock: nil, connect: { connection })
+    }
+
+    /// The transport as `quire` builds it (`SyncSetup`): sealing and opening every item when the
+    /// account is encrypted, an item that does not open reported to the ledger's log.
+    static func sealing(_ network: any SyncTransport, keys: DataKeys?, ledger: SyncLedger) -> any SyncTransport {
+        guard let keys else { return network }
+        return SealingTransport(
+            network, sealer: ItemSealer(keys: keys), unreadable: { items in ledger.recordUnreadable(items) })
+    }
+
+    /// The items this device could not open (none, unless a test tampers with the server).
+    var unreadable: [String] {
+        storage.events.filter { $0.kind == .unreadable }.map { "\($0.itemID ?? "?"): \($0.message)" }
     }
 
     static var testLimits: SyncEngine.Limits {

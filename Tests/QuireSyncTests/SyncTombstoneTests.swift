@@ -29,12 +29,16 @@ import Testing
         return list.first { $0["id"] as? String == id }
     }
 
-    @Test func aDeletedItemsTextStaysOnItsDevicesAndComesBackWithARestore() async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
+    @Test(arguments: AccountEncryption.allCases)
+    func aDeletedItemsTextStaysOnItsDevicesAndComesBackWithARestore(_ encryption: AccountEncryption) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
         defer { Task { await server.stop() } }
         let (laptop, phone, tablet) = (try makeHome(), try makeHome(), try makeHome())
         defer { for home in [laptop, phone, tablet] { try? FileManager.default.removeItem(atPath: home) } }
-        for home in [laptop, phone] { try await quire(home, "remote", "set", server.baseURL, "--token", token) }
+        for home in [laptop, phone] {
+            try await quire(home, "remote", "set", server.baseURL, "--token", token)
+            try server.handKeys(toHome: home)
+        }
 
         let word = "zqtomb" + UUID().uuidString.prefix(8).lowercased()
         let id = try await quire(laptop, "add", "Letter \(word)", "--body", "Dear \(word)", "--tag", word)
@@ -64,6 +68,7 @@ import Testing
         }
         // A device set up after the delete holds nothing of it.
         try await quire(tablet, "remote", "set", server.baseURL, "--token", token)
+        try server.handKeys(toHome: tablet)
         try await quire(tablet, "sync")
         #expect(try await copy(of: id, on: tablet) == nil)
 
@@ -78,5 +83,6 @@ import Testing
             #expect(live["body"] as? String == "Dear \(word)")
             #expect(live["tags"] as? [String] == [word])
         }
+        try server.expectNoContentLeaks()
     }
 }

@@ -220,12 +220,7 @@ final class SimulatedSystem: @unchecked Sendable {
             let page = try await store!.snapshot(user: user, after: after, limit: 500, maxBytes: 64 << 20)
             for doc in page.docs {
                 let item = try JSONDecoder().decode(ChangeItem.self, from: Data(doc.utf8))
-                if item.deleted, !item.isContentless {
-                    throw SimulationFailure("the server keeps the content of deleted item \(item.id)")
-                }
-                if keys != nil, item.sealed == nil, !item.isContentless {
-                    throw SimulationFailure("the encrypted account's server holds item \(item.id) in plain text")
-                }
+                if let leak = contentLeak(in: item, encrypted: keys != nil) { throw SimulationFailure(leak) }
                 items[item.id] = try keys.map { try ItemSealer(keys: $0).open(item) } ?? item
             }
             after = page.more ? page.lastID : nil

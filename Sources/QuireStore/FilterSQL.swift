@@ -8,9 +8,11 @@ enum FilterSQL {
     /// `linkKeys` gives, for the target of a `links:` term, the link keys that reach it (the
     /// store looks the item up: see `AppDatabase.linkKeys(reachingTyped:in:)`).
     /// `tagsAsRows` writes the `+tag` terms every match must pass as the list of their rows,
-    /// which a read can start from (`ItemFilter.Start.tag`); else each row probes the tag
-    /// index, which costs nothing up front (a read that stops after a page would otherwise
-    /// list every row of a tag that most items carry first).
+    /// listed once: a read can start from it (`ItemFilter.Start.tag`), and testing a row
+    /// against it costs less than a probe of the tag index (at a million items, the 83k rows
+    /// of `project:p due.before:eow` were tested for `+garden` in 40 ms, against 75 ms by
+    /// probes). Else each row probes the index, which costs nothing up front: a read that
+    /// stops after a page would otherwise list every row of a tag that most items carry first.
     static func condition(_ filter: Filter, tagsAsRows: Bool = false, linkKeys: (String) throws -> [String])
         rethrows -> (sql: String, arguments: StatementArguments)
     {

@@ -87,8 +87,8 @@ public struct ItemFilter: Sendable, Hashable {
     /// Written so that SQLite walks `item_by_order` or `item_by_open_order` in index order for
     /// the common filters, which makes "pinned first, newest first" with LIMIT cheap.
     /// A `links:` term looks its item up in `db`, and throws `StoreError` when there is none.
-    /// `start` is where the read starts (`start(readsEveryMatch:)`): a `+tag` start lists the
-    /// tag's rows.
+    /// `start` is where the read starts (`start(readsEveryMatch:)`): a read that starts from a
+    /// term's index lists the rows of the tags every match carries.
     func whereClause(in db: Database, start: Start = .order) throws -> (sql: String, arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
@@ -119,7 +119,7 @@ public struct ItemFilter: Sendable, Hashable {
             arguments += [day.description]
         }
         if !expression.isEmpty {
-            let (sql, more) = try FilterSQL.condition(expression, tagsAsRows: start == .tag) { target in
+            let (sql, more) = try FilterSQL.condition(expression, tagsAsRows: start != .order) { target in
                 try AppDatabase.linkKeys(reachingTyped: target, in: db)
             }
             conditions.append(sql)

@@ -13,24 +13,6 @@ import Testing
 @Suite(.serialized) struct SyncEncryptionTamperTests {
     static let passphrase = "correct horse battery staple"
 
-    func makeHome() throws -> String {
-        let home = NSTemporaryDirectory() + "quire-tamper-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
-
-    @discardableResult
-    func must(
-        _ arguments: [String], home: String, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    )
-        async throws -> String
-    {
-        let run = try await QuireBinary.execute(arguments, home: home, stdin: stdin)
-        try #require(
-            run.status == 0, "quire \(arguments.joined(separator: " ")): \(run.stderr)", sourceLocation: sourceLocation)
-        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// One item's stored document on the server, as JSON.
     func document(_ database: String, item: String) throws -> [String: Any] {
         let queue = try DatabaseQueue(path: database)
@@ -53,18 +35,19 @@ import Testing
     @Test func aMovedAlteredOrUnknownCiphertextMarksItsItemAndTheOthersSyncOn() async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
-        let laptop = try makeHome()
-        let phone = try makeHome()
+        let laptop = try QuireBinary.makeHome("tamper")
+        let phone = try QuireBinary.makeHome("tamper")
         defer { for home in [laptop, phone] { try? FileManager.default.removeItem(atPath: home) } }
 
-        try await must(["remote", "set", server.baseURL, "--token", token], home: laptop)
-        try await must(["encryption", "enable", "--passphrase-stdin"], home: laptop, stdin: Self.passphrase)
-        let moved = try await must(["add", "Moved here"], home: laptop)
-        let source = try await must(["add", "Moved from"], home: laptop)
-        let flipped = try await must(["add", "Flipped", "--body", "a body of some length"], home: laptop)
-        let unknown = try await must(["add", "Unknown key"], home: laptop)
-        let intact = try await must(["add", "Intact"], home: laptop)
-        try await must(["sync"], home: laptop)
+        try await QuireBinary.must(["remote", "set", server.baseURL, "--token", token], home: laptop)
+        try await QuireBinary.must(
+            ["encryption", "enable", "--passphrase-stdin"], home: laptop, stdin: Self.passphrase)
+        let moved = try await QuireBinary.must(["add", "Moved here"], home: laptop)
+        let source = try await QuireBinary.must(["add", "Moved from"], home: laptop)
+        let flipped = try await QuireBinary.must(["add", "Flipped", "--body", "a body of some length"], home: laptop)
+        let unknown = try await QuireBinary.must(["add", "Unknown key"], home: laptop)
+        let intact = try await QuireBinary.must(["add", "Intact"], home: laptop)
+        try await QuireBinary.must(["sync"], home: laptop)
 
         let sourceTitle = (try document(server.databasePath, item: source)["sealed"] as? [String: Any])?["title"]
         try alter(server.databasePath, item: moved) { doc in
@@ -90,10 +73,10 @@ import Testing
             doc["sealed"] = sealed
         }
 
-        try await must(["remote", "set", server.baseURL, "--token", token], home: phone)
-        try await must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
+        try await QuireBinary.must(["remote", "set", server.baseURL, "--token", token], home: phone)
+        try await QuireBinary.must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
         _ = try await QuireBinary.execute(["sync"], home: phone)
-        let listed = try await must(["list", "--all", "--json"], home: phone)
+        let listed = try await QuireBinary.must(["list", "--all", "--json"], home: phone)
         let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
         let ids = Set(items.compactMap { $0["id"] as? String })
         #expect(ids == [source, intact], "the untouched items arrive, the altered ones do not: \(ids)")
@@ -109,6 +92,6 @@ import Testing
         #expect(unreadable[flipped]?.contains("body does not open") == true, "\(unreadable)")
         #expect(unreadable[unknown]?.contains("key") == true, "\(unreadable)")
         // The laptop, which wrote them, keeps its own readable copies.
-        #expect(try await must(["show", moved, "--json"], home: laptop).contains("Moved here"))
+        #expect(try await QuireBinary.must(["show", moved, "--json"], home: laptop).contains("Moved here"))
     }
 }

@@ -14,7 +14,7 @@ import Testing
     static let passphrase = "correct horse battery staple"
 
     /// One item's stored document on the server, as JSON.
-    func document(_ database: String, item: String) throws -> [String: Any] {
+    static func document(_ database: String, item: String) throws -> [String: Any] {
         let queue = try DatabaseQueue(path: database)
         let text = try queue.read { db in
             try String.fetchOne(db, sql: "SELECT doc FROM items WHERE id = ?", arguments: [item])
@@ -23,9 +23,9 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: Any])
     }
 
-    /// Rewrites one item's stored document on the server.
-    func alter(_ database: String, item: String, _ change: (inout [String: Any]) throws -> Void) throws {
-        var doc = try document(database, item: item)
+    /// Rewrites one item's stored document on the server, underneath it.
+    static func alter(_ database: String, item: String, _ change: (inout [String: Any]) throws -> Void) throws {
+        var doc = try Self.document(database, item: item)
         try change(&doc)
         let text = String(decoding: try JSONSerialization.data(withJSONObject: doc), as: UTF8.self)
         let queue = try DatabaseQueue(path: database)
@@ -49,13 +49,13 @@ import Testing
         let intact = try await QuireBinary.must(["add", "Intact"], home: laptop)
         try await QuireBinary.must(["sync"], home: laptop)
 
-        let sourceTitle = (try document(server.databasePath, item: source)["sealed"] as? [String: Any])?["title"]
-        try alter(server.databasePath, item: moved) { doc in
+        let sourceTitle = (try Self.document(server.databasePath, item: source)["sealed"] as? [String: Any])?["title"]
+        try Self.alter(server.databasePath, item: moved) { doc in
             var sealed = try #require(doc["sealed"] as? [String: Any])
             sealed["title"] = sourceTitle
             doc["sealed"] = sealed
         }
-        try alter(server.databasePath, item: flipped) { doc in
+        try Self.alter(server.databasePath, item: flipped) { doc in
             var sealed = try #require(doc["sealed"] as? [String: Any])
             var body = try #require(sealed["body"] as? [String: Any])
             var text = Array(try #require(body["sealed"] as? String))
@@ -64,7 +64,7 @@ import Testing
             sealed["body"] = body
             doc["sealed"] = sealed
         }
-        try alter(server.databasePath, item: unknown) { doc in
+        try Self.alter(server.databasePath, item: unknown) { doc in
             var sealed = try #require(doc["sealed"] as? [String: Any])
             var title = try #require(sealed["title"] as? [String: Any])
             let text = try #require(title["sealed"] as? String)

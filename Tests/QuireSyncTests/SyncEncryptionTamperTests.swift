@@ -32,6 +32,19 @@ import Testing
         try queue.write { db in try db.execute(sql: "UPDATE items SET doc = ? WHERE id = ?", arguments: [text, item]) }
     }
 
+    /// Alters one character near the end of the item's sealed body on the server.
+    static func flipACharacter(ofSealedBody item: String, in database: String) throws {
+        try alter(database, item: item) { doc in
+            var sealed = try #require(doc["sealed"] as? [String: Any])
+            var body = try #require(sealed["body"] as? [String: Any])
+            var text = Array(try #require(body["sealed"] as? String))
+            text[text.count - 5] = text[text.count - 5] == "A" ? "B" : "A"
+            body["sealed"] = String(text)
+            sealed["body"] = body
+            doc["sealed"] = sealed
+        }
+    }
+
     @Test func aMovedAlteredOrUnknownCiphertextMarksItsItemAndTheOthersSyncOn() async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
@@ -55,15 +68,7 @@ import Testing
             sealed["title"] = sourceTitle
             doc["sealed"] = sealed
         }
-        try Self.alter(server.databasePath, item: flipped) { doc in
-            var sealed = try #require(doc["sealed"] as? [String: Any])
-            var body = try #require(sealed["body"] as? [String: Any])
-            var text = Array(try #require(body["sealed"] as? String))
-            text[text.count - 5] = text[text.count - 5] == "A" ? "B" : "A"
-            body["sealed"] = String(text)
-            sealed["body"] = body
-            doc["sealed"] = sealed
-        }
+        try Self.flipACharacter(ofSealedBody: flipped, in: server.databasePath)
         try Self.alter(server.databasePath, item: unknown) { doc in
             var sealed = try #require(doc["sealed"] as? [String: Any])
             var title = try #require(sealed["title"] as? [String: Any])

@@ -28,15 +28,7 @@ import Testing
         try b.update(plan, [.title: .string("Plan B")])
         #expect(await b.sync() == .caughtUp)
         // The server's copy, which the answer to a's conflicting edit carries, is altered.
-        try SyncEncryptionTamperTests.alter(server.databasePath, item: plan) { doc in
-            var sealed = try #require(doc["sealed"] as? [String: Any])
-            var body = try #require(sealed["body"] as? [String: Any])
-            var text = Array(try #require(body["sealed"] as? String))
-            text[text.count - 3] = text[text.count - 3] == "A" ? "B" : "A"
-            body["sealed"] = String(text)
-            sealed["body"] = body
-            doc["sealed"] = sealed
-        }
+        try SyncEncryptionTamperTests.flipACharacter(ofSealedBody: plan, in: server.databasePath)
 
         try a.update(plan, [.title: .string("Plan A")])
         try a.update(other, [.pinned: .bool(true)])

@@ -6,16 +6,30 @@ extension KeyRing {
     public static func create(
         passphrase: String, parameters: KDFParameters, random: some RandomSource = SystemRandom()
     ) throws(KeyRingError) -> NewKeyRing {
+        let dataKey = DataKey(id: 1, material: SecretBytes(random: Sodium.aeadKeyBytes, from: random))
+        return try create(
+            passphrase: passphrase, parameters: parameters, keeping: DataKeys(currentID: dataKey.id, keys: [dataKey]),
+            random: random)
+    }
+
+    /// A new key ring around data keys a device already holds, for an account whose server
+    /// lost its ring (its database restored from a backup older than the encryption): every
+    /// value sealed under them, on the devices and in their queues, still opens, and every
+    /// device that holds them reads on without unlocking again. A new ring key, passphrase slot
+    /// and recovery key.
+    public static func create(
+        passphrase: String, parameters: KDFParameters, keeping dataKeys: DataKeys,
+        random: some RandomSource = SystemRandom()
+    ) throws(KeyRingError) -> NewKeyRing {
         precondition(parameters.problem == nil, "key derivation parameters in range")
         let ringKey = SecretBytes(random: Sodium.aeadKeyBytes, from: random)
         let recoveryKey = RecoveryKey(random: random)
-        let dataKey = DataKey(id: 1, material: SecretBytes(random: Sodium.aeadKeyBytes, from: random))
         let ring = KeyRing(
             format: Int(QuireCrypto.formatVersion),
             passphrase: try passphraseSlot(passphrase, parameters: parameters, ringKey: ringKey, random: random),
-            recovery: recoverySlot(recoveryKey, ringKey: ringKey, random: random), currentKey: dataKey.id,
-            keys: [wrap(dataKey, under: ringKey, random: random)])
-        let unlocked = UnlockedKeyRing(dataKeys: DataKeys(currentID: dataKey.id, keys: [dataKey]), ringKey: ringKey)
+            recovery: recoverySlot(recoveryKey, ringKey: ringKey, random: random), currentKey: dataKeys.currentID,
+            keys: dataKeys.ids.map { wrap(dataKeys.byID[$0]!, under: ringKey, random: random) })
+        let unlocked = UnlockedKeyRing(dataKeys: dataKeys, ringKey: ringKey)
         return NewKeyRing(ring: ring, unlocked: unlocked, recoveryKey: recoveryKey)
     }
 

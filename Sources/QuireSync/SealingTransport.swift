@@ -54,13 +54,29 @@ public struct SealingTransport: SyncTransport {
             do {
                 exchange.value.results[index].current = try sealer.open(current)
             } catch {
-                // The op's answer cannot be used: sent again later, it is answered afresh.
                 lost.append(error)
-                exchange.value.results[index] = .skipped(exchange.value.results[index].op)
+                exchange.value.results[index] = Self.withoutUnreadableItem(exchange.value.results[index], error)
             }
         }
         if !lost.isEmpty { unreadable(lost) }
         return exchange
+    }
+
+    /// An op's answer whose item does not open on this device. Sending the op again would
+    /// bring the same answer (the server keeps each op's result), so it is never sent again by
+    /// itself: an applied op is done, without the server's copy; a conflicting one is set aside
+    /// with the reason, kept for the person to retry once the item opens here (its keys
+    /// unlocked, or the server's copy mended), as every other item syncs on.
+    static func withoutUnreadableItem(_ result: OpResult, _ error: ItemUnreadable) -> OpResult {
+        guard result.status != .applied else {
+            var applied = result
+            applied.current = nil
+            return applied
+        }
+        return .rejected(
+            result.op,
+            reason: "the server's copy of this item does not open here (\(error.reason)): the change is set aside; "
+                + "retry it once the item opens")
     }
 
     public func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {

@@ -39,6 +39,24 @@ extension QuireBinary {
             }
         }
     }
+
+    /// Runs the built `quire` and requires it to succeed; its output, trimmed.
+    @discardableResult
+    static func must(
+        _ arguments: [String], home: String, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
+        let run = try await execute(arguments, home: home, stdin: stdin)
+        try #require(
+            run.status == 0, "quire \(arguments.joined(separator: " ")): \(run.stderr)", sourceLocation: sourceLocation)
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A new empty home for one test's device.
+    static func makeHome(_ label: String) throws -> String {
+        let home = NSTemporaryDirectory() + "quire-\(label)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return home
+    }
 }
 
 /// `quire sync` and `quire status --json` as scripts see them: the built binary, its own

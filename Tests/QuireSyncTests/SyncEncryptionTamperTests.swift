@@ -13,26 +13,8 @@ import Testing
 @Suite(.serialized) struct SyncEncryptionTamperTests {
     static let passphrase = "correct horse battery staple"
 
-    func makeHome() throws -> String {
-        let home = NSTemporaryDirectory() + "quire-tamper-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
-
-    @discardableResult
-    func must(
-        _ arguments: [String], home: String, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    )
-        async throws -> String
-    {
-        let run = try await QuireBinary.execute(arguments, home: home, stdin: stdin)
-        try #require(
-            run.status == 0, "quire \(arguments.joined(separator: " ")): \(run.stderr)", sourceLocation: sourceLocation)
-        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// One item's stored document on the server, as JSON.
-    func document(_ database: String, item: String) throws -> [String: Any] {
+    static func document(_ database: String, item: String) throws -> [String: Any] {
         let queue = try DatabaseQueue(path: database)
         let text = try queue.read { db in
             try String.fetchOne(db, sql: "SELECT doc FROM items WHERE id = ?", arguments: [item])
@@ -41,38 +23,18 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: Any])
     }
 
-    /// Rewrites one item's stored document on the server.
-    func alter(_ database: String, item: String, _ change: (inout [String: Any]) throws -> Void) throws {
-        var doc = try document(database, item: item)
+    /// Rewrites one item's stored document on the server, underneath it.
+    static func alter(_ database: String, item: String, _ change: (inout [String: Any]) throws -> Void) throws {
+        var doc = try Self.document(database, item: item)
         try change(&doc)
         let text = String(decoding: try JSONSerialization.data(withJSONObject: doc), as: UTF8.self)
         let queue = try DatabaseQueue(path: database)
         try queue.write { db in try db.execute(sql: "UPDATE items SET doc = ? WHERE id = ?", arguments: [text, item]) }
     }
 
-    @Test func aMovedAlteredOrUnknownCiphertextMarksItsItemAndTheOthersSyncOn() async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
-        defer { Task { await server.stop() } }
-        let laptop = try makeHome()
-        let phone = try makeHome()
-        defer { for home in [laptop, phone] { try? FileManager.default.removeItem(atPath: home) } }
-
-        try await must(["remote", "set", server.baseURL, "--token", token], home: laptop)
-        try await must(["encryption", "enable", "--passphrase-stdin"], home: laptop, stdin: Self.passphrase)
-        let moved = try await must(["add", "Moved here"], home: laptop)
-        let source = try await must(["add", "Moved from"], home: laptop)
-        let flipped = try await must(["add", "Flipped", "--body", "a body of some length"], home: laptop)
-        let unknown = try await must(["add", "Unknown key"], home: laptop)
-        let intact = try await must(["add", "Intact"], home: laptop)
-        try await must(["sync"], home: laptop)
-
-        let sourceTitle = (try document(server.databasePath, item: source)["sealed"] as? [String: Any])?["title"]
-        try alter(server.databasePath, item: moved) { doc in
-            var sealed = try #require(doc["sealed"] as? [String: Any])
-            sealed["title"] = sourceTitle
-            doc["sealed"] = sealed
-        }
-        try alter(server.databasePath, item: flipped) { doc in
+    /// Alters one character near the end of the item's sealed body on the server.
+    static func flipACharacter(ofSealedBody item: String, in database: String) throws {
+        try alter(database, item: item) { doc in
             var sealed = try #require(doc["sealed"] as? [String: Any])
             var body = try #require(sealed["body"] as? [String: Any])
             var text = Array(try #require(body["sealed"] as? String))
@@ -81,7 +43,33 @@ import Testing
             sealed["body"] = body
             doc["sealed"] = sealed
         }
-        try alter(server.databasePath, item: unknown) { doc in
+    }
+
+    @Test func aMovedAlteredOrUnknownCiphertextMarksItsItemAndTheOthersSyncOn() async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann")
+        defer { Task { await server.stop() } }
+        let laptop = try QuireBinary.makeHome("tamper")
+        let phone = try QuireBinary.makeHome("tamper")
+        defer { for home in [laptop, phone] { try? FileManager.default.removeItem(atPath: home) } }
+
+        try await QuireBinary.must(["remote", "set", server.baseURL, "--token", token], home: laptop)
+        try await QuireBinary.must(
+            ["encryption", "enable", "--passphrase-stdin"], home: laptop, stdin: Self.passphrase)
+        let moved = try await QuireBinary.must(["add", "Moved here"], home: laptop)
+        let source = try await QuireBinary.must(["add", "Moved from"], home: laptop)
+        let flipped = try await QuireBinary.must(["add", "Flipped", "--body", "a body of some length"], home: laptop)
+        let unknown = try await QuireBinary.must(["add", "Unknown key"], home: laptop)
+        let intact = try await QuireBinary.must(["add", "Intact"], home: laptop)
+        try await QuireBinary.must(["sync"], home: laptop)
+
+        let sourceTitle = (try Self.document(server.databasePath, item: source)["sealed"] as? [String: Any])?["title"]
+        try Self.alter(server.databasePath, item: moved) { doc in
+            var sealed = try #require(doc["sealed"] as? [String: Any])
+            sealed["title"] = sourceTitle
+            doc["sealed"] = sealed
+        }
+        try Self.flipACharacter(ofSealedBody: flipped, in: server.databasePath)
+        try Self.alter(server.databasePath, item: unknown) { doc in
             var sealed = try #require(doc["sealed"] as? [String: Any])
             var title = try #require(sealed["title"] as? [String: Any])
             let text = try #require(title["sealed"] as? String)
@@ -90,10 +78,10 @@ import Testing
             doc["sealed"] = sealed
         }
 
-        try await must(["remote", "set", server.baseURL, "--token", token], home: phone)
-        try await must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
+        try await QuireBinary.must(["remote", "set", server.baseURL, "--token", token], home: phone)
+        try await QuireBinary.must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
         _ = try await QuireBinary.execute(["sync"], home: phone)
-        let listed = try await must(["list", "--all", "--json"], home: phone)
+        let listed = try await QuireBinary.must(["list", "--all", "--json"], home: phone)
         let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
         let ids = Set(items.compactMap { $0["id"] as? String })
         #expect(ids == [source, intact], "the untouched items arrive, the altered ones do not: \(ids)")
@@ -109,6 +97,6 @@ import Testing
         #expect(unreadable[flipped]?.contains("body does not open") == true, "\(unreadable)")
         #expect(unreadable[unknown]?.contains("key") == true, "\(unreadable)")
         // The laptop, which wrote them, keeps its own readable copies.
-        #expect(try await must(["show", moved, "--json"], home: laptop).contains("Moved here"))
+        #expect(try await QuireBinary.must(["show", moved, "--json"], home: laptop).contains("Moved here"))
     }
 }

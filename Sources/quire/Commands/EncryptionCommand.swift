@@ -128,7 +128,8 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
             passphrase and the recovery key), then writes every item back sealed. From then on \
             the server refuses plain writes: other devices are asked to unlock ('quire encryption \
             unlock') and keep what they queued. Run it again after an interruption: it finishes \
-            what is left.
+            what is left. After the server is restored from a backup older than the encryption, \
+            run it on a device that holds the keys: the new ring wraps those same keys.
             """)
 
     @Flag(help: "Read the passphrase from standard input (one line) instead of asking twice.")
@@ -147,13 +148,22 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
             try await Self.seal(with: keys, store: store, settings: settings, transport: transport)
             return
         }
-        // This device's queue goes first, while the server still takes plain values.
-        let engine = SyncCommandSupport.engine(store: store, settings: settings)
-        if let failure = SyncCommandSupport.failure(for: await engine.runToCompletion()) {
-            throw CLIFailure(failure.code, "could not sync before encrypting: \(failure.message)")
+        if heldKeys == nil {
+            // This device's queue goes first, while the server still takes plain values.
+            let engine = SyncCommandSupport.engine(store: store, settings: settings)
+            if let failure = SyncCommandSupport.failure(for: await engine.runToCompletion(), store: store) {
+                throw CLIFailure(failure.code, "could not sync before encrypting: \(failure.message)")
+            }
         }
+        // A device that holds the account's keys while the server holds no ring meets a server
+        // restored from a backup older than the encryption: its queue goes out sealed, which
+        // the server takes only once a ring is back. The ring is made around the keys it holds,
+        // so what is sealed under them, here and on every other device, opens as before.
         let passphrase = try EncryptionSupport.newPassphrase(fromStandardInput: passphraseStdin)
-        let new = try KeyRing.create(passphrase: passphrase, parameters: KeyDerivation.calibrated())
+        let parameters = KeyDerivation.calibrated()
+        let new =
+            try heldKeys.map { try KeyRing.create(passphrase: passphrase, parameters: parameters, keeping: $0) }
+            ?? KeyRing.create(passphrase: passphrase, parameters: parameters)
         _ = try await EncryptionSupport.store(
             KeyRingDocument(version: 0, keyring: new.ring), transport,
             what: "run 'quire encryption unlock' to use its keys")
@@ -189,7 +199,7 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
                 "items are not all sealed yet (\(error.description)): run 'quire encryption enable' again to finish")
         }
         let engine = SyncCommandSupport.engine(store: store, settings: settings)
-        let failure = SyncCommandSupport.failure(for: await engine.runToCompletion())
+        let failure = SyncCommandSupport.failure(for: await engine.runToCompletion(), store: store)
         var out = Output()
         out.line(
             "Sealed \(outcome.sealed == 1 ? "1 item" : "\(outcome.sealed) items") on the server"

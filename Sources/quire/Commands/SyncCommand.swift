@@ -66,7 +66,7 @@ struct SyncCommand: AsyncParsableCommand {
         if total.summary.merged > 0 { parts.append("\(total.summary.merged) merged") }
         if waiting.rejected > 0 { parts.append("\(waiting.rejected) rejected (see 'quire status')") }
         let synced = "Synced · " + parts.joined(separator: ", ")
-        var failure = SyncCommandSupport.failure(for: outcome)
+        var failure = SyncCommandSupport.failure(for: outcome, store: store)
         if failure == nil && conflicts > 0 {
             // The one line says both: what the sync did, and what waits for the person.
             failure = CLIFailure(

@@ -60,6 +60,17 @@ enum SyncCommandSupport {
         }
     }
 
+    /// The failure `outcome` means, in the server's own words when it refused the request as
+    /// such (a 4xx other than 429: trying again cannot change it, and its message says what
+    /// to do, such as storing the key ring again after a restore). The round logged them as
+    /// its newest event.
+    static func failure(for outcome: SyncMachine.RoundOutcome, store: AppDatabase) -> CLIFailure? {
+        guard case .serverError(let status, _) = outcome, (400..<500).contains(status), status != 429,
+            let said = try? store.recentSyncEvents(limit: 1).first?.message
+        else { return failure(for: outcome) }
+        return CLIFailure(.unreachable, "\(said); local changes are kept")
+    }
+
     /// `outcome` in `quire sync --json`.
     static func name(of outcome: SyncMachine.RoundOutcome) -> String {
         switch outcome {

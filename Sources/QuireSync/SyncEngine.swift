@@ -185,8 +185,10 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                         }
                     })
             }
-            let pushed = try ledger.applyResults(response.results, sent: batch)
-            let pulled = try ledger.applyPage(response)
+            let ledger = self.ledger
+            let (pushed, pulled) = try await offThePool {
+                (try ledger.applyResults(response.results, sent: batch), try ledger.applyPage(response))
+            }
             let took = ledger.now().timeIntervalSince(began)
             let milliseconds = Int((took * 1000).rounded())
             report.record(

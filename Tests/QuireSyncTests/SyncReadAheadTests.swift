@@ -83,13 +83,14 @@ import Testing
 
         // When the first answer comes back, another connection takes the database's write lock,
         // so the engine cannot apply that page. Only a request asked ahead can reach the server
-        // meanwhile; it lets the lock go (so does a deadline, when none comes). The first
-        // request is never one asked ahead, so its answer is the one being applied.
+        // meanwhile; it lets the lock go (so does a deadline, when none comes: 9 s, under the
+        // 10 s the engine waits for the lock, so that a loaded machine has time to send it).
+        // The first request is never one asked ahead, so its answer is the one being applied.
         var unsafe = Configuration()
         unsafe.allowsUnsafeTransactions = true
         unsafe.busyMode = .timeout(5)
         let blocker = WriteBlocker(try DatabaseQueue(path: database.path, configuration: unsafe))
-        transport.afterAnswer(1) { try? blocker.hold(releasingAfter: 5) }
+        transport.afterAnswer(1) { try? blocker.hold(releasingAfter: 9) }
         transport.beforeRequest(2) { blocker.sawRequestWhileHeld() }
         // Before the 5th request, something is typed on the device.
         let typed = LockedID()

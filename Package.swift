@@ -104,7 +104,7 @@ let package = Package(
         // MARK: - Tests (Swift Testing), one target per module
         // What the test targets share: snapshots, waiting with a deadline, child processes.
         .target(name: "QuireTestSupport", dependencies: ["TerminalUI"], path: "Tests/QuireTestSupport"),
-        .testTarget(name: "QuireCoreTests", dependencies: ["QuireCore"]),
+        .testTarget(name: "QuireCoreTests", dependencies: ["QuireTestSupport", "QuireCore"]),
         .testTarget(name: "QuireProtocolTests", dependencies: ["QuireProtocol", "QuireCore"]),
         .testTarget(name: "QuireCryptoTests", dependencies: ["QuireCrypto", "CSodium"]),
         .testTarget(name: "QuireStoreTests", dependencies: ["QuireTestSupport", "QuireStore", "QuireCore", grdb]),

@@ -11,7 +11,7 @@ import Testing
     /// test to change the item, then runs `change` on the file (`$1`).
     struct EditorOpen {
         let cli: QuireCLI
-        let process: Process
+        let process: SpawnedProcess
         let child: ChildRun
 
         init(_ cli: QuireCLI, editing id: String, change: String) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 /// `quire edit` with no field options runs the person's editor the way the app does: it must

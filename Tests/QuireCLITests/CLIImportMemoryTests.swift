@@ -1,11 +1,12 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 /// `quire import` reads its file while it writes the store: a file far larger than the memory
 /// the process may use imports whole, all or nothing.
 @Suite struct CLIImportMemoryTests {
     /// The highest resident memory (`VmHWM`) the process reached, read from /proc until it exits.
-    static func peakMemory(of process: Process) -> Int {
+    static func peakMemory(of process: SpawnedProcess) -> Int {
         var peak = 0
         while process.isRunning {
             if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),

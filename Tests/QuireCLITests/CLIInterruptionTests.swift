@@ -41,7 +41,7 @@ import Testing
 
     /// Waits (polling, with a deadline) until the child has written at least `bytes` bytes
     /// (its `wchar` in /proc): it is then in the middle of writing the database.
-    func waitUntilWritten(_ process: Process, atLeast bytes: Int) -> Bool {
+    func waitUntilWritten(_ process: SpawnedProcess, atLeast bytes: Int) -> Bool {
         let path = "/proc/\(process.processIdentifier)/io"
         var wrote = false
         waitUntil(timeout: 20, every: 0.0002) {

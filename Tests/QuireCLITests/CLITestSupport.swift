@@ -39,7 +39,7 @@ struct QuireCLI {
     func start(
         _ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:],
         executable: String = QuireCLI.executable
-    ) throws -> (Process, ChildRun) {
+    ) throws -> (SpawnedProcess, ChildRun) {
         var env = ProcessInfo.processInfo.environment
         env["QUIRE_HOME"] = home
         env["NO_COLOR"] = "1"
@@ -51,7 +51,7 @@ struct QuireCLI {
         return (child.process, child)
     }
 
-    static func collect(_ process: Process, _ child: ChildRun) -> Result {
+    static func collect(_ process: SpawnedProcess, _ child: ChildRun) -> Result {
         let output = child.finish()
         return Result(status: output.status, stdout: output.stdout, stderr: output.stderr)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireCore
@@ -191,16 +192,11 @@ enum GitMergeFile {
             i=0; while [ $i -lt \(cases.count) ]; do
             git merge-file -p "$i.l" "$i.b" "$i.r"; printf '\\000%d\\000' $?; i=$((i+1)); done
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let outputPath = directory + "/answers"
+        let process = try SpawnedProcess(
+            "/bin/sh", ["-c", "cd '\(directory)' && " + script], output: .file(outputPath))
         process.waitUntilExit()
+        let data = try Data(contentsOf: URL(fileURLWithPath: outputPath))
         let fields = data.split(separator: 0, omittingEmptySubsequences: false)
         var answers: [Answer] = []
         var index = 0

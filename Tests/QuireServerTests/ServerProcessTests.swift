@@ -172,16 +172,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let cert = folder.appendingPathComponent("cert.pem").path
         let key = folder.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj",
-            "/CN=127.0.0.1",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        openssl.standardOutput = FileHandle.nullDevice
-        try ProcessLaunch.run(openssl)
-        openssl.waitUntilExit()
+        let openssl = try SpawnedProcess(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj",
+                "/CN=127.0.0.1",
+            ])
         try #require(openssl.terminationStatus == 0)
 
         let server = try await ServerProcess(serve: [

@@ -55,13 +55,8 @@ enum QuireBinary {
             if let some = created.randomElement(using: &random) {
                 try store.update(some, fields: [.pinned: .bool(true)])
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: quire)
-            process.arguments = ["sync"]
-            process.environment = ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try ProcessLaunch.run(process)
+            let process = try SpawnedProcess(
+                quire, ["sync"], environment: ["QUIRE_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin"])
             try await Task.sleep(nanoseconds: UInt64.random(in: 0...200_000_000, using: &random))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -21,13 +21,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         // Another process takes the lock and holds it until killed (`--close`: only flock itself
         // holds it, not the command it waits on).
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["--exclusive", "--close", path, "/bin/cat"]
-        let input = Pipe()
-        holder.standardInput = input
-        try ProcessLaunch.run(holder)
-        defer { try? input.fileHandleForWriting.close() }
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let holder = try SpawnedProcess(
+            "/usr/bin/flock", ["--exclusive", "--close", path, "/bin/cat"], input: .descriptor(ends[0]))
+        close(ends[0])
+        defer { close(ends[1]) }
         let lock = SyncLock(path: path, now: { Date() })
         await eventually {
             // A probe that lets go at once if it got the lock before the holder did.

@@ -12,8 +12,7 @@ public struct ProcessOutput: Sendable {
 /// Files, not pipes: a child that prints more than a pipe holds never stalls waiting for a
 /// reader, and nothing has to drain two pipes at once.
 public final class ChildRun: @unchecked Sendable {
-    // Process is not Sendable; after `start` this wrapper only waits on it and reads its status.
-    public let process: Process
+    public let process: SpawnedProcess
     private let capture: String
     /// Whether stderr was sent into the stdout file (then `stderr` comes back empty).
     private let mergesOutput: Bool
@@ -27,27 +26,19 @@ public final class ChildRun: @unchecked Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil,
         mergingOutput: Bool = false
     ) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
         capture = NSTemporaryDirectory() + "quire-child-\(UUID().uuidString)"
         mergesOutput = mergingOutput
-        _ = FileManager.default.createFile(atPath: capture + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: capture + ".err", contents: nil)
-        let out = FileHandle(forWritingAtPath: capture + ".out")
-        process.standardOutput = out
-        process.standardError = mergingOutput ? out : FileHandle(forWritingAtPath: capture + ".err")
+        var input = SpawnedProcess.Input.nullDevice
         if let stdin {
             _ = FileManager.default.createFile(atPath: capture + ".in", contents: Data(stdin.utf8))
-            process.standardInput = FileHandle(forReadingAtPath: capture + ".in")
-        } else {
-            process.standardInput = FileHandle.nullDevice
+            input = .file(capture + ".in")
         }
         do {
-            try ProcessLaunch.run(process)
+            process = try SpawnedProcess(
+                executable, arguments, environment: environment, input: input, output: .file(capture + ".out"),
+                error: mergingOutput ? .sameAsOutput : .file(capture + ".err"))
         } catch {
-            removeFiles()
+            Self.removeFiles(capture)
             throw error
         }
     }
@@ -61,7 +52,9 @@ public final class ChildRun: @unchecked Sendable {
         return ProcessOutput(status: process.terminationStatus, stdout: out, stderr: err)
     }
 
-    private func removeFiles() {
+    private func removeFiles() { Self.removeFiles(capture) }
+
+    private static func removeFiles(_ capture: String) {
         for suffix in [".out", ".err", ".in"] { try? FileManager.default.removeItem(atPath: capture + suffix) }
     }
 

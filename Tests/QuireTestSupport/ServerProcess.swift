@@ -12,8 +12,7 @@ public struct ChildProcessError: Error, CustomStringConvertible, Sendable {
 
 /// The real `quire-server` binary, started on an ephemeral loopback port.
 public final class ServerProcess: @unchecked Sendable {
-    // Process is not Sendable; this wrapper only reads its pid and exit status after start.
-    private let process: Process
+    private let process: SpawnedProcess
     public private(set) var port = 0
     public let logURL: URL
     public let scheme: String
@@ -72,13 +71,9 @@ public final class ServerProcess: @unchecked Sendable {
     private init(launching arguments: [String]) throws {
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("quire-server-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logURL)
-        process = Process()
-        process.executableURL = try ServerProcess.binary
-        process.arguments = ["serve", "--port", "0", "--log-level", "info"] + arguments
-        process.standardError = log
-        process.standardOutput = log
-        try ProcessLaunch.run(process)
+        process = try SpawnedProcess(
+            try ServerProcess.binary.path, ["serve", "--port", "0", "--log-level", "info"] + arguments,
+            output: .file(logURL.path), error: .sameAsOutput)
         scheme = arguments.contains("--tls-cert") ? "https" : "http"
     }
 

@@ -42,16 +42,11 @@ import Testing
     }
 
     @Test func aSealedFileReachesAnotherDeviceByteForByteWhileItsBytesAreNowhereOnTheServer() async throws {
-        let folder = try ServerProcessTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("server.db").path
-        let backup = folder.appendingPathComponent("backup.db").path
-        let ann = try await BackupTests.server(["user", "add", "ann", "--db", db]).out
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let bob = try await BackupTests.server(["user", "add", "bob", "--db", db]).out
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0", "--log-level", "debug"])
-        defer { Task { await server.stop() } }
+        let fixture = try await LiveFixture.start(
+            ["--rate-limit", "0", "--log-level", "debug"], users: ["ann", "bob"])
+        defer { Task { await fixture.finish() } }
+        let (db, server, ann, bob) = (fixture.db, fixture.server, fixture.token, fixture.tokens["bob"] ?? "")
+        let backup = fixture.path("backup.db")
 
         let laptop = try Device()
         let phone = try Device()
@@ -114,15 +109,10 @@ import Testing
     }
 
     @Test func turningEncryptionOnDropsThePlainCopyAndTheFileTravelsAgainSealed() async throws {
-        let folder = try ServerProcessTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("server.db").path
-        let before = folder.appendingPathComponent("before.db").path
-        let after = folder.appendingPathComponent("after.db").path
-        let ann = try await BackupTests.server(["user", "add", "ann", "--db", db]).out
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0"])
-        defer { Task { await server.stop() } }
+        let fixture = try await LiveFixture.start(["--rate-limit", "0"])
+        defer { Task { await fixture.finish() } }
+        let (db, server, ann) = (fixture.db, fixture.server, fixture.token)
+        let (before, after) = (fixture.path("before.db"), fixture.path("after.db"))
 
         let laptop = try Device()
         let phone = try Device()
@@ -159,13 +149,9 @@ import Testing
     }
 
     @Test func aFileTheServerAlteredReorderedSwappedOrCutShortIsMarkedAndNothingOfItIsKept() async throws {
-        let folder = try ServerProcessTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("server.db").path
-        let ann = try await BackupTests.server(["user", "add", "ann", "--db", db]).out
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0"])
-        defer { Task { await server.stop() } }
+        let fixture = try await LiveFixture.start(["--rate-limit", "0"])
+        defer { Task { await fixture.finish() } }
+        let (db, server, ann) = (fixture.db, fixture.server, fixture.token)
 
         let laptop = try Device()
         let phone = try Device()

@@ -34,14 +34,11 @@ import Testing
     }
 
     @Test func aWordSyncedWithEncryptionOnIsNowhereOnTheServerWhileAPlainAccountsIs() async throws {
-        let folder = try ServerProcessTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("server.db").path
-        let backup = folder.appendingPathComponent("backup.db").path
-        let ann = try await BackupTests.server(["user", "add", "ann", "--db", db]).out.trimmed
-        let bob = try await BackupTests.server(["user", "add", "bob", "--db", db]).out.trimmed
-        let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0", "--log-level", "debug"])
-        defer { Task { await server.stop() } }
+        let fixture = try await LiveFixture.start(
+            ["--rate-limit", "0", "--log-level", "debug"], users: ["ann", "bob"])
+        defer { Task { await fixture.finish() } }
+        let (db, server, ann, bob) = (fixture.db, fixture.server, fixture.token, fixture.tokens["bob"] ?? "")
+        let backup = fixture.path("backup.db")
 
         let laptop = try Device()
         let phone = try Device()
@@ -110,12 +107,9 @@ import Testing
     }
 
     @Test func enablingOnAnAccountWithItemsSealsThemAllAndDropsTombstoneContent() async throws {
-        let folder = try ServerProcessTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("server.db").path
-        let ann = try await BackupTests.server(["user", "add", "ann", "--db", db]).out.trimmed
-        let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0"])
-        defer { Task { await server.stop() } }
+        let fixture = try await LiveFixture.start(["--rate-limit", "0"])
+        defer { Task { await fixture.finish() } }
+        let (db, server, ann) = (fixture.db, fixture.server, fixture.token)
 
         let laptop = try Device()
         let phone = try Device()
@@ -189,8 +183,4 @@ import Testing
         try await third.must(["sync"])
         #expect(try await third.must(["show", ids[1], "--json"]).contains("After the change"))
     }
-}
-
-extension String {
-    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }

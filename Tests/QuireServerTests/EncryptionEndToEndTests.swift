@@ -34,22 +34,13 @@ import Testing
     }
 
     @Test func aWordSyncedWithEncryptionOnIsNowhereOnTheServerWhileAPlainAccountsIs() async throws {
-        let fixture = try await LiveFixture.start(
-            ["--rate-limit", "0", "--log-level", "debug"], users: ["ann", "bob"])
-        defer { Task { await fixture.finish() } }
-        let (db, server, ann, bob) = (fixture.db, fixture.server, fixture.token, fixture.tokens["bob"] ?? "")
-        let backup = fixture.path("backup.db")
-
-        let laptop = try Device()
-        let phone = try Device()
-        let plain = try Device()
-        defer { for device in [laptop, phone, plain] { device.remove() } }
-        let canary = "zqcanary" + UUID().uuidString.prefix(8).lowercased()
-        let control = "zqcontrol" + UUID().uuidString.prefix(8).lowercased()
-
-        try await laptop.must(["remote", "set", server.baseURL, "--token", ann])
-        let enabled = try await Self.run(
-            laptop, ["encryption", "enable", "--passphrase-stdin"], stdin: Self.passphrase)
+        let scene = try await EncryptedAccountScene.start(word: "")
+        defer { scene.finish() }
+        let (laptop, phone, plain, canary, control) = (
+            scene.laptop, scene.phone, scene.plain, scene.canary, scene.control
+        )
+        let (db, server, ann, bob, enabled) = (scene.fixture.db, scene.server, scene.ann, scene.bob, scene.enabled)
+        let backup = scene.fixture.path("backup.db")
         #expect(enabled.status == 0, "\(enabled.err)")
         let recovery = try #require(
             enabled.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

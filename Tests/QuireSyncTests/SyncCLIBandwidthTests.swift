@@ -10,11 +10,7 @@ import Testing
 /// `quire sync` and the app send the same bytes for the same changes: one transport, one rule
 /// for compression, whether the process has heard from the server before or not.
 @Suite(.serialized) struct SyncCLIBandwidthTests {
-    func makeHome() throws -> String {
-        let home = NSTemporaryDirectory() + "quire-cli-bandwidth-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
+    func makeHome() throws -> String { try QuireBinary.makeHome("cli-bandwidth") }
 
     /// A consistent copy of a store file, its WAL folded in.
     static func copyStore(from source: String, to destination: String) throws {

@@ -6,11 +6,7 @@ import Testing
 /// answers (a refused token is said at once and saved all the same; an unreachable server is no
 /// error), and `quire sync` shows its progress on a terminal.
 @Suite struct SyncCLIMessagesTests {
-    static func makeHome() throws -> String {
-        let home = NSTemporaryDirectory() + "quire-cli-messages-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
+    static func makeHome() throws -> String { try QuireBinary.makeHome("cli-messages") }
 
     @Test func aRefusedTokenIsSaidAndStillSaved() async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")

@@ -51,6 +51,17 @@ extension QuireBinary {
         return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Runs the built `quire` and expects it to succeed: a failure is recorded with what it
+    /// printed, and the test goes on.
+    @discardableResult
+    static func expectingSuccess(
+        _ arguments: [String], home: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> CLIRun {
+        let run = try await execute(arguments, home: home)
+        #expect(run.status == 0, "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
+        return run
+    }
+
     /// A new empty home for one test's device.
     static func makeHome(_ label: String) throws -> String {
         let home = NSTemporaryDirectory() + "quire-\(label)-\(UUID().uuidString)"
@@ -66,11 +77,7 @@ extension QuireBinary {
         "remote", "state", "lastSuccess", "outbox", "inFlight", "nextRetry", "deadLetters", "conflicts", "events",
     ]
 
-    func makeHome() throws -> String {
-        let home = NSTemporaryDirectory() + "quire-cli-sync-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
+    func makeHome() throws -> String { try QuireBinary.makeHome("cli-sync") }
 
     func status(_ home: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
         let run = try await QuireBinary.execute(["status", "--json"], home: home)

@@ -5,18 +5,12 @@ import Testing
 /// Links across devices (SPEC: Links): a rename made on one device keeps the links written on
 /// another working, there and on a device that first hears of the item after the rename.
 @Suite(.serialized) struct SyncLinkTests {
-    func makeHome() throws -> String {
-        let home = NSTemporaryDirectory() + "quire-link-sync-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
+    func makeHome() throws -> String { try QuireBinary.makeHome("link-sync") }
 
     func quire(_ home: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation)
         async throws -> CLIRun
     {
-        let run = try await QuireBinary.execute(arguments, home: home)
-        #expect(run.status == 0, "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
-        return run
+        try await QuireBinary.expectingSuccess(arguments, home: home, sourceLocation: sourceLocation)
     }
 
     /// The ids of the items a link list reaches, nil for a link that reaches none.

@@ -5,19 +5,13 @@ import Testing
 /// `quire rm --purge` across devices (SPEC: The trash): the item is deleted on every device and
 /// gone from the one that purged it, and its tombstone does not come back there.
 @Suite(.serialized) struct SyncPurgeTests {
-    func makeHome() throws -> String {
-        let home = NSTemporaryDirectory() + "quire-purge-sync-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
+    func makeHome() throws -> String { try QuireBinary.makeHome("purge-sync") }
 
     @discardableResult
     func quire(_ home: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation)
         async throws -> CLIRun
     {
-        let run = try await QuireBinary.execute(arguments, home: home)
-        #expect(run.status == 0, "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
-        return run
+        try await QuireBinary.expectingSuccess(arguments, home: home, sourceLocation: sourceLocation)
     }
 
     /// Runs `body` with two devices signed in to a running server; all is removed after.

@@ -7,19 +7,13 @@ import Testing
 /// server: a deleted item's text stays on the devices that had it, goes to no new device, and
 /// comes back everywhere when a device that kept it restores it.
 @Suite(.serialized) struct SyncTombstoneTests {
-    func makeHome() throws -> String {
-        let home = NSTemporaryDirectory() + "quire-tombstone-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
+    func makeHome() throws -> String { try QuireBinary.makeHome("tombstone") }
 
     @discardableResult
     func quire(_ home: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation)
         async throws -> String
     {
-        let run = try await QuireBinary.execute(arguments, home: home)
-        #expect(run.status == 0, "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
-        return run.stdout
+        try await QuireBinary.expectingSuccess(arguments, home: home, sourceLocation: sourceLocation).stdout
     }
 
     /// The device's copy of the item (deleted ones too), nil when it holds none.

@@ -141,6 +141,17 @@ let package = Package(
     ]
 )
 
+// Every executable is linked by lld (shipped with the Swift toolchain on Linux) with its relative
+// relocations packed, and exports no symbols of its own: every command starts by relocating the
+// whole binary, and the static standard library's `-export-dynamic` made the runtime's one
+// `dladdr` look through every Swift symbol. Figures: the start-up section of BENCHMARKS.md.
+let leanStart = LinkerSetting.unsafeFlags(
+    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+    .when(platforms: [.linux]))
+for target in package.targets where target.type == .executable {
+    target.linkerSettings = (target.linkerSettings ?? []) + [leanStart]
+}
+
 // Every target of ours: `any` spelled out on existentials, and a file sees only the modules it
 // imports (as Hummingbird builds), so a dependency is never reached by accident.
 for target in package.targets where target.type != .system {

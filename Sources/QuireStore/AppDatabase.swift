@@ -97,10 +97,12 @@ public final class AppDatabase: Sendable {
                 probe = queue
                 migrationsDue = try queue.inDatabase { db in
                     _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
-                    if try migrator.hasBeenSuperseded(db) {
+                    switch try migrator.state(db) {
+                    case .complete: return false
+                    case .due: return true
+                    case .superseded:
                         throw StoreError.unusable(path: path, reason: "it was written by a newer version of Quire")
                     }
-                    return try !migrator.hasCompletedMigrations(db)
                 }
             }
         } catch {
@@ -146,8 +148,9 @@ public final class AppDatabase: Sendable {
         let database = AppDatabase(path: path, writer: writer, environment: environment, ownedDirectory: nil)
         if migrationsDue {
             try database.withStoreErrors {
-                guard try writer.read({ try !migrator.hasCompletedMigrations($0) }) else { return }
-                let isUpgrade = try writer.read { try !migrator.appliedIdentifiers($0).isEmpty }
+                let applied = try writer.read { try migrator.appliedIdentifiers($0) }
+                guard applied != Set(migrator.migrations) else { return }
+                let isUpgrade = !applied.isEmpty
                 if isUpgrade { beforeUpgrade?() }
                 try migrator.migrate(writer)
                 // A migration may rewrite much of a large store (an index over a million items

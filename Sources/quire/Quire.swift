@@ -16,7 +16,18 @@ struct Quire: AsyncParsableCommand {
         AttachmentsCommand.self, AttachmentCommand.self, DetachCommand.self,
     ]
 
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration {
+        RootParse.skipsCompletionCheck ? fastConfiguration : standardConfiguration
+    }
+
+    /// The same, naming a super command: see `RootParse`. No message is ever made from it.
+    static let fastConfiguration = {
+        var configuration = standardConfiguration
+        configuration._superCommandName = "quire"
+        return configuration
+    }()
+
+    static let standardConfiguration = CommandConfiguration(
         commandName: "quire",
         abstract: "Offline-first notes and tasks for the terminal.",
         discussion: """
@@ -37,7 +48,7 @@ struct Quire: AsyncParsableCommand {
 
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try RootParse.command()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -17,7 +17,7 @@ struct ExportCommand: StoreCommand {
             'quire import' reads both back.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
+    enum Format: String, ExpressibleByArgument, ArgumentChoice {
         case json, markdown
     }
 

@@ -20,7 +20,7 @@ struct ImportCommand: StoreCommand {
             nothing. The whole file is checked first: one bad entry and nothing is imported.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
+    enum Format: String, ExpressibleByArgument, ArgumentChoice {
         case json, markdown, taskwarrior
     }
 

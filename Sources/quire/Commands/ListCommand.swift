@@ -34,14 +34,14 @@ struct ListCommand: StoreCommand {
             ↑ when pinned, [ ]/[x] for tasks, title, due date, priority, project and tags.
             """)
 
-    enum KindChoice: String, EnumerableFlag {
+    enum KindChoice: String, EnumerableFlag, ArgumentChoice {
         case notes, tasks
         static func help(for value: KindChoice) -> ArgumentHelp? {
             value == .notes ? "Only notes." : "Only tasks."
         }
     }
 
-    enum StatusChoice: String, EnumerableFlag {
+    enum StatusChoice: String, EnumerableFlag, ArgumentChoice {
         case open, done
         static func help(for value: StatusChoice) -> ArgumentHelp? {
             value == .open ? "Only open tasks." : "Only done tasks."
@@ -66,7 +66,7 @@ struct ListCommand: StoreCommand {
     @Flag(help: "Deleted items and waiting tasks too.")
     var all = false
 
-    enum SortChoice: String, ExpressibleByArgument, CaseIterable {
+    enum SortChoice: String, ExpressibleByArgument, ArgumentChoice {
         case due, priority, urgency, created, updated
     }
 

@@ -16,7 +16,7 @@ struct ResolveCommand: ParsableCommand {
             merged yourself. Whatever changed on one side only is kept in every case.
             """)
 
-    enum Side: String, ExpressibleByArgument, CaseIterable {
+    enum Side: String, ExpressibleByArgument, ArgumentChoice {
         case local, remote, both
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import QuireApp
 import QuireCore
 import QuireStore
+import QuireSync
 import QuireTestSupport
 import QuireUI
 import TerminalUI
@@ -30,12 +31,13 @@ final class AppHarness: @unchecked Sendable {
         if !items.isEmpty { _ = try store.importItems(items) }
         try prepare?(store, directory)
         backend = TestBackend(size: size)
-        let environment = AppEnvironment(
+        var environment = AppEnvironment(
             items: source?(store) ?? StoreItemSource(store: store), reviews: StoreItemSource(store: store),
             statusStore: store, sync: try sync?(directory) ?? LocalOnlySync(),
             now: now ?? StoreEnvironment.live.now, editorCommand: editor,
             processEnvironment: ProcessInfo.processInfo.environment, temporaryDirectory: directory,
             today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
+        environment.attachments = StoreItemSource(store: store, settings: Self.settings(in: directory))
         runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")
         runtime.start()
         runtime.waitUntilIdle()
@@ -45,6 +47,12 @@ final class AppHarness: @unchecked Sendable {
         runtime.stop()
         _ = runtime.waitUntilStopped()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The sync settings beside the store: where a test's sync control and attaching read the
+    /// remote and the account's keys.
+    static func settings(in directory: String) -> SyncSettings {
+        SyncSettings(configPath: directory + "/config.toml", credentialsPath: directory + "/credentials")
     }
 
     var text: String { backend.text }

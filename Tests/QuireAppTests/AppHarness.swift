@@ -18,13 +18,15 @@ final class AppHarness: @unchecked Sendable {
     /// - Parameters:
     ///   - prepare: writes to the store (and files beside it) before the app starts.
     ///   - sync: the app's sync control, given the data directory (default: no remote).
+    ///   - variables: set in the app's process environment (`QUIRE_OPEN`), given the data directory.
     init(
         size: Size = Size(width: 80, height: 24), items: [ImportEntry] = [], editor: String = "false",
         storeEnvironment: StoreEnvironment = .deterministic(),
         source: ((AppDatabase) -> any ItemSource)? = nil,
         prepare: ((AppDatabase, String) throws -> Void)? = nil,
         sync: ((String) throws -> any SyncControl)? = nil,
-        now: (@Sendable () -> Date)? = nil
+        now: (@Sendable () -> Date)? = nil,
+        variables: (String) -> [String: String] = { _ in [:] }
     ) throws {
         directory = try makeTemporaryDirectory("quire-app-test")
         store = try AppDatabase.open(path: directory + "/quire.db", environment: storeEnvironment)
@@ -35,7 +37,8 @@ final class AppHarness: @unchecked Sendable {
             items: source?(store) ?? StoreItemSource(store: store), reviews: StoreItemSource(store: store),
             statusStore: store, sync: try sync?(directory) ?? LocalOnlySync(),
             now: now ?? StoreEnvironment.live.now, editorCommand: editor,
-            processEnvironment: ProcessInfo.processInfo.environment, temporaryDirectory: directory,
+            processEnvironment: ProcessInfo.processInfo.environment.merging(variables(directory)) { $1 },
+            temporaryDirectory: directory,
             today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
         environment.attachments = StoreItemSource(store: store, settings: Self.settings(in: directory))
         runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")

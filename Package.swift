@@ -134,8 +134,8 @@ let package = Package(
         .testTarget(
             name: "QuireAppTests",
             dependencies: [
-                "QuireTestSupport", "QuireApp", "QuireUI", "QuireStore", "QuireSync", "QuireProtocol", "QuireCore",
-                "TerminalUI",
+                "QuireTestSupport", "QuireApp", "QuireUI", "QuireStore", "QuireSync", "QuireProtocol", "QuireCrypto",
+                "QuireCore", "TerminalUI",
             ]
         ),
     ]

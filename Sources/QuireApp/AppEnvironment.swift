@@ -1,6 +1,7 @@
 import Foundation
 import QuireCore
 import QuireStore
+import QuireSync
 
 /// Everything the runtime reaches outside itself, chosen once by whoever starts the app (the
 /// `quire` executable, tests, benchmarks).
@@ -78,9 +79,12 @@ public struct AppEnvironment: Sendable {
         self.editorPollInterval = editorPollInterval
     }
 
-    /// Everything over one store: its items, reviews and sync status, and its clock.
-    public static func store(_ store: AppDatabase, sync: any SyncControl = LocalOnlySync()) -> AppEnvironment {
-        let source = StoreItemSource(store: store)
+    /// Everything over one store: its items, reviews and sync status, and its clock; files
+    /// attached in the app take their keys from `settings`.
+    public static func store(
+        _ store: AppDatabase, sync: any SyncControl = LocalOnlySync(), settings: SyncSettings? = nil
+    ) -> AppEnvironment {
+        let source = StoreItemSource(store: store, settings: settings)
         var environment = AppEnvironment(
             items: source, reviews: source, statusStore: store, drafts: store, sync: sync,
             now: store.environment.now)
@@ -89,10 +93,11 @@ public struct AppEnvironment: Sendable {
     }
 
     /// The live environment over a store, reading the editor from `$VISUAL`, `$EDITOR`, `vi`.
-    public static func live(store: AppDatabase, environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> AppEnvironment
-    {
-        var live = AppEnvironment.store(store)
+    public static func live(
+        store: AppDatabase, settings: SyncSettings? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> AppEnvironment {
+        var live = AppEnvironment.store(store, settings: settings)
         live.editorCommand = editorCommand(environment)
         live.processEnvironment = environment
         return live

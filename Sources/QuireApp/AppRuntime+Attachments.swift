@@ -98,14 +98,16 @@ extension AppRuntime {
 
     /// Copies the file out under its own name (openers choose a program by it, and must not
     /// touch the store's copy), then starts the opener beside the app. The opener's end is
-    /// awaited off the UI queue: a shell that could not find it says so as a notice.
+    /// awaited off the UI queue: a shell that could not find it says so as a notice. Day-old
+    /// copies go first (`OpenerCopies`).
     private func open(_ file: AttachedFile, from attachments: any AttachmentSource) -> AttachmentAnswer {
-        let folder = (environment.temporaryDirectory as NSString)
-            .appendingPathComponent("quire-open/\(file.hash.prefix(16))")
-        let path = (folder as NSString).appendingPathComponent(file.name)
+        let path = openerCopies.path(for: file)
         let command = environment.openCommand
+        openerCopies.openerStarting(on: path)
+        removeStaleOpenerCopies()
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try attachments.copy(file, to: path)
             let pid = try ChildProcess.spawn(
                 shellCommand: command, arguments: [path], environment: environment.processEnvironment, beside: true)
@@ -113,13 +115,24 @@ extension AppRuntime {
             DispatchQueue.global(qos: .utility).async { [self] in
                 defer { activity.end() }
                 let status = ChildProcess.wait(pid)
+                openerCopies.openerEnded(on: path)
                 if let problem = AppRuntime.openerFailure(status, command: command, name: file.name) {
                     send(.attachmentAnswered(.failed(problem)))
                 }
             }
             return .opened(name: file.name, with: command)
         } catch {
+            openerCopies.openerEnded(on: path)
             return .failed("Cannot open \(file.name): \(AppRuntime.oneLine(error))")
+        }
+    }
+
+    /// Removes day-old opener copies off the UI queue (a folder read, and a removal or two).
+    func removeStaleOpenerCopies() {
+        activity.begin()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            defer { activity.end() }
+            openerCopies.removeStale()
         }
     }
 

@@ -46,12 +46,15 @@ public final class AppRuntime: @unchecked Sendable {
     public var startupNotice: String?
     /// Frames drawn so far (benchmarks read it).
     public private(set) var framesDrawn = 0
+    /// The copies of attached files handed to the opener, removed when no longer needed.
+    let openerCopies: OpenerCopies
 
     public init(environment: AppEnvironment, backend: any TerminalBackend, label: String = "quire.ui") {
         self.environment = environment
         self.backend = backend
         queue = DispatchQueue(label: label, qos: .userInteractive)
         state = AppState(size: backend.size)
+        openerCopies = OpenerCopies(temporaryDirectory: environment.temporaryDirectory)
     }
 
     // MARK: - Life cycle
@@ -72,6 +75,7 @@ public final class AppRuntime: @unchecked Sendable {
             if let startupNotice { messages.append(.notice(.info(startupNotice))) }
             process(messages)
             loadDraftsToOffer()
+            removeStaleOpenerCopies()
             startPolling()
             // The worker tells the app of every change of its state; nothing here asks it.
             environment.sync.follow { [weak self] worker in self?.send(.syncWorkerChanged(worker)) }
@@ -101,6 +105,7 @@ public final class AppRuntime: @unchecked Sendable {
     private func finish(status: Int32) {
         guard !stopped else { return }
         keepDraftNow()
+        openerCopies.removeOwn()
         stopped = true
         exitStatus = status
         pollTimer?.cancel()

@@ -1,6 +1,7 @@
 import Foundation
 import QuireCore
 import QuireStore
+import QuireSync
 import QuireUI
 
 /// The live `ItemSource`: Quire's SQLite store.
@@ -22,9 +23,16 @@ public struct StoreItemSource: ItemSource {
 
     /// The person's day: tasks waiting past it are hidden from the list.
     let today: @Sendable () -> Day
+    /// Where attaching reads the account's keys, so a file attached here is keyed at once, as
+    /// `quire attach` keys it; nil (no sync) attaches files as they are.
+    public var settings: SyncSettings?
 
-    public init(store: AppDatabase, today: @escaping @Sendable () -> Day = { AppEnvironment.localDay(of: Date()) }) {
+    public init(
+        store: AppDatabase, settings: SyncSettings? = nil,
+        today: @escaping @Sendable () -> Day = { AppEnvironment.localDay(of: Date()) }
+    ) {
         self.store = store
+        self.settings = settings
         self.today = today
     }
 

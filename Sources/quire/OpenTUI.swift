@@ -46,7 +46,7 @@ func openTUI(help: String) throws {
         worker.credentialsChanged()
         hints.reconnect()
     }
-    var appEnvironment = AppEnvironment.live(store: store, environment: environment)
+    var appEnvironment = AppEnvironment.live(store: store, settings: settings, environment: environment)
     appEnvironment.sync = LiveSyncControl(
         settings: settings, worker: worker, engine: engine, news: news,
         storeLastSuccess: { try? store.syncMeta().lastSuccessAt })

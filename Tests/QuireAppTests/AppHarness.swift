@@ -2,6 +2,7 @@ import Foundation
 import QuireApp
 import QuireCore
 import QuireStore
+import QuireSync
 import QuireTestSupport
 import QuireUI
 import TerminalUI
@@ -17,25 +18,29 @@ final class AppHarness: @unchecked Sendable {
     /// - Parameters:
     ///   - prepare: writes to the store (and files beside it) before the app starts.
     ///   - sync: the app's sync control, given the data directory (default: no remote).
+    ///   - variables: set in the app's process environment (`QUIRE_OPEN`), given the data directory.
     init(
         size: Size = Size(width: 80, height: 24), items: [ImportEntry] = [], editor: String = "false",
         storeEnvironment: StoreEnvironment = .deterministic(),
         source: ((AppDatabase) -> any ItemSource)? = nil,
         prepare: ((AppDatabase, String) throws -> Void)? = nil,
         sync: ((String) throws -> any SyncControl)? = nil,
-        now: (@Sendable () -> Date)? = nil
+        now: (@Sendable () -> Date)? = nil,
+        variables: (String) -> [String: String] = { _ in [:] }
     ) throws {
         directory = try makeTemporaryDirectory("quire-app-test")
         store = try AppDatabase.open(path: directory + "/quire.db", environment: storeEnvironment)
         if !items.isEmpty { _ = try store.importItems(items) }
         try prepare?(store, directory)
         backend = TestBackend(size: size)
-        let environment = AppEnvironment(
+        var environment = AppEnvironment(
             items: source?(store) ?? StoreItemSource(store: store), reviews: StoreItemSource(store: store),
             statusStore: store, sync: try sync?(directory) ?? LocalOnlySync(),
             now: now ?? StoreEnvironment.live.now, editorCommand: editor,
-            processEnvironment: ProcessInfo.processInfo.environment, temporaryDirectory: directory,
+            processEnvironment: ProcessInfo.processInfo.environment.merging(variables(directory)) { $1 },
+            temporaryDirectory: directory,
             today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
+        environment.attachments = StoreItemSource(store: store, settings: Self.settings(in: directory))
         runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")
         runtime.start()
         runtime.waitUntilIdle()
@@ -45,6 +50,12 @@ final class AppHarness: @unchecked Sendable {
         runtime.stop()
         _ = runtime.waitUntilStopped()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The sync settings beside the store: where a test's sync control and attaching read the
+    /// remote and the account's keys.
+    static func settings(in directory: String) -> SyncSettings {
+        SyncSettings(configPath: directory + "/config.toml", credentialsPath: directory + "/credentials")
     }
 
     var text: String { backend.text }

@@ -63,17 +63,9 @@ import Testing
         #expect(try setup.cli("attach", Self.shortID(setup), original).status == 0)
         try FileManager.default.removeItem(atPath: original)
         // The opener writes down the path it got, and what it printed must not reach the screen.
-        let opener = setup.home + "/opener.sh"
         let record = setup.home + "/opened-path"
-        try "#!/bin/sh\necho \"$1\" > '\(record).tmp' && mv '\(record).tmp' '\(record)'\necho opener-noise\n"
-            .write(toFile: opener, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener)
-        let tmux = try Tmux(script: setup.script(environment: "QUIRE_OPEN='\(opener)'"), directory: setup.home)
-        #expect(tmux.waitFor { $0.contains("Garden") })
-        tmux.keys("Enter")
-        #expect(tmux.waitFor { $0.contains("📎 plan.txt") && $0.contains("o open file") })
-        tmux.keys("o")
-        #expect(tmux.waitFor { $0.contains("Opened plan.txt with") })
+        let tmux = try Self.openGardensFile(
+            setup, opener: "echo \"$1\" > '\(record).tmp' && mv '\(record).tmp' '\(record)'\necho opener-noise")
         #expect(waitUntil(timeout: 5, every: 0.01) { FileManager.default.fileExists(atPath: record) })
         let path = try String(contentsOfFile: record, encoding: .utf8).trimmingCharacters(in: .newlines)
         #expect(path.hasSuffix("/plan.txt"), "the opener gets the file under its own name: \(path)")
@@ -93,6 +85,22 @@ import Testing
         #expect(missing.waitFor { $0.contains("Cannot open plan.txt: '\(setup.home.prefix(20))") })
         missing.keys("q", "q")
         #expect(missing.waitFor { $0.contains("quire-exited-0") })
+    }
+
+    /// Starts the app with an opener script of `opener` (sh, given the file's path as $1),
+    /// opens the item "Garden" and presses `o` on its file, plan.txt, once the view lists it.
+    static func openGardensFile(_ setup: Setup, opener body: String) throws -> Tmux {
+        let opener = setup.home + "/opener.sh"
+        try "#!/bin/sh\n\(body)\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener)
+        let tmux = try Tmux(script: setup.script(environment: "QUIRE_OPEN='\(opener)'"), directory: setup.home)
+        #expect(tmux.waitFor { $0.contains("Garden") })
+        tmux.keys("Enter")
+        #expect(tmux.waitFor { $0.contains("📎 plan.txt") && $0.contains("o open file") }, "\(tmux.capture())")
+        tmux.keys("o")
+        // Long enough for a file fetched first.
+        #expect(tmux.waitFor(timeout: 20) { $0.contains("Opened plan.txt with") }, "\(tmux.capture())")
+        return tmux
     }
 
     /// The short id of the only item.

@@ -30,19 +30,17 @@ struct AttachCommand: StoreCommand {
 
     func run(store: AppDatabase, out: inout Output) throws {
         let fullID = try ItemIDs.resolve(id, in: store)
-        // Read before anything is copied: keys that cannot be read change nothing.
-        let keys = try SyncCommandSupport.settings().dataKeysOrFailure()
         let (updated, attachments): (Item, [AttachedFile])
         do {
-            (updated, attachments) = try store.attachFiles(at: files, to: fullID) { added, known in
-                guard let keys else { return added }
-                return AttachmentKeys.keyed(added, keys: keys, known: try known())
-            }
+            (updated, attachments) = try store.attachFiles(
+                at: files, to: fullID, settings: SyncCommandSupport.settings())
         } catch let error as AttachFileError {
             switch error {
             case .notFound(let message): throw CLIFailure(.notFound, message)
             case .badInput(let message): throw CLIFailure.badInput(message)
             }
+        } catch let error as SyncSettingsError {
+            throw CLIFailure.badInput(error.description)
         }
         let shortID = try store.shortIDs(for: [updated])[updated.id] ?? updated.id
         for file in attachments {

@@ -23,40 +23,49 @@ public enum FieldCipher {
     public static func open(_ sealed: String, item: String, field: String, keys: DataKeys)
         throws(FieldCipherError) -> Data
     {
-        let parts = sealed.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformed("it is not three parts separated by dots") }
-        guard parts[0].first == "v", let version = number(parts[0].dropFirst()) else {
-            throw .malformed("it does not start with a format version")
-        }
-        guard version == QuireCrypto.formatVersion else { throw .unsupportedFormatVersion(Int(version)) }
-        guard let keyID = number(parts[1]) else { throw .malformed("its key id is not a number") }
-        let key: DataKey
-        do {
-            key = try keys.key(keyID)
-        } catch {
-            throw .unknownKeyID(keyID)
-        }
-        guard let box = Sodium.bytes(base64URL: parts[2]) else { throw .malformed("its ciphertext is not base64url") }
-        guard box.count >= Sodium.aeadOverhead else {
-            throw .malformed("it is truncated: \(box.count) bytes, fewer than a nonce and a tag")
-        }
-        let associatedData = AssociatedData.field(keyID: keyID, item: item, field: field)
-        var value = Data(count: box.count - Sodium.aeadOverhead)
-        let opened = box.withUnsafeBufferPointer { box in
-            value.withUnsafeMutableBytes { output in
-                Sodium.open(
-                    box, associatedData: associatedData, key: key.sealing, into: output.bindMemory(to: UInt8.self))
-            }
-        }
-        guard opened else { throw .failedToOpen(keyID: keyID) }
-        return value
+        Data(try openBytes(sealed, item: item, field: field, keys: keys))
     }
 
-    /// A number as the sealed form writes it: decimal digits, no sign, no leading zero (so one
-    /// number has one spelling).
-    private static func number(_ text: Substring) -> UInt32? {
-        guard let first = text.first, first != "0" || text.count == 1, first != "+" else { return nil }
-        return UInt32(text)
+    /// `open`'s value as bytes, read from the sealed text's UTF-8 in place and opened straight
+    /// into the array returned: a first pull opens every field of every item.
+    public static func openBytes(_ sealed: String, item: String, field: String, keys: DataKeys)
+        throws(FieldCipherError) -> [UInt8]
+    {
+        var text = sealed
+        return try text.withUTF8 { open($0, item: item, field: field, keys: keys) }.get()
+    }
+
+    private static func open(_ sealed: UnsafeBufferPointer<UInt8>, item: String, field: String, keys: DataKeys)
+        -> Result<[UInt8], FieldCipherError>
+    {
+        guard let form = DottedForm(sealed) else {
+            return .failure(.malformed("it is not three parts separated by dots"))
+        }
+        guard let version = form.format(letter: UInt8(ascii: "v")) else {
+            return .failure(.malformed("it does not start with a format version"))
+        }
+        guard version == QuireCrypto.formatVersion else { return .failure(.unsupportedFormatVersion(Int(version))) }
+        guard let keyID = DottedForm.number(form.keyID) else {
+            return .failure(.malformed("its key id is not a number"))
+        }
+        guard let key = try? keys.key(keyID) else { return .failure(.unknownKeyID(keyID)) }
+        guard let box = Sodium.bytes(base64URL: form.rest) else {
+            return .failure(.malformed("its ciphertext is not base64url"))
+        }
+        guard box.count >= Sodium.aeadOverhead else {
+            return .failure(.malformed("it is truncated: \(box.count) bytes, fewer than a nonce and a tag"))
+        }
+        let associatedData = AssociatedData.field(keyID: keyID, item: item, field: field)
+        var opened = false
+        let length = box.count - Sodium.aeadOverhead
+        let value = [UInt8](unsafeUninitializedCapacity: length) { storage, count in
+            let output = UnsafeMutableBufferPointer(rebasing: storage[..<length])
+            opened = box.withUnsafeBufferPointer { box in
+                Sodium.open(box, associatedData: associatedData, key: key.sealing, into: output)
+            }
+            count = opened ? length : 0
+        }
+        return opened ? .success(value) : .failure(.failedToOpen(keyID: keyID))
     }
 }
 

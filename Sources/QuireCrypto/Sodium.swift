@@ -158,6 +158,15 @@ enum Sodium {
         return digest
     }
 
+    /// Whether two byte strings are equal, in time that does not depend on where they differ
+    /// (`sodium_memcmp`): a MAC compared this way tells nothing of the expected one.
+    static func equalInConstantTime(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.withUnsafeBytes { first in
+            second.withUnsafeBytes { sodium_memcmp(first.baseAddress, $0.baseAddress, first.count) == 0 }
+        }
+    }
+
     // MARK: - Text
 
     /// `bytes` as lowercase hex (`sodium_bin2hex`, in constant time).
@@ -195,19 +204,23 @@ enum Sodium {
 
     /// The bytes of base64url `text` (no padding, nothing else in it); nil when it is not that.
     static func bytes(base64URL text: Substring) -> [UInt8]? {
-        ready()
         var text = text
-        return text.withUTF8 { utf8 -> [UInt8]? in
-            guard !utf8.isEmpty else { return [] }
-            var bytes = [UInt8](repeating: 0, count: utf8.count * 3 / 4 + 1)
-            var count = 0
-            let status = utf8.withMemoryRebound(to: CChar.self) { text in
-                sodium_base642bin(&bytes, bytes.count, text.baseAddress, text.count, nil, &count, nil, base64Variant)
-            }
-            guard status == 0 else { return nil }
-            // Shortened in place, not copied: the bytes may be a key, which the caller wipes.
-            bytes.removeLast(bytes.count - count)
-            return bytes
+        return text.withUTF8 { bytes(base64URL: $0) }
+    }
+
+    /// The bytes of base64url text given as its UTF-8; nil when it is not base64url (libsodium
+    /// also refuses a last character whose unused bits are not zero, so one value has one text).
+    static func bytes(base64URL utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        ready()
+        guard !utf8.isEmpty else { return [] }
+        var bytes = [UInt8](repeating: 0, count: utf8.count * 3 / 4 + 1)
+        var count = 0
+        let status = utf8.withMemoryRebound(to: CChar.self) { text in
+            sodium_base642bin(&bytes, bytes.count, text.baseAddress, text.count, nil, &count, nil, base64Variant)
         }
+        guard status == 0 else { return nil }
+        // Shortened in place, not copied: the bytes may be a key, which the caller wipes.
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 }

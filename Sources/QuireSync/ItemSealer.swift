@@ -46,14 +46,9 @@ public struct ItemSealer: Sendable {
     /// The MAC of a field's value under the current key. Equal values give equal MACs however
     /// they are spelled on the wire: a body by its SHA-256 (an op may carry only that as its
     /// `from`), tags sorted and unique with none as the empty list.
-    func mac(of value: FieldValue, field: Field, item: String, keyID: UInt32? = nil) -> String {
-        let message = Data(ItemSealer.macMessage(of: value, field: field))
-        if let keyID,
-            let keyed = try? ValueMAC.mac(of: message, item: item, field: field.rawValue, keys: keys, keyID: keyID)
-        {
-            return keyed
-        }
-        return ValueMAC.mac(of: message, item: item, field: field.rawValue, keys: keys)
+    func mac(of value: FieldValue, field: Field, item: String) -> String {
+        ValueMAC.mac(
+            of: Data(ItemSealer.macMessage(of: value, field: field)), item: item, field: field.rawValue, keys: keys)
     }
 
     static func macMessage(of value: FieldValue, field: Field) -> [UInt8] {
@@ -81,16 +76,19 @@ public struct ItemSealer: Sendable {
             guard let value = sealed[field] else {
                 throw ItemUnreadable(id: item.id, reason: "its \(field.rawValue) is missing")
             }
-            let bytes: Data
+            let bytes: [UInt8]
             do {
-                bytes = try FieldCipher.open(value.text, item: item.id, field: field.rawValue, keys: keys)
+                bytes = try FieldCipher.openBytes(value.text, item: item.id, field: field.rawValue, keys: keys)
             } catch {
                 throw ItemUnreadable(id: item.id, reason: "its \(field.rawValue) does not open: \(error)")
             }
             guard let opened = ItemSealer.fieldValue(bytes) else {
                 throw ItemUnreadable(id: item.id, reason: "its \(field.rawValue) is not a value Quire writes")
             }
-            guard mac(of: opened, field: field, item: item.id, keyID: ItemSealer.keyID(of: value.mac)) == value.mac
+            guard
+                ValueMAC.matches(
+                    value.mac, of: ItemSealer.macMessage(of: opened, field: field), item: item.id,
+                    field: field.rawValue, keys: keys)
             else {
                 throw ItemUnreadable(id: item.id, reason: "the MAC of its \(field.rawValue) does not match its value")
             }
@@ -124,18 +122,12 @@ public struct ItemSealer: Sendable {
         return opened
     }
 
-    static func fieldValue(_ bytes: Data) -> FieldValue? {
-        bytes.withUnsafeBytes { raw -> FieldValue? in
-            var reader = CompactJSONReader(raw.bindMemory(to: UInt8.self))
+    static func fieldValue(_ bytes: [UInt8]) -> FieldValue? {
+        bytes.withUnsafeBufferPointer { bytes -> FieldValue? in
+            var reader = CompactJSONReader(bytes)
             guard let value = reader.value(), reader.isAtEnd else { return nil }
             return value
         }
-    }
-
-    /// The key id a MAC names (`m1.<key id>.…`).
-    static func keyID(of mac: String) -> UInt32? {
-        let parts = mac.split(separator: ".", maxSplits: 2)
-        return parts.count == 3 ? UInt32(parts[1]) : nil
     }
 }
 

@@ -65,6 +65,7 @@ struct CryptoBench: ParsableCommand {
                     "—"),
             ]
         }
+        rows.append(itemRow(keys: keys))
         rows += Self.chunkRows(keys: keys)
         let markdown = Self.markdown(rows, fields: fields)
         if let output {

@@ -186,7 +186,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                     })
             }
             let pushed = try ledger.applyResults(response.results, sent: batch)
-            let pulled = try ledger.applyPage(response)
+            let pulled = try ledger.applyPage(response, unreadable: exchange.unreadable)
             let took = ledger.now().timeIntervalSince(began)
             let milliseconds = Int((took * 1000).rounded())
             report.record(
@@ -300,7 +300,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                 return try failed(error)
             }
             if firstCursor == nil { firstCursor = page.value.cursor }
-            total = total + (try ledger.applySnapshotPage(page.value, after: after))
+            total = total + (try ledger.applySnapshotPage(page.value, after: after, unreadable: page.unreadable))
             items += page.value.items.count
             report.bytesReceived += page.bytesReceived
             afterExchange?(0, page.value.items.count)
@@ -382,6 +382,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         }
         if summary.deadLetters > 0 { parts.append("\(summary.deadLetters) set aside") }
         if summary.resent > 0 { parts.append("\(summary.resent) re-sent") }
+        if summary.unreadable > 0 { parts.append("\(summary.unreadable) unreadable") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 }

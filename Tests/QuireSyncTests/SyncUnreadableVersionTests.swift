@@ -57,7 +57,7 @@ import Testing
         for other in others { #expect(try reader.item(other.id)?.title == other.title, "the others synced on") }
         #expect(try reader.item(unseen.id) == nil, "an altered version is never taken in")
         #expect(try reader.item(held.id)?.body == "first words\n", "the readable copy it had stays")
-        let firstSnapshots = reader.transport.snapshotRequests
+        let snapshotsBefore = reader.transport.snapshotRequests
 
         // Later rounds end caught up at once: no resync, no snapshot read, hashes equal.
         for round in 2...3 {
@@ -65,7 +65,7 @@ import Testing
             #expect(await reader.sync() == .caughtUp)
             let events = try Self.events(of: reader, after: before)
             #expect(!events.contains { $0.kind == .resync }, "round \(round) resynced: \(events.map(\.message))")
-            #expect(reader.transport.snapshotRequests == firstSnapshots, "round \(round) read the snapshot")
+            #expect(reader.transport.snapshotRequests == snapshotsBefore, "round \(round) read the snapshot")
             #expect(reader.engine.recentRounds.last?.kind == .normal)
             #expect(try Self.hashesAgree(reader), "round \(round): the state hashes differ")
         }
@@ -80,6 +80,18 @@ import Testing
         let report = try SyncStatusReport.read(database: reader.database, settings: noRemote, now: Date())
         #expect(Set(report.unreadable.map(\.item)) == [held.id, unseen.id], "quire status shows them")
 
+        // A resync (asked for, or after a server restore) meets the same versions: it records
+        // them again, logs nothing new, keeps the held copy and ends caught up.
+        let beforeResync = try Self.lastSeq(of: reader)
+        #expect(await reader.engine.run(.resync) == .caughtUp)
+        let resyncEvents = try Self.events(of: reader, after: beforeResync)
+        #expect(!resyncEvents.contains { $0.kind == .unreadable }, "\(resyncEvents.map(\.message))")
+        #expect(resyncEvents.filter { $0.kind == .resync }.count == 1, "\(resyncEvents.map(\.message))")
+        #expect(try reader.item(held.id)?.body == "first words\n")
+        #expect(try reader.database.unreadableVersions().count == 2)
+        #expect(try Self.hashesAgree(reader))
+        let snapshotsAfterResync = reader.transport.snapshotRequests
+
         // The writer, which holds both, writes their bodies again: the reader takes the readable
         // versions, the marks go, and the hashes agree without a resync.
         _ = try writer.database.update(held.id, fields: [.body: .string("third words\n")])
@@ -89,7 +101,7 @@ import Testing
         #expect(await reader.sync() == .caughtUp)
         let events = try Self.events(of: reader, after: before)
         #expect(!events.contains { $0.kind == .resync }, "resynced: \(events.map(\.message))")
-        #expect(reader.transport.snapshotRequests == firstSnapshots)
+        #expect(reader.transport.snapshotRequests == snapshotsAfterResync)
         #expect(try Self.hashesAgree(reader))
         #expect(try reader.item(held.id)?.body == "third words\n")
         #expect(try reader.item(unseen.id)?.body == "read at last\n")

@@ -581,6 +581,21 @@ extension AppDatabase {
                     CREATE INDEX IF NOT EXISTS item_by_due ON item(due, deleted) WHERE due IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v22 unreadable versions") { db in
+            // The server versions of items this device received and could not open
+            // (`UnreadableVersion`): the state hash counts them, so one altered item no longer
+            // makes every round end in a resync.
+            try db.execute(
+                sql: """
+                    CREATE TABLE unreadableItem (
+                      itemId TEXT PRIMARY KEY NOT NULL,
+                      rev INTEGER NOT NULL,
+                      deleted INTEGER NOT NULL,
+                      reason TEXT NOT NULL,
+                      seenAt TEXT NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 

@@ -71,13 +71,23 @@ private struct SyncTables: SyncTransaction {
                 let record = try ConflictRow.decode(row)
                 result[record.itemID, default: LocalItem(id: record.itemID)].conflict = record
             }
+            let unreadableSQL = "SELECT \(UnreadableRow.columns) FROM unreadableItem WHERE itemId IN (\(marks))"
+            for row in try Row.fetchAll(db, sql: unreadableSQL, arguments: arguments) {
+                let version = UnreadableRow.decode(row)
+                result[version.itemID, default: LocalItem(id: version.itemID)].unreadable = version
+            }
         }
         return result
     }
 
     func items(idAfter after: String?, through: String?) throws -> [LocalItem] {
         let ids = try String.fetchAll(
-            db, sql: "SELECT id FROM item WHERE (?1 IS NULL OR id > ?1) AND (?2 IS NULL OR id <= ?2) ORDER BY id",
+            db,
+            sql: """
+                SELECT id FROM item WHERE (?1 IS NULL OR id > ?1) AND (?2 IS NULL OR id <= ?2)
+                UNION SELECT itemId FROM unreadableItem WHERE (?1 IS NULL OR itemId > ?1) AND (?2 IS NULL OR itemId <= ?2)
+                ORDER BY 1
+                """,
             arguments: [after, through])
         let found = try items(ids)
         return ids.compactMap { found[$0] }
@@ -114,6 +124,13 @@ private struct SyncTables: SyncTransaction {
                 if let now = kept[op.seq], now != op { try Outbox.update(now, in: db) }
             }
             for op in new.ops where op.seq == 0 { try Outbox.insert(op, in: db) }
+        }
+        if new.unreadable != old.unreadable {
+            if let version = new.unreadable {
+                try UnreadableRow.save(version, in: db)
+            } else {
+                try UnreadableRow.delete(itemID: new.id, in: db)
+            }
         }
         if new.conflict != old.conflict {
             if let record = new.conflict {
@@ -198,7 +215,17 @@ private struct SyncTables: SyncTransaction {
     }
 
     func liveVersions() throws -> [(id: String, rev: Int)] {
-        try Row.fetchAll(db, sql: "SELECT id, rev FROM item WHERE deleted = 0 AND rev >= 1").map { ($0[0], $0[1]) }
+        // Each item once: its own copy's version, or the newer one that did not open.
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, rev FROM item WHERE deleted = 0 AND rev >= 1
+                  AND NOT EXISTS (SELECT 1 FROM unreadableItem u WHERE u.itemId = item.id AND u.rev > item.rev)
+                UNION ALL
+                SELECT itemId, rev FROM unreadableItem u WHERE deleted = 0 AND rev >= 1
+                  AND NOT EXISTS (SELECT 1 FROM item WHERE item.id = u.itemId AND item.rev >= u.rev)
+                """
+        ).map { ($0[0], $0[1]) }
     }
 
     func hasOutstandingChanges() throws -> Bool {

@@ -13,7 +13,8 @@ public protocol SyncTransaction {
     func setPosition(_ position: SyncMeta) throws
     /// The local state of these items; ids this device does not know are left out.
     func items(_ ids: [String]) throws -> [String: LocalItem]
-    /// Items with `after < id <= through` (either bound may be open), in id order.
+    /// Items with `after < id <= through` (either bound may be open), in id order, those known
+    /// only by a version that did not open included.
     func items(idAfter after: String?, through: String?) throws -> [LocalItem]
     /// Pending ops in creation order, leaving out the ops of items that need review.
     func sendableOps(limit: Int) throws -> [OutboxOp]
@@ -38,7 +39,9 @@ public protocol SyncTransaction {
     func newestEvent() throws -> SyncEvent?
     /// Rewrites the time and message of one event (a run of idle rounds kept as one line).
     func restamp(event seq: Int64, at time: Date, message: String) throws
-    /// Id and revision of every live item that has a revision.
+    /// Id and revision of every live item that has a revision, as the newest server version
+    /// this device received says: its unreadable version (`LocalItem.unreadable`) when that is
+    /// newer than the copy it holds.
     func liveVersions() throws -> [(id: String, rev: Int)]
     /// True while any op is pending or in flight, or an item needs review.
     func hasOutstandingChanges() throws -> Bool
@@ -113,6 +116,8 @@ public struct LocalItem: Hashable, Sendable {
     public var item: Item?
     public var ops: [OutboxOp]
     public var conflict: ConflictRecord?
+    /// The newest server version of the item, when it did not open here.
+    public var unreadable: UnreadableVersion?
     /// The item was deleted for good here (`AppDatabase.purge`): a tombstone of it that arrives
     /// is not kept.
     public var purged = false

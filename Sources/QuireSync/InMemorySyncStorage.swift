@@ -27,6 +27,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         var order: [Int64] = []
         var firstLive = 0
         var conflicts: [String: ConflictRecord] = [:]
+        var unreadable: [String: UnreadableVersion] = [:]
         /// The seqs of in-flight ops, and the index in `history` of each op's newest entry: a
         /// scan of every op or every entry per round made seeding a million items quadratic.
         var inFlight: Set<Int64> = []
@@ -106,6 +107,9 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
     public var allItems: [Item] { lock.withLock { state.items.values.sorted { $0.id < $1.id } } }
     public var outbox: [OutboxOp] { lock.withLock { state.ops } }
     public var conflicts: [ConflictRecord] { lock.withLock { state.conflicts.values.sorted { $0.itemID < $1.itemID } } }
+    public var unreadable: [UnreadableVersion] {
+        lock.withLock { state.unreadable.values.sorted { $0.itemID < $1.itemID } }
+    }
     public var history: [HistoryEntry] { lock.withLock { state.history } }
     public var events: [SyncEvent] { lock.withLock { state.events } }
     public var currentPosition: SyncMeta { lock.withLock { state.position } }
@@ -205,14 +209,17 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
                 let item = storage.state.items[id]
                 let ops = storage.state.ops(of: id)
                 let conflict = storage.state.conflicts[id]
-                if item == nil && ops.isEmpty && conflict == nil { continue }
+                let unreadable = storage.state.unreadable[id]
+                if item == nil && ops.isEmpty && conflict == nil && unreadable == nil { continue }
                 result[id] = LocalItem(id: id, item: item, ops: ops, conflict: conflict)
+                result[id]?.unreadable = unreadable
             }
             return result
         }
 
         func items(idAfter after: String?, through: String?) throws -> [LocalItem] {
-            let ids = storage.state.items.keys.filter { id in
+            let known = Set(storage.state.items.keys).union(storage.state.unreadable.keys)
+            let ids = known.filter { id in
                 (after.map { id > $0 } ?? true) && (through.map { id <= $0 } ?? true)
             }
             return try items(Array(ids)).values.sorted { $0.id < $1.id }
@@ -237,6 +244,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         func save(_ new: LocalItem, over old: LocalItem) throws {
             if let item = new.item { storage.state.items[new.id] = item } else { storage.state.items[new.id] = nil }
             storage.state.conflicts[new.id] = new.conflict
+            storage.state.unreadable[new.id] = new.unreadable
             if new.ops != old.ops { storage.state.replaceOps(of: new.id, with: new.ops) }
         }
 
@@ -281,7 +289,12 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
         }
 
         func liveVersions() throws -> [(id: String, rev: Int)] {
-            storage.state.items.values.filter { !$0.deleted && $0.rev >= 1 }.map { ($0.id, $0.rev) }
+            // Each item once: its own copy's version, or the newer one that did not open.
+            var newest = storage.state.items.mapValues { (rev: $0.rev, deleted: $0.deleted) }
+            for (id, version) in storage.state.unreadable where version.rev > newest[id]?.rev ?? 0 {
+                newest[id] = (version.rev, version.deleted)
+            }
+            return newest.filter { !$0.value.deleted && $0.value.rev >= 1 }.map { ($0.key, $0.value.rev) }
         }
 
         func hasOutstandingChanges() throws -> Bool {

@@ -74,28 +74,28 @@ public struct ItemSealer: Sendable {
         var plain = Item(id: item.id, title: "", createdAt: item.createdAt)
         for field in Field.allCases {
             guard let value = sealed[field] else {
-                throw ItemUnreadable(id: item.id, reason: "its \(field.rawValue) is missing")
+                throw ItemUnreadable(item, reason: "its \(field.rawValue) is missing")
             }
             let bytes: [UInt8]
             do {
                 bytes = try FieldCipher.openBytes(value.text, item: item.id, field: field.rawValue, keys: keys)
             } catch {
-                throw ItemUnreadable(id: item.id, reason: "its \(field.rawValue) does not open: \(error)")
+                throw ItemUnreadable(item, reason: "its \(field.rawValue) does not open: \(error)")
             }
             guard let opened = ItemSealer.fieldValue(bytes) else {
-                throw ItemUnreadable(id: item.id, reason: "its \(field.rawValue) is not a value Quire writes")
+                throw ItemUnreadable(item, reason: "its \(field.rawValue) is not a value Quire writes")
             }
             guard
                 ValueMAC.matches(
                     value.mac, of: ItemSealer.macMessage(of: opened, field: field), item: item.id,
                     field: field.rawValue, keys: keys)
             else {
-                throw ItemUnreadable(id: item.id, reason: "the MAC of its \(field.rawValue) does not match its value")
+                throw ItemUnreadable(item, reason: "the MAC of its \(field.rawValue) does not match its value")
             }
             do {
                 try plain.set(field, to: opened, now: item.updatedAt)
             } catch {
-                throw ItemUnreadable(id: item.id, reason: "its \(field.rawValue) is not valid: \(error)")
+                throw ItemUnreadable(item, reason: "its \(field.rawValue) is not valid: \(error)")
             }
         }
         var result = ChangeItem(plain)
@@ -135,7 +135,18 @@ public struct ItemSealer: Sendable {
 /// is visible and local), while every other item syncs on.
 public struct ItemUnreadable: Error, Hashable, Sendable, CustomStringConvertible {
     public var id: String
+    /// The server's revision of the version that did not open, and whether it is a tombstone:
+    /// the device's state hash counts that version (`UnreadableVersion`).
+    public var rev: Int
+    public var deleted: Bool
     public var reason: String
+
+    init(_ item: ChangeItem, reason: String) {
+        id = item.id
+        rev = item.rev
+        deleted = item.deleted
+        self.reason = reason
+    }
 
     public var description: String { "item \(id) cannot be read: \(reason)" }
 }

@@ -12,6 +12,8 @@ public struct ReconcileSummary: Hashable, Sendable {
     public var pulled = 0
     /// Local versions queued again because the server had lost them.
     public var resent = 0
+    /// Server versions that did not open here, newly recorded.
+    public var unreadable = 0
 
     public init() {}
 
@@ -23,6 +25,7 @@ public struct ReconcileSummary: Hashable, Sendable {
         sum.deadLetters += rhs.deadLetters
         sum.pulled += rhs.pulled
         sum.resent += rhs.resent
+        sum.unreadable += rhs.unreadable
         return sum
     }
 }

@@ -8,20 +8,16 @@ import QuireProtocol
 ///
 /// Without keys it passes plain ops through, and refuses to hand on anything once the server
 /// says the account is encrypted (the round ends as refused: the device keeps its queue and the
-/// person is asked to unlock). An item that does not open is left out of the answer and
-/// reported to `unreadable`, so one tampered item never stops the others.
+/// person is asked to unlock). An item that does not open is left out of the answer and named
+/// in the exchange's `unreadable`, so one tampered item never stops the others, and the ledger
+/// records the version it could not read in the transaction that applies the answer.
 public struct SealingTransport: SyncTransport {
     let base: any SyncTransport
     let sealer: ItemSealer?
-    let unreadable: @Sendable ([ItemUnreadable]) -> Void
 
-    public init(
-        _ base: any SyncTransport, sealer: ItemSealer?,
-        unreadable: @escaping @Sendable ([ItemUnreadable]) -> Void = { _ in }
-    ) {
+    public init(_ base: any SyncTransport, sealer: ItemSealer?) {
         self.base = base
         self.sealer = sealer
-        self.unreadable = unreadable
     }
 
     /// Files travel through the base transport, an encrypted account's sealed (`chunkSealer`).
@@ -47,18 +43,16 @@ public struct SealingTransport: SyncTransport {
         var exchange = try await base.sync(sent)
         guard exchange.value.keyring != nil else { return exchange }
         guard let sealer else { throw SealingTransport.locked }
-        var lost: [ItemUnreadable] = []
-        exchange.value.changes = sealer.open(exchange.value.changes, failing: &lost)
+        exchange.value.changes = sealer.open(exchange.value.changes, failing: &exchange.unreadable)
         for index in exchange.value.results.indices {
             guard let current = exchange.value.results[index].current else { continue }
             do {
                 exchange.value.results[index].current = try sealer.open(current)
             } catch {
-                lost.append(error)
+                exchange.unreadable.append(error)
                 exchange.value.results[index] = Self.withoutUnreadableItem(exchange.value.results[index], error)
             }
         }
-        if !lost.isEmpty { unreadable(lost) }
         return exchange
     }
 
@@ -83,9 +77,7 @@ public struct SealingTransport: SyncTransport {
         var exchange = try await base.snapshot(after: after, limit: limit)
         guard exchange.value.keyring != nil else { return exchange }
         guard let sealer else { throw SealingTransport.locked }
-        var lost: [ItemUnreadable] = []
-        exchange.value.items = sealer.open(exchange.value.items, failing: &lost)
-        if !lost.isEmpty { unreadable(lost) }
+        exchange.value.items = sealer.open(exchange.value.items, failing: &exchange.unreadable)
         return exchange
     }
 }

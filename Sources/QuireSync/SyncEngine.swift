@@ -186,8 +186,12 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                     })
             }
             let ledger = self.ledger
+            let unreadable = exchange.unreadable
             let (pushed, pulled) = try await offThePool {
-                (try ledger.applyResults(response.results, sent: batch), try ledger.applyPage(response))
+                (
+                    try ledger.applyResults(response.results, sent: batch),
+                    try ledger.applyPage(response, unreadable: unreadable)
+                )
             }
             let took = ledger.now().timeIntervalSince(began)
             let milliseconds = Int((took * 1000).rounded())
@@ -302,7 +306,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                 return try failed(error)
             }
             if firstCursor == nil { firstCursor = page.value.cursor }
-            total = total + (try ledger.applySnapshotPage(page.value, after: after))
+            total = total + (try ledger.applySnapshotPage(page.value, after: after, unreadable: page.unreadable))
             items += page.value.items.count
             report.bytesReceived += page.bytesReceived
             afterExchange?(0, page.value.items.count)
@@ -384,6 +388,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         }
         if summary.deadLetters > 0 { parts.append("\(summary.deadLetters) set aside") }
         if summary.resent > 0 { parts.append("\(summary.resent) re-sent") }
+        if summary.unreadable > 0 { parts.append("\(summary.unreadable) unreadable") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 }

@@ -122,15 +122,18 @@ public struct SyncLedger: Sendable {
         }
     }
 
-    /// Applies a page of changes and moves the cursor past it, in one transaction.
-    public func applyPage(_ response: SyncResponse) throws -> ReconcileSummary {
+    /// Applies a page of changes and moves the cursor past it, in one transaction, with the
+    /// versions of the answer that did not open here (`SyncExchange.unreadable`).
+    public func applyPage(_ response: SyncResponse, unreadable: [ItemUnreadable] = []) throws -> ReconcileSummary {
         try storage.write(.replayable) { tx in
-            let ids = Set(response.changes.map(\.id))
+            let seen = versions(unreadable)
+            let ids = Set(response.changes.map(\.id)).union(seen.keys)
             let summary = try update(ids, in: tx, creating: true, knowing: SyncLedger.mayMerge) {
                 items, reconciler in
                 for change in response.changes {
                     reconciler.apply(pulled: change, to: &items[change.id]!)
                 }
+                for (id, version) in seen { reconciler.record(unreadable: version, in: &items[id]!) }
             }
             var position = try tx.position()
             position.cursor = response.cursor
@@ -142,13 +145,19 @@ public struct SyncLedger: Sendable {
     }
 
     /// Reconciles one snapshot page: its items, and the local items in the id range it
-    /// covers that the server does not have (`after` is the page's request parameter).
-    public func applySnapshotPage(_ page: SnapshotPage, after: String?) throws -> ReconcileSummary {
+    /// covers that the server does not have (`after` is the page's request parameter). An item
+    /// of the page that did not open here (`unreadable`) is on the server all the same: its
+    /// version is recorded, and the copy this device holds stays as it is.
+    public func applySnapshotPage(
+        _ page: SnapshotPage, after: String?, unreadable: [ItemUnreadable] = []
+    ) throws -> ReconcileSummary {
         try storage.write(.replayable) { tx in
-            let through = page.next == nil ? nil : page.items.last?.id
+            // The page's last id, whether that item opened or not.
+            let through = page.next
             let localInRange = try tx.items(idAfter: after, through: through)
             let remoteByID = Dictionary(page.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let ids = Set(remoteByID.keys).union(localInRange.map(\.id))
+            let seen = versions(unreadable)
+            let ids = Set(remoteByID.keys).union(localInRange.map(\.id)).union(seen.keys)
             let lineage = page.lineage?.stamps ?? [:]
             // The history, for copies with unsent changes or resting on a version the server lost.
             let knowing = { (local: LocalItem) -> Bool in
@@ -158,10 +167,25 @@ public struct SyncLedger: Sendable {
             }
             return try update(ids, in: tx, creating: true, knowing: knowing) { items, reconciler in
                 for id in ids.sorted() {
-                    reconciler.reconcile(snapshot: remoteByID[id], lineage: page.lineage, to: &items[id]!)
+                    if let version = seen[id] {
+                        reconciler.record(unreadable: version, in: &items[id]!)
+                    } else {
+                        reconciler.reconcile(snapshot: remoteByID[id], lineage: page.lineage, to: &items[id]!)
+                    }
                 }
             }
         }
+    }
+
+    /// The newest version of each item that did not open, as the store records it.
+    private func versions(_ unreadable: [ItemUnreadable]) -> [String: UnreadableVersion] {
+        let time = now()
+        var newest: [String: UnreadableVersion] = [:]
+        for item in unreadable where item.rev >= newest[item.id]?.rev ?? Int.min {
+            newest[item.id] = UnreadableVersion(
+                itemID: item.id, rev: item.rev, deleted: item.deleted, reason: item.reason, seenAt: time)
+        }
+        return newest
     }
 
     /// True when a server copy of the item may be merged with changes of this device's.
@@ -226,15 +250,6 @@ public struct SyncLedger: Sendable {
         guard let range = message.range(of: " · ", options: .backwards) else { return 0 }
         let words = message[range.upperBound...].split(separator: " ")
         return words.first.flatMap { Int($0) } ?? 0
-    }
-
-    /// Records items that arrived sealed and did not open, one event each with the reason (the
-    /// status screen and `quire status` show them; the items stay out of the store).
-    public func recordUnreadable(_ items: [ItemUnreadable]) {
-        let events = items.map {
-            SyncEvent(at: now(), kind: .unreadable, message: "cannot read item: \($0.reason)", itemID: $0.id)
-        }
-        try? storage.write(.replayable) { tx in try append(events, in: tx) }
     }
 
     /// Appends an event with its facts (bytes, duration, failure...) as it is, time included.

@@ -18,6 +18,8 @@ extension SyncReconciler {
     mutating func merge(
         remote change: ChangeItem, into local: inout LocalItem, force: Bool, lineage: [String: Int64] = [:]
     ) {
+        // A readable version as new as the one that did not open replaces it: the mark goes.
+        if let seen = local.unreadable, change.rev >= seen.rev { local.unreadable = nil }
         guard let current = local.item else {
             // Deleted for good here: its tombstone (the echo of this device's own delete, or
             // another device's) stays away. A live copy is an item again.

@@ -18,6 +18,9 @@ extension SyncReconciler {
     /// changed nothing) sends the lost changes without a conflict.
     public mutating func reconcile(snapshot remote: ChangeItem?, lineage: ServerVersion?, to local: inout LocalItem) {
         defer { settleBadge(&local) }
+        // The snapshot holds every item the server has: a version that did not open here is no
+        // longer the server's (a version that still does not open is recorded instead).
+        local.unreadable = nil
         guard let current = local.item else {
             if let remote { merge(remote: remote, into: &local, force: true) }
             return

@@ -20,8 +20,7 @@ public enum SyncSetup {
                     let keys = try? settings.dataKeys()
                     return SealingTransport(
                         HTTPSyncTransport(baseURL: remote.url, token: remote.token, timeout: timeout, now: now),
-                        sealer: keys.map(ItemSealer.init),
-                        unreadable: { items in ledger.recordUnreadable(items) })
+                        sealer: keys.map(ItemSealer.init))
                 }
             })
         engine.attachments = AttachmentSync(store: database, policy: { settings.downloadPolicy })
@@ -48,6 +47,22 @@ public struct SyncStatusReport: Sendable, Encodable {
         }
     }
 
+    /// An item whose newest server version does not open on this device, and why.
+    public struct Unreadable: Sendable, Encodable {
+        public var item: String
+        public var reason: String
+        public var since: Date
+
+        enum CodingKeys: String, CodingKey { case item, reason, since }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(item, forKey: .item)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(Timestamp.string(from: since), forKey: .since)
+        }
+    }
+
     public var remote: String?
     public var state: SyncConnection
     public var lastSuccess: Date?
@@ -58,13 +73,16 @@ public struct SyncStatusReport: Sendable, Encodable {
     public var deadLetters: Int
     /// Items that need review.
     public var conflicts: Int
+    /// Items whose server copy does not open here, oldest first: they stay marked until a
+    /// readable version arrives, however far the event log has moved on.
+    public var unreadable: [Unreadable] = []
     /// The most recent events, newest first.
     public var events: [Event]
     /// Paused for the keys of an encrypted account (the newest event says so).
     var unlockNeeded = false
 
     enum CodingKeys: String, CodingKey {
-        case remote, state, lastSuccess, outbox, inFlight, nextRetry, deadLetters, conflicts, events
+        case remote, state, lastSuccess, outbox, inFlight, nextRetry, deadLetters, conflicts, unreadable, events
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -77,6 +95,7 @@ public struct SyncStatusReport: Sendable, Encodable {
         try container.encode(nextRetry.map(Timestamp.string(from:)), forKey: .nextRetry)
         try container.encode(deadLetters, forKey: .deadLetters)
         try container.encode(conflicts, forKey: .conflicts)
+        try container.encode(unreadable, forKey: .unreadable)
         try container.encode(events, forKey: .events)
     }
 
@@ -109,6 +128,9 @@ public struct SyncStatusReport: Sendable, Encodable {
             outbox: counts.pending, inFlight: counts.inFlight, nextRetry: nextRetry,
             deadLetters: counts.rejected, conflicts: try database.conflicts().count,
             events: recent.map { Event(at: $0.at, kind: $0.kind, message: $0.message, item: $0.itemID) })
+        report.unreadable = try database.unreadableVersions().map {
+            Unreadable(item: $0.itemID, reason: $0.reason, since: $0.seenAt)
+        }
         report.unlockNeeded = state == .authNeeded && recent.first?.failure == .locked
         return report
     }

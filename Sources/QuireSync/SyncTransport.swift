@@ -27,6 +27,9 @@ public struct SyncExchange<Value: Sendable>: Sendable {
     public var value: Value
     public var bytesSent: Int
     public var bytesReceived: Int
+    /// The items of the answer that arrived sealed and did not open here, left out of `value`
+    /// (`SealingTransport`): the ledger records their versions with the rest of the answer.
+    public var unreadable: [ItemUnreadable] = []
 
     public init(value: Value, bytesSent: Int, bytesReceived: Int) {
         self.value = value

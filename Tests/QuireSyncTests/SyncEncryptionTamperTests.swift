@@ -98,5 +98,17 @@ import Testing
         #expect(unreadable[unknown]?.contains("key") == true, "\(unreadable)")
         // The laptop, which wrote them, keeps its own readable copies.
         #expect(try await QuireBinary.must(["show", moved, "--json"], home: laptop).contains("Moved here"))
+
+        // Later syncs end caught up without downloading everything again; the items stay marked.
+        for _ in 0..<2 { try await QuireBinary.must(["sync"], home: phone) }
+        let later = try await QuireBinary.execute(["status", "--json"], home: phone).object()
+        let recent = try #require(later["events"] as? [[String: Any]])
+        #expect(!recent.contains { $0["kind"] as? String == "RESYNC" }, "no resync: \(recent)")
+        let marked = try #require(later["unreadable"] as? [[String: Any]], "\(later)")
+        let reasons = Dictionary(
+            marked.compactMap { mark in (mark["item"] as? String).map { ($0, mark["reason"] as? String ?? "") } },
+            uniquingKeysWith: { first, _ in first })
+        #expect(Set(reasons.keys) == [moved, flipped, unknown], "\(marked)")
+        #expect(reasons[flipped]?.contains("body does not open") == true, "\(reasons)")
     }
 }

@@ -461,7 +461,7 @@ final class HomeDevice: @unchecked Sendable {
             connect: {
                 Device.sealing(
                     HTTPSyncTransport(baseURL: proxy.baseURL, token: token, timeout: 30, now: environment.now),
-                    keys: keys, ledger: ledger)
+                    keys: keys)
             })
     }
 

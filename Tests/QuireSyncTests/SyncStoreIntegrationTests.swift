@@ -24,7 +24,7 @@ final class StoreDevice: @unchecked Sendable {
                 baseURL: server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() }))
         self.transport = transport
         let ledger = SyncLedger(storage: database.syncStorage(), now: environment.now, newID: environment.newID)
-        let connection = Device.sealing(transport, keys: server.keys, ledger: ledger)
+        let connection = Device.sealing(transport, keys: server.keys)
         self.connection = connection
         engine = SyncEngine(
             ledger: ledger, limits: limits,

@@ -145,6 +145,7 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     let base: any SyncTransport
     private let lock = NSLock()
     private var faults: [Fault] = []
+    private var snapshotPages = 0
 
     init(base: any SyncTransport) {
         self.base = base
@@ -171,8 +172,12 @@ final class FaultyTransport: SyncTransport, @unchecked Sendable {
     }
 
     func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
-        try await base.snapshot(after: after, limit: limit)
+        lock.withLock { snapshotPages += 1 }
+        return try await base.snapshot(after: after, limit: limit)
     }
+
+    /// How many snapshot pages were asked for: a resync reads at least one.
+    var snapshotRequests: Int { lock.withLock { snapshotPages } }
 }
 
 /// One device: a local store in memory and the real sync engine talking HTTP to the server.
@@ -197,16 +202,15 @@ final class Device: @unchecked Sendable {
             ))
         self.transport = transport
         let ledger = SyncLedger(storage: storage, now: { Date() }, newID: { ids.next($0) })
-        let connection = Device.sealing(transport, keys: server.keys, ledger: ledger)
+        let connection = Device.sealing(transport, keys: server.keys)
         engine = SyncEngine(ledger: ledger, limits: limits, lock: nil, connect: { connection })
     }
 
     /// The transport as `quire` builds it (`SyncSetup`): sealing and opening every item when the
-    /// account is encrypted, an item that does not open reported to the ledger's log.
-    static func sealing(_ network: any SyncTransport, keys: DataKeys?, ledger: SyncLedger) -> any SyncTransport {
+    /// account is encrypted, an item that does not open named in the exchange for the ledger.
+    static func sealing(_ network: any SyncTransport, keys: DataKeys?) -> any SyncTransport {
         guard let keys else { return network }
-        return SealingTransport(
-            network, sealer: ItemSealer(keys: keys), unreadable: { items in ledger.recordUnreadable(items) })
+        return SealingTransport(network, sealer: ItemSealer(keys: keys))
     }
 
     /// The items this device could not open (none, unless a test tampers with the server).

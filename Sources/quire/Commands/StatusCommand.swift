@@ -37,6 +37,9 @@ struct StatusCommand: StoreCommand {
             rows.append(("rejected", "\(report.deadLetters) (the server cannot apply them as they are)"))
         }
         rows.append(("conflicts", report.conflicts == 0 ? "none" : "\(report.conflicts) (quire conflicts)"))
+        for item in report.unreadable {
+            rows.append(("unreadable", "\(item.item): \(item.reason)"))
+        }
         for (name, value) in rows {
             out.line(terminal.paint(Terminal.pad(name, to: 10), .dim) + " " + value)
         }

@@ -587,7 +587,7 @@ extension AppDatabase {
             // makes every round end in a resync.
             try db.execute(
                 sql: """
-                    CREATE TABLE unreadableItem (
+                    CREATE TABLE IF NOT EXISTS unreadableItem (
                       itemId TEXT PRIMARY KEY NOT NULL,
                       rev INTEGER NOT NULL,
                       deleted INTEGER NOT NULL,

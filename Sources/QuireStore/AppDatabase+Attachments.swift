@@ -151,14 +151,25 @@ extension AppDatabase {
         }
     }
 
-    /// What this device recorded of each file's upload, by hash.
+    /// What this device recorded of each file's upload, by hash. A file the server confirmed in
+    /// an earlier epoch than the one this device last synced with is `uploading` from its first
+    /// byte again: a server restored from a backup may have lost it, so the upload asks what
+    /// it lacks and sends that (nothing, if it kept the file).
     public func attachmentTransfers() throws(StoreError) -> [String: AttachmentTransfer] {
         try read { db in
             var result: [String: AttachmentTransfer] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT hash, state, sentBytes, reason FROM attachmentTransfer") {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT hash, state, sentBytes, reason, epoch IS (SELECT epoch FROM syncMeta WHERE id = 1)
+                    FROM attachmentTransfer
+                    """)
+            for row in rows {
                 let hash: String = row[0]
                 let state: String = row[1]
+                let confirmedInThisEpoch: Bool = row[4]
                 switch state {
+                case "uploaded" where !confirmedInThisEpoch: result[hash] = .uploading(sentBytes: 0)
                 case "uploaded": result[hash] = .uploaded
                 case "refused": result[hash] = .refused(reason: row[3] ?? "refused by the server")
                 default: result[hash] = .uploading(sentBytes: row[2])
@@ -168,7 +179,8 @@ extension AppDatabase {
         }
     }
 
-    /// Records an upload's progress, its end, or the server's refusal.
+    /// Records an upload's progress, its end, or the server's refusal, in the server epoch this
+    /// device last synced with.
     public func recordTransfer(_ transfer: AttachmentTransfer, of hash: String) throws(StoreError) {
         try write(.replayable) { db in
             let (state, sent, reason): (String, Int64, String?) =
@@ -178,7 +190,10 @@ extension AppDatabase {
                 case .refused(let reason): ("refused", 0, reason)
                 }
             try db.execute(
-                sql: "INSERT OR REPLACE INTO attachmentTransfer (hash, state, sentBytes, reason) VALUES (?, ?, ?, ?)",
+                sql: """
+                    INSERT OR REPLACE INTO attachmentTransfer (hash, state, sentBytes, reason, epoch)
+                    VALUES (?, ?, ?, ?, (SELECT epoch FROM syncMeta WHERE id = 1))
+                    """,
                 arguments: [hash, state, sent, reason])
         }
     }
@@ -188,7 +203,8 @@ extension AppDatabase {
 public enum AttachmentTransfer: Hashable, Sendable {
     /// Started; this many bytes confirmed on the server.
     case uploading(sentBytes: Int64)
-    /// The server holds the whole file (its manifest is committed).
+    /// The server holds the whole file (its manifest is committed), as far as this device knows
+    /// in the server epoch it syncs with.
     case uploaded
     /// The server refused it, with its reason; never retried.
     case refused(reason: String)

@@ -596,6 +596,16 @@ extension AppDatabase {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v23 uploads confirmed per epoch") { db in
+            // The server epoch in which the server confirmed it holds each file. A server restored
+            // from a backup (a new epoch) may have lost files uploaded after that backup was
+            // made, so a confirmation from an earlier epoch no longer counts: the device asks the
+            // server again and re-sends what it lacks. Rows from before this column count as
+            // unconfirmed: one question per file.
+            if !(try db.columns(in: "attachmentTransfer").contains { $0.name == "epoch" }) {
+                try db.execute(sql: "ALTER TABLE attachmentTransfer ADD COLUMN epoch TEXT")
+            }
+        }
         return migrator
     }
 

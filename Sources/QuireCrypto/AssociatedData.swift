@@ -56,6 +56,15 @@ struct AssociatedData {
         return data.bytes
     }
 
+    /// A data key wrapped under the one current before it (a rotation's chain): bound to both
+    /// ids, so a server cannot hand a device one key in place of another.
+    static func chainedKey(id: UInt32, from: UInt32) -> [UInt8] {
+        var data = AssociatedData(label: "quire.chained-key", capacity: 8)
+        data.append(from)
+        data.append(id)
+        return data.bytes
+    }
+
     /// A file's key wrapped under a data key: bound to the key id and the file's content hash,
     /// so a wrapped key opens only in a reference to the content it was made for.
     static func fileKey(keyID: UInt32, contentHash: String) -> [UInt8] {

@@ -18,6 +18,13 @@ public enum FieldCipher {
         return "v\(QuireCrypto.formatVersion).\(key.id).\(Sodium.base64URL(box))"
     }
 
+    /// The id of the data key `sealed` names, nil when it is not in the sealed form: what tells
+    /// a value sealed before a rotation from one sealed after, without opening it.
+    public static func keyID(of sealed: String) -> UInt32? {
+        var text = sealed
+        return text.withUTF8 { utf8 in DottedForm(utf8).flatMap { DottedForm.number($0.keyID) } }
+    }
+
     /// The value `sealed` holds, if it was sealed for `field` of `item` under a key in `keys`;
     /// otherwise the reason it is not readable, for the device to show beside the item.
     public static func open(_ sealed: String, item: String, field: String, keys: DataKeys)

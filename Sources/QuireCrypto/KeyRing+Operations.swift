@@ -73,7 +73,10 @@ extension KeyRing {
 
     /// This ring with a new random data key, the next id, made current; every older key stays,
     /// so values sealed under it still open. No secret is asked for: the ring key of `unlocked`
-    /// wraps the new key, and a device that has only data keys (a lost one) cannot open it.
+    /// wraps the new key, and a device that has only data keys (a lost one) cannot open that.
+    /// The new key is also chained: wrapped under a subkey of the key current before it, so
+    /// every device holding that key learns the new one from the ring (`learning(from:)`)
+    /// without the passphrase, and so does a lost device whose token still fetches the ring.
     public func rotated(
         unlocked: UnlockedKeyRing, random: some RandomSource = SystemRandom()
     ) throws(KeyRingError) -> (ring: KeyRing, unlocked: UnlockedKeyRing) {
@@ -81,11 +84,51 @@ extension KeyRing {
         let (next, overflow) = (existing.dataKeys.ids.last ?? 0).addingReportingOverflow(1)
         guard !overflow else { throw .damaged("no key id is left for a new data key") }
         let dataKey = DataKey(id: next, material: SecretBytes(random: Sodium.aeadKeyBytes, from: random))
+        let previous = existing.dataKeys.current
+        var wrapped = Self.wrap(dataKey, under: unlocked.ringKey, random: random)
+        let chained = dataKey.material.withUnsafeBytes {
+            Sodium.seal(
+                $0, associatedData: AssociatedData.chainedKey(id: next, from: previous.id),
+                key: Self.chaining(previous), random: random)
+        }
+        wrapped.chain = ChainedKey(from: previous.id, wrappedKey: Sodium.base64URL(chained))
         var ring = self
-        ring.keys.append(Self.wrap(dataKey, under: unlocked.ringKey, random: random))
+        ring.format = Self.newestFormat
+        ring.keys.append(wrapped)
         ring.currentKey = next
         let keys = existing.dataKeys.ids.map { existing.dataKeys.byID[$0]! } + [dataKey]
         return (ring, UnlockedKeyRing(dataKeys: DataKeys(currentID: next, keys: keys), ringKey: unlocked.ringKey))
+    }
+
+    /// The data keys a device holding `held` reaches in this ring by its chains, without any
+    /// secret: each key chained from one it holds (or has just learned) opens, so a device two
+    /// rotations behind learns both keys. The ring's current key becomes current when it is
+    /// reached; otherwise `held`'s stays (a ring whose rotations predate chains, which only
+    /// unlocking opens). A chained key that fails to open under a key the device holds is damage.
+    public func learning(from held: DataKeys) throws(KeyRingError) -> DataKeys {
+        let checked = try CheckedKeyRing(self)
+        var known = held.byID
+        var learned = true
+        while learned {
+            learned = false
+            for key in checked.keys where known[key.id] == nil {
+                guard let chain = key.chain, let earlier = known[chain.from] else { continue }
+                guard
+                    let material = Sodium.openKey(
+                        chain.wrapped, associatedData: AssociatedData.chainedKey(id: key.id, from: chain.from),
+                        key: Self.chaining(earlier))
+                else { throw .damaged("data key \(key.id) fails to open under data key \(chain.from)") }
+                known[key.id] = DataKey(id: key.id, material: material)
+                learned = true
+            }
+        }
+        let current = known[checked.currentKey] == nil ? held.currentID : checked.currentKey
+        return DataKeys(currentID: current, keys: Array(known.values))
+    }
+
+    /// The subkey of a data key that wraps the key chained from it: never the key that seals values.
+    private static func chaining(_ key: DataKey) -> SecretBytes {
+        Sodium.subkey(of: key.material, id: 1, context: "QuireChn")
     }
 
     // MARK: - Wrapping
@@ -155,7 +198,7 @@ extension KeyRing {
         -> UnlockedKeyRing
     {
         var keys: [DataKey] = []
-        for (id, wrapped) in checked.keys {
+        for (id, wrapped, _) in checked.keys {
             guard let material = Sodium.openKey(wrapped, associatedData: AssociatedData.dataKey(id: id), key: ringKey)
             else { throw .damaged("data key \(id) fails to open under the ring key") }
             keys.append(DataKey(id: id, material: material))

@@ -23,7 +23,22 @@ public struct KeyRing: Codable, Hashable, Sendable {
     public struct WrappedDataKey: Codable, Hashable, Sendable {
         public var id: UInt32
         public var wrappedKey: String
+        /// A key added by a rotation (format 2) is also wrapped under the key that was current
+        /// before it, so a device that holds only data keys learns it without a secret.
+        public var chain: ChainedKey?
     }
+
+    /// A data key wrapped under a subkey of an earlier data key (`from`), bound to both ids.
+    public struct ChainedKey: Codable, Hashable, Sendable {
+        public var from: UInt32
+        public var wrappedKey: String
+    }
+
+    /// The newest format: 2 adds chained keys. A ring is written in format 1 until its first
+    /// rotation, so devices of a version that reads only format 1 go on unlocking it; from then
+    /// on they say "update Quire" instead of rewriting the ring without its chains.
+    public static let newestFormat = 2
+    static let readableFormats = 1...newestFormat
 
     public internal(set) var format: Int
     public internal(set) var passphrase: PassphraseSlot
@@ -44,13 +59,13 @@ public struct KeyRing: Codable, Hashable, Sendable {
         } catch {
             throw .damaged("it is not JSON with a format number")
         }
-        guard format.format == Int(QuireCrypto.formatVersion) else {
+        guard readableFormats.contains(format.format) else {
             throw .unsupportedFormatVersion(format.format)
         }
         do {
             return try JSONDecoder().decode(KeyRing.self, from: data)
         } catch {
-            throw .damaged("its JSON does not have the fields of format \(QuireCrypto.formatVersion)")
+            throw .damaged("its JSON does not have the fields of format \(format.format)")
         }
     }
 
@@ -85,11 +100,11 @@ struct CheckedKeyRing {
     let passphraseWrapped: [UInt8]
     let recoveryCheck: [UInt8]
     let recoveryWrapped: [UInt8]
-    let keys: [(id: UInt32, wrapped: [UInt8])]
+    let keys: [(id: UInt32, wrapped: [UInt8], chain: (from: UInt32, wrapped: [UInt8])?)]
     let currentKey: UInt32
 
     init(_ ring: KeyRing) throws(KeyRingError) {
-        guard ring.format == Int(QuireCrypto.formatVersion) else { throw .unsupportedFormatVersion(ring.format) }
+        guard KeyRing.readableFormats.contains(ring.format) else { throw .unsupportedFormatVersion(ring.format) }
         if let problem = ring.passphrase.kdf.problem { throw .damaged(problem) }
         salt = try Self.bytes(ring.passphrase.salt, count: KeyDerivation.saltBytes, what: "the salt")
         passphraseCheck = try Self.bytes(ring.passphrase.check, count: Self.checkBytes, what: "the passphrase check")
@@ -98,19 +113,34 @@ struct CheckedKeyRing {
         recoveryCheck = try Self.bytes(ring.recovery.check, count: Self.checkBytes, what: "the recovery key check")
         recoveryWrapped = try Self.bytes(
             ring.recovery.wrappedKey, count: Self.wrappedKeyBytes, what: "the key wrapped under the recovery key")
-        var keys: [(id: UInt32, wrapped: [UInt8])] = []
+        var keys: [(id: UInt32, wrapped: [UInt8], chain: (from: UInt32, wrapped: [UInt8])?)] = []
         for key in ring.keys {
             guard !keys.contains(where: { $0.id == key.id }) else {
                 throw .damaged("data key \(key.id) is there twice")
             }
-            keys.append(
-                (key.id, try Self.bytes(key.wrappedKey, count: Self.wrappedKeyBytes, what: "data key \(key.id)")))
+            let wrapped = try Self.bytes(key.wrappedKey, count: Self.wrappedKeyBytes, what: "data key \(key.id)")
+            keys.append((key.id, wrapped, try Self.chain(of: key, in: ring)))
         }
         guard keys.contains(where: { $0.id == ring.currentKey }) else {
             throw .damaged("its current data key \(ring.currentKey) is not among its keys")
         }
         self.keys = keys
         currentKey = ring.currentKey
+    }
+
+    /// The chained copy of `key`: only in format 2, from another key of the same ring.
+    private static func chain(of key: KeyRing.WrappedDataKey, in ring: KeyRing) throws(KeyRingError)
+        -> (from: UInt32, wrapped: [UInt8])?
+    {
+        guard let chain = key.chain else { return nil }
+        guard ring.format >= 2 else { throw .damaged("data key \(key.id) is chained, which format 1 has no place for") }
+        guard chain.from != key.id, ring.keys.contains(where: { $0.id == chain.from }) else {
+            throw .damaged("data key \(key.id) is chained from \(chain.from), which is not another of its keys")
+        }
+        return (
+            chain.from,
+            try bytes(chain.wrappedKey, count: wrappedKeyBytes, what: "data key \(key.id) chained from \(chain.from)")
+        )
     }
 
     private static func bytes(_ text: String, count: Int, what: String) throws(KeyRingError) -> [UInt8] {

@@ -21,8 +21,8 @@ public enum KeyRingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .wrongRecoveryKey: "wrong recovery key: it does not unlock this account's key ring"
         case .unknownKeyID(let id): "unknown key id \(id): no data key has this id"
         case .unsupportedFormatVersion(let version):
-            "key ring format \(version) is not supported: this version of Quire reads format "
-                + "\(QuireCrypto.formatVersion); update Quire"
+            "key ring format \(version) is not supported: this version of Quire reads formats up to "
+                + "\(KeyRing.newestFormat); update Quire"
         case .damaged(let reason): "the key ring is damaged: \(reason)"
         case .keyDerivationFailed(let bytes):
             "the passphrase's key needs \(bytes >> 20) MiB of memory, which this device could not allocate"

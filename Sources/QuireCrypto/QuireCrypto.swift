@@ -27,7 +27,13 @@
 /// adds a data key with the next id, wrapped under the ring key, with no second secret needed
 /// (wrapping each data key under the KEK and the recovery key directly would need the recovery
 /// key, which is kept on paper, at every rotation). A device keeps only its `DataKeys`, never
-/// the ring key, so a lost device cannot read keys added after it was lost.
+/// the ring key, so it cannot open the ring's wrapped keys by itself.
+///
+/// So that devices learn a rotation's new key without the passphrase, a key added by rotation
+/// (ring format 2) is also **chained**: wrapped under a subkey ("QuireChn") of the data key that
+/// was current before it, bound to both ids (`"quire.chained-key" 0x00 | format | from id | id`).
+/// A device holding key n learns n+1, then n+2, from the ring alone. A lost device would too, as
+/// long as its token can fetch the ring: revoke its token before rotating.
 ///
 /// Each secret also has a **key check**: 16 bytes of a subkey of the unwrapping key (KEK or
 /// recovery key), compared in constant time before anything is opened. A check that differs
@@ -49,9 +55,15 @@
 ///   },
 ///   "recovery": {"check": "<16 bytes>", "wrappedKey": "<nonce + ring key + tag>"},
 ///   "currentKey": 2,
-///   "keys": [{"id": 1, "wrappedKey": "<nonce + data key + tag>"}, {"id": 2, "wrappedKey": "…"}]
+///   "keys": [
+///     {"id": 1, "wrappedKey": "<nonce + data key + tag>"},
+///     {"id": 2, "wrappedKey": "…", "chain": {"from": 1, "wrappedKey": "<nonce + key 2 + tag>"}}
+///   ]
 /// }
 /// ```
+///
+/// `format` is 1 until the first rotation, then 2 (format 1 has no `chain`): a version that
+/// reads only format 1 says "update Quire" rather than rewriting the ring without its chains.
 ///
 /// ## Sealed field values
 ///
@@ -85,6 +97,7 @@
 /// Secrets live in buffers of their own that are zeroed when released (`SecretBytes`); no
 /// description or error message ever contains one.
 public enum QuireCrypto {
-    /// The format of key rings, sealed values and MACs this version reads and writes.
+    /// The format of sealed values and MACs this version reads and writes (key rings have
+    /// their own, `KeyRing.newestFormat`).
     public static let formatVersion: UInt8 = 1
 }

@@ -66,11 +66,22 @@ public enum DeviceUnlock {
             throw .transport(error)
         }
         guard let document else { throw .notEncrypted }
-        let unlocked: UnlockedKeyRing
+        let unlocked = try open(document.keyring, with: secret)
+        do {
+            try settings.setDataKeys(unlocked.dataKeys, ringVersion: document.version)
+        } catch {
+            throw .notSaved(error)
+        }
+        return unlocked.dataKeys
+    }
+
+    /// `ring` opened with what the person typed; nothing is kept. What `unlock` and the commands
+    /// that change the ring (`quire encryption rotate`) open it with, refusing the same things.
+    public static func open(_ ring: KeyRing, with secret: Secret) throws(Failure) -> UnlockedKeyRing {
         do {
             switch secret {
             case .passphrase(let passphrase):
-                unlocked = try document.keyring.unlock(passphrase: passphrase)
+                return try ring.unlock(passphrase: passphrase)
             case .recoveryKey(let text):
                 let key: RecoveryKey
                 do {
@@ -78,7 +89,7 @@ public enum DeviceUnlock {
                 } catch {
                     throw Failure.notARecoveryKey(error)
                 }
-                unlocked = try document.keyring.unlock(recoveryKey: key)
+                return try ring.unlock(recoveryKey: key)
             }
         } catch let failure as Failure {
             throw failure
@@ -87,12 +98,6 @@ public enum DeviceUnlock {
         } catch {
             throw .refused(.damaged("\(error)"))
         }
-        do {
-            try settings.setDataKeys(unlocked.dataKeys)
-        } catch {
-            throw .notSaved(error)
-        }
-        return unlocked.dataKeys
     }
 
     /// `unlock` with the remote the settings name.

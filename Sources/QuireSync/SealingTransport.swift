@@ -11,14 +11,23 @@ import QuireProtocol
 /// person is asked to unlock). An item that does not open is left out of the answer and named
 /// in the exchange's `unreadable`, so one tampered item never stops the others, and the ledger
 /// records the version it could not read in the transaction that applies the answer.
+///
+/// An answer that names a key ring version other than the one the keys came from (another
+/// device rotated the data key) has the device learn the new keys (`KeyLearning`) before it
+/// opens that answer; every later op of the round is sealed under the new key.
 public struct SealingTransport: SyncTransport {
     let base: any SyncTransport
-    let sealer: ItemSealer?
+    let keys: RoundKeys
 
-    public init(_ base: any SyncTransport, sealer: ItemSealer?) {
+    /// `ringVersion`: the key ring version `sealer`'s keys came from (nil when unknown);
+    /// `learning`: how to learn keys a rotation added, nil to never read the ring.
+    public init(_ base: any SyncTransport, sealer: ItemSealer?, ringVersion: Int? = nil, learning: KeyLearning? = nil) {
         self.base = base
-        self.sealer = sealer
+        keys = RoundKeys(sealer: sealer, ringVersion: ringVersion, learning: learning)
     }
+
+    /// The sealer new ops are sealed with: the held keys, or those learned this round.
+    var sealer: ItemSealer? { keys.sealer }
 
     /// Files travel through the base transport, an encrypted account's sealed (`chunkSealer`).
     /// A device without keys never gets this far for an encrypted account: its round is refused
@@ -39,10 +48,10 @@ public struct SealingTransport: SyncTransport {
 
     public func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
         var sent = request
-        if let sealer { sent.ops = request.ops.map(sealer.seal) }
+        if let sealer = keys.sealer { sent.ops = request.ops.map(sealer.seal) }
         var exchange = try await base.sync(sent)
-        guard exchange.value.keyring != nil else { return exchange }
-        guard let sealer else { throw SealingTransport.locked }
+        guard let ring = exchange.value.keyring else { return exchange }
+        guard let sealer = await keys.sealer(forRing: ring) else { throw SealingTransport.locked }
         exchange.value.changes = sealer.open(exchange.value.changes, failing: &exchange.unreadable)
         for index in exchange.value.results.indices {
             guard let current = exchange.value.results[index].current else { continue }
@@ -75,8 +84,8 @@ public struct SealingTransport: SyncTransport {
 
     public func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
         var exchange = try await base.snapshot(after: after, limit: limit)
-        guard exchange.value.keyring != nil else { return exchange }
-        guard let sealer else { throw SealingTransport.locked }
+        guard let ring = exchange.value.keyring else { return exchange }
+        guard let sealer = await keys.sealer(forRing: ring) else { throw SealingTransport.locked }
         exchange.value.items = sealer.open(exchange.value.items, failing: &exchange.unreadable)
         return exchange
     }

@@ -92,14 +92,24 @@ public struct SyncSettings: Sendable {
         return keys
     }
 
-    /// Stores the data keys in the credentials file (mode 0600), beside the token; nil forgets them.
-    public func setDataKeys(_ keys: DataKeys?) throws(SyncSettingsError) {
+    /// The version of the account's key ring the held data keys were last taken from, nil when
+    /// unknown (keys kept by an earlier version of Quire): a sync answer naming another version
+    /// makes the device read the ring for keys added since (`KeyLearning`).
+    public func keyRingVersion() -> Int? {
+        SyncSettings.value(of: "ring", inSection: "encryption", of: read(credentialsPath)).flatMap { Int($0) }
+    }
+
+    /// Stores the data keys in the credentials file (mode 0600), beside the token, with the
+    /// version of the key ring they come from; nil forgets them. Every change of a device's keys
+    /// (enable, unlock, learning a rotation) comes through here.
+    public func setDataKeys(_ keys: DataKeys?, ringVersion: Int? = nil) throws(SyncSettingsError) {
         try makeDirectory(of: credentialsPath)
         let lines = try keys.map { keys throws(SyncSettingsError) -> [String] in
             guard let json = try? JSONEncoder().encode(keys) else {
                 throw SyncSettingsError("the encryption keys cannot be written")
             }
             return ["keys = \(ConfigFile.quoted(json.base64EncodedString()))"]
+                + (ringVersion.map { ["ring = \(ConfigFile.quoted(String($0)))"] } ?? [])
         }
         let text = ConfigFile.replacingSection(
             "encryption", in: read(credentialsPath) ?? SyncSettings.credentialsHeader, with: lines)
@@ -179,7 +189,7 @@ public struct SyncSettings: Sendable {
 
     /// The keys each file may hold.
     static let configKeys: [String: Set<String>] = ["remote": ["url", "live"], "attachments": ["download"]]
-    static let credentialKeys: [String: Set<String>] = ["remote": ["token"], "encryption": ["keys"]]
+    static let credentialKeys: [String: Set<String>] = ["remote": ["token"], "encryption": ["keys", "ring"]]
 
     /// Throws for the first line of `config.toml` or `credentials` that Quire cannot read or
     /// does not know, naming the file and the line; a missing file is fine.

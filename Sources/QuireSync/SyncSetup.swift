@@ -18,9 +18,10 @@ public enum SyncSetup {
             connect: {
                 settings.remote().map { remote -> any SyncTransport in
                     let keys = try? settings.dataKeys()
+                    let http = HTTPSyncTransport(baseURL: remote.url, token: remote.token, timeout: timeout, now: now)
                     return SealingTransport(
-                        HTTPSyncTransport(baseURL: remote.url, token: remote.token, timeout: timeout, now: now),
-                        sealer: keys.map(ItemSealer.init))
+                        http, sealer: keys.map(ItemSealer.init), ringVersion: settings.keyRingVersion(),
+                        learning: KeyLearning(settings: settings, readRing: http.keyRing))
                 }
             })
         engine.attachments = AttachmentSync(store: database, policy: { settings.downloadPolicy })

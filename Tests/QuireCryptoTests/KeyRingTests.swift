@@ -89,12 +89,12 @@ import Testing
         }
     }
 
-    @Test func aRingThatIsNotFormatOneIsRefusedBeforeAnyCryptography() throws {
+    @Test func aRingOfALaterFormatIsRefusedBeforeAnyCryptography() throws {
         let new = try KeyRing.create(passphrase: "pass", parameters: TestKeys.fast)
         var object = try #require(try JSONSerialization.jsonObject(with: new.ring.encoded()) as? [String: Any])
-        object["format"] = 2
-        object["keys"] = "a shape format 1 does not know"
-        #expect(throws: KeyRingError.unsupportedFormatVersion(2)) {
+        object["format"] = 3
+        object["keys"] = "a shape format 2 does not know"
+        #expect(throws: KeyRingError.unsupportedFormatVersion(3)) {
             try KeyRing.decode(JSONSerialization.data(withJSONObject: object))
         }
         #expect(throws: KeyRingError.damaged("it is not JSON with a format number")) {
@@ -188,6 +188,48 @@ import Testing
         let (twice, _) = try rotated.rotated(unlocked: unlocked)
         #expect(twice.keys.map(\.id) == [1, 2, 3])
         #expect(twice.currentKey == 3)
+    }
+
+    @Test func aDeviceHoldingOnlyDataKeysLearnsEachRotationsKeyFromTheRing() throws {
+        let new = try KeyRing.create(passphrase: "pass", parameters: TestKeys.fast)
+        #expect(new.ring.format == 1, "a ring is format 1 until its first rotation")
+        let (once, _) = try new.ring.rotated(unlocked: new.unlocked)
+        let (twice, unlocked) = try once.rotated(unlocked: once.unlock(passphrase: "pass"))
+        #expect(twice.format == 2)
+        #expect(twice.keys.map { $0.chain?.from } == [nil, 1, 2])
+        // Through its JSON, as a device reads it: key 1 leads to 2, then 3, with no secret.
+        let read = try KeyRing.decode(twice.encoded())
+        let learned = try read.learning(from: new.unlocked.dataKeys)
+        #expect(learned.ids == [1, 2, 3])
+        #expect(learned.currentID == 3)
+        #expect(try sameKeys(learned, unlocked.dataKeys))
+        // Keys that reach nothing new are answered as they are.
+        #expect(try read.learning(from: unlocked.dataKeys).ids == [1, 2, 3])
+        // Another account's keys learn nothing here.
+        let other = try KeyRing.create(passphrase: "pass", parameters: TestKeys.fast, random: FixedRandom(seed: 9))
+        #expect(try read.learning(from: TestKeys.dataKeys([7])).ids == [7])
+        #expect(throws: KeyRingError.damaged("data key 2 fails to open under data key 1")) {
+            try read.learning(from: other.unlocked.dataKeys)
+        }
+        // A chain moved to another key, or altered, is damage, not a key.
+        var moved = twice
+        moved.keys[2].chain = twice.keys[1].chain
+        #expect(throws: KeyRingError.damaged("data key 3 fails to open under data key 1")) {
+            try moved.learning(from: new.unlocked.dataKeys)
+        }
+        var altered = twice
+        altered.keys[1].chain?.wrappedKey = flipped(twice.keys[1].chain!.wrappedKey)
+        #expect(throws: KeyRingError.damaged("data key 2 fails to open under data key 1")) {
+            try altered.learning(from: new.unlocked.dataKeys)
+        }
+        // Format 1 has no place for a chain; a chain from a key the ring lacks is damage.
+        var formatOne = twice
+        formatOne.format = 1
+        #expect(formatOne.problem == "the key ring is damaged: data key 2 is chained, which format 1 has no place for")
+        var dangling = twice
+        dangling.keys[1].chain?.from = 9
+        #expect(dangling.problem?.contains("chained from 9, which is not another of its keys") == true)
+        #expect(twice.problem == nil)
     }
 
     @Test func dataKeysSurviveTheCredentialsFile() throws {

@@ -6,7 +6,7 @@ import QuireProtocol
 import QuireStore
 import QuireSync
 
-/// `quire encryption enable|unlock|status|change-passphrase` (SPEC: End-to-end encryption).
+/// `quire encryption enable|unlock|status|change-passphrase|rotate` (SPEC: End-to-end encryption).
 struct EncryptionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encryption",
@@ -20,7 +20,7 @@ struct EncryptionCommand: ParsableCommand {
             """,
         subcommands: [
             EncryptionEnableCommand.self, EncryptionUnlockCommand.self, EncryptionStatusCommand.self,
-            EncryptionChangePassphraseCommand.self,
+            EncryptionChangePassphraseCommand.self, EncryptionRotateCommand.self,
         ],
         defaultSubcommand: EncryptionStatusCommand.self)
 }
@@ -117,6 +117,40 @@ enum EncryptionSupport {
             throw failure(error)
         }
     }
+
+    /// Writes every item that is plain, or sealed under an earlier data key, back sealed under
+    /// the current one (`EncryptionConversion`: one way for `enable` and `rotate`), then syncs
+    /// so this device holds the sealed versions. An interrupted run is finished by `enable`,
+    /// which makes no new key.
+    static func sealEveryItem(
+        with keys: DataKeys, store: AppDatabase, settings: SyncSettings, transport: HTTPSyncTransport
+    ) async throws {
+        let conversion = EncryptionConversion(
+            transport: transport, sealer: ItemSealer(keys: keys), writer: store.environment.newID(Date()))
+        let outcome: EncryptionConversion.Outcome
+        do throws(SyncTransportError) {
+            outcome = try await conversion.run()
+        } catch {
+            throw CLIFailure(
+                EncryptionSupport.failure(error).code,
+                "items are not all sealed yet (\(error.description)): run 'quire encryption enable' to finish")
+        }
+        let engine = SyncCommandSupport.engine(store: store, settings: settings)
+        let failure = SyncCommandSupport.failure(for: await engine.runToCompletion(), store: store)
+        var out = Output()
+        out.line(
+            "Sealed \(counted(outcome.sealed)) on the server under data key \(keys.currentID)"
+                + (outcome.alreadySealed > 0 ? " (\(outcome.alreadySealed) were already sealed)." : "."))
+        if outcome.unreadable > 0 {
+            out.line(
+                "\(counted(outcome.unreadable)) did not open here and stayed as they were: "
+                    + "'quire status' names them on the devices that meet them.")
+        }
+        out.flush()
+        if let failure { throw failure }
+    }
+
+    private static func counted(_ items: Int) -> String { items == 1 ? "1 item" : "\(items) items" }
 }
 
 struct EncryptionEnableCommand: AsyncParsableCommand {
@@ -144,8 +178,10 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
                 throw CLIFailure.badInput(
                     "this account is already encrypted: unlock this device with 'quire encryption unlock'")
             }
-            // An earlier run stored the ring: finish sealing what it left.
-            try await Self.seal(with: keys, store: store, settings: settings, transport: transport)
+            // An earlier run stored the ring (or a rotation made a key current): finish sealing
+            // what it left.
+            try await EncryptionSupport.sealEveryItem(
+                with: keys, store: store, settings: settings, transport: transport)
             return
         }
         if heldKeys == nil {
@@ -181,40 +217,14 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
         out.line("    \(new.recoveryKey.text)")
         out.line("")
         out.flush()
-        try await Self.seal(with: new.unlocked.dataKeys, store: store, settings: settings, transport: transport)
-    }
-
-    /// Writes every plain item back sealed, then syncs so this device holds the sealed versions.
-    static func seal(with keys: DataKeys, store: AppDatabase, settings: SyncSettings, transport: HTTPSyncTransport)
-        async throws
-    {
-        let conversion = EncryptionConversion(
-            transport: transport, sealer: ItemSealer(keys: keys), writer: store.environment.newID(Date()))
-        let outcome: EncryptionConversion.Outcome
-        do throws(SyncTransportError) {
-            outcome = try await conversion.run()
-        } catch {
-            throw CLIFailure(
-                EncryptionSupport.failure(error).code,
-                "items are not all sealed yet (\(error.description)): run 'quire encryption enable' again to finish")
-        }
-        let engine = SyncCommandSupport.engine(store: store, settings: settings)
-        let failure = SyncCommandSupport.failure(for: await engine.runToCompletion(), store: store)
-        var out = Output()
-        out.line(
-            "Sealed \(outcome.sealed == 1 ? "1 item" : "\(outcome.sealed) items") on the server"
-                + (outcome.alreadySealed > 0 ? " (\(outcome.alreadySealed) were already sealed)." : "."))
-        out.flush()
-        if let failure { throw failure }
+        try await EncryptionSupport.sealEveryItem(
+            with: new.unlocked.dataKeys, store: store, settings: settings, transport: transport)
     }
 }
 
-struct EncryptionUnlockCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "unlock",
-        abstract: "Let this device read and write the encrypted account (passphrase or recovery key).",
-        discussion: "A wrong passphrase or recovery key is refused (exit 4) and changes nothing.")
-
+/// The passphrase or the recovery key that opens the account's key ring, as `unlock` and
+/// `rotate` take it: asked at the terminal, or one line of standard input.
+struct AccountSecretOptions: ParsableArguments {
     @Flag(help: "Read the passphrase from standard input (one line).")
     var passphraseStdin = false
 
@@ -227,14 +237,23 @@ struct EncryptionUnlockCommand: AsyncParsableCommand {
         }
     }
 
+    func read() throws -> DeviceUnlock.Secret {
+        if recoveryKeyStdin { return .recoveryKey(SecretPrompt.nextStandardInputLine() ?? "") }
+        return .passphrase(try EncryptionSupport.currentPassphrase(fromStandardInput: passphraseStdin))
+    }
+}
+
+struct EncryptionUnlockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock",
+        abstract: "Let this device read and write the encrypted account (passphrase or recovery key).",
+        discussion: "A wrong passphrase or recovery key is refused (exit 4) and changes nothing.")
+
+    @OptionGroup var secret: AccountSecretOptions
+
     func run() async throws {
         let (settings, transport) = try EncryptionSupport.remote()
-        let secret: DeviceUnlock.Secret
-        if recoveryKeyStdin {
-            secret = .recoveryKey(SecretPrompt.nextStandardInputLine() ?? "")
-        } else {
-            secret = .passphrase(try EncryptionSupport.currentPassphrase(fromStandardInput: passphraseStdin))
-        }
+        let secret = try self.secret.read()
         do {
             _ = try await DeviceUnlock.unlock(secret, settings: settings, transport: transport)
         } catch {
@@ -280,6 +299,61 @@ struct EncryptionChangePassphraseCommand: AsyncParsableCommand {
             KeyRingDocument(version: document.version, keyring: ring), transport, what: "run it again")
         var out = Output()
         out.line("Passphrase changed; the recovery key and every device's keys stay as they were.")
+        out.flush()
+    }
+}
+
+struct EncryptionRotateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate",
+        abstract: "Make a new data key current and re-seal every item under it (after a device is lost).",
+        discussion: """
+            Revoke the lost device's token first ('quire-server token revoke USER --name DEVICE'): \
+            devices learn the new key from the account's key ring through the key they hold, so a \
+            device whose token still works would learn it too. Rotating asks for the passphrase (or \
+            the recovery key): a device holding only data keys cannot rotate. A wrong one is refused \
+            (exit 4) and changes nothing. The other devices learn the new key at their next sync, \
+            without the passphrase; values sealed under earlier keys still open. Interrupted while \
+            re-sealing, 'quire encryption enable' finishes the work without making another key.
+            """)
+
+    @OptionGroup var secret: AccountSecretOptions
+
+    func run() async throws {
+        let (settings, transport) = try EncryptionSupport.remote()
+        let store = try StoreAccess.open()
+        guard let document = try await EncryptionSupport.keyRing(transport) else {
+            throw CLIFailure.badInput("this account is not encrypted: turn it on with 'quire encryption enable'")
+        }
+        let secret = try self.secret.read()
+        let rotated: (ring: KeyRing, unlocked: UnlockedKeyRing)
+        do {
+            rotated = try document.keyring.rotated(unlocked: DeviceUnlock.open(document.keyring, with: secret))
+        } catch let error as DeviceUnlock.Failure {
+            throw EncryptionSupport.refusal(error)
+        } catch let error as KeyRingError {
+            throw EncryptionSupport.refusal(error)
+        }
+        // Conditional on the version read: a rotation or passphrase change made meanwhile on
+        // another device is never overwritten (its key would be lost).
+        let version = try await EncryptionSupport.store(
+            KeyRingDocument(version: document.version, keyring: rotated.ring), transport, what: "run it again")
+        let keys = rotated.unlocked.dataKeys
+        do {
+            try settings.setDataKeys(keys, ringVersion: version)
+        } catch {
+            throw CLIFailure.badInput(
+                "data key \(keys.currentID) is now current but this device could not keep it (\(error)): "
+                    + "run 'quire encryption unlock', then 'quire encryption enable' to re-seal the items")
+        }
+        var out = Output()
+        out.line("Data key \(keys.currentID) is now current; re-sealing every item under it.")
+        out.flush()
+        try await EncryptionSupport.sealEveryItem(with: keys, store: store, settings: settings, transport: transport)
+        out.line("The other devices learn the new key at their next sync, without the passphrase.")
+        out.line(
+            "A device whose token still works learns it too: revoke a lost device's token "
+                + "('quire-server token revoke USER --name DEVICE') if you have not.")
         out.flush()
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import QuireCore
+import QuireCrypto
+import QuireProtocol
+import QuireStore
+import Testing
+
+@testable import QuireSync
+
+/// SPEC "End-to-end encryption": an item sealed under a key this device lacks is marked
+/// unreadable while the others sync on, and once the device holds that key (an unlock, a key
+/// learned from the key ring) the next sync reads those items again and opens them. Without
+/// that, the device's cursor is past them and its state hash equals the server's, so they
+/// would stay marked until someone wrote them again. The built `quire` on two devices and a
+/// real server on a loopback port.
+@Suite(.serialized) struct SyncUnreadableRereadTests {
+    static let passphrase = "correct horse battery staple"
+
+    /// Gives the account a new current data key, as a key rotation does, and hands it to `home`
+    /// alone: what that device seals from now on opens only where the new key is held.
+    static func rotateKey(server: SyncTestServer, token: String, into home: String) async throws {
+        let transport = HTTPSyncTransport(
+            baseURL: server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() })
+        let document = try #require(try await transport.keyRing(), "the account is encrypted")
+        let rotated = try document.keyring.rotated(unlocked: try document.keyring.unlock(passphrase: passphrase))
+        _ = try await transport.storeKeyRing(KeyRingDocument(version: document.version, keyring: rotated.ring))
+        try settings(of: home).setDataKeys(rotated.unlocked.dataKeys)
+    }
+
+    static func settings(of home: String) -> SyncSettings {
+        SyncSettings(configPath: home + "/config.toml", credentialsPath: home + "/credentials")
+    }
+
+    /// The items `quire status --json` lists as unreadable: id and reason.
+    static func unreadable(home: String) async throws -> [String: String] {
+        let status = try await QuireBinary.execute(["status", "--json"], home: home).object()
+        let marked = try #require(status["unreadable"] as? [[String: Any]], "\(status)")
+        return Dictionary(
+            uniqueKeysWithValues: marked.map { ($0["item"] as? String ?? "?", $0["reason"] as? String ?? "?") })
+    }
+
+    @Test func itemsSealedUnderAKeyLearnedLaterOpenAtTheNextSync() async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann")
+        defer { Task { await server.stop() } }
+        let laptop = try QuireBinary.makeHome("reread")
+        let phone = try QuireBinary.makeHome("reread")
+        defer { for home in [laptop, phone] { try? FileManager.default.removeItem(atPath: home) } }
+
+        // The phone holds the account's first key; the laptop then gets a second one and seals
+        // everything it writes under it.
+        for home in [laptop, phone] {
+            try await QuireBinary.must(["remote", "set", server.baseURL, "--token", token], home: home)
+        }
+        try await QuireBinary.must(
+            ["encryption", "enable", "--passphrase-stdin"], home: laptop, stdin: Self.passphrase)
+        let early = try await QuireBinary.must(["add", "Written under the first key"], home: laptop)
+        try await QuireBinary.must(["sync"], home: laptop)
+        try await QuireBinary.must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
+        try await QuireBinary.must(["sync"], home: phone)
+        try await Self.rotateKey(server: server, token: token, into: laptop)
+        var late: [String: String] = [:]
+        for title in ["Groceries", "Call the plumber", "Garden plans"] {
+            late[try await QuireBinary.must(["add", title, "--body", "about \(title)"], home: laptop)] = title
+        }
+        try await QuireBinary.must(["edit", early, "--title", "Renamed under the second key"], home: laptop)
+        try await QuireBinary.must(["sync"], home: laptop)
+
+        // The phone syncs before it holds the new key: those items are marked with the reason.
+        try await QuireBinary.must(["sync"], home: phone)
+        let marked = try await Self.unreadable(home: phone)
+        #expect(Set(marked.keys) == Set(late.keys).union([early]), "\(marked)")
+        #expect(
+            marked.values.allSatisfy { $0.contains("sealed under key id 2, which this device does not have") },
+            "\(marked)")
+        let before = try await QuireBinary.must(["show", early, "--json"], home: phone)
+        #expect(before.contains("Written under the first key"), "the copy it held stays: \(before)")
+
+        // It unlocks again, learning the second key, and syncs once: every item opens.
+        try await QuireBinary.must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
+        try await QuireBinary.must(["sync"], home: phone)
+        #expect(try await Self.unreadable(home: phone).isEmpty, "no marks are left")
+        let listed = try await QuireBinary.must(["list", "--all", "--json"], home: phone)
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+        let titles = Dictionary(
+            uniqueKeysWithValues: items.map { ($0["id"] as? String ?? "?", $0["title"] as? String) })
+        for (id, title) in late { #expect(titles[id] == title, "\(id) opened") }
+        #expect(titles[early] == "Renamed under the second key")
+        let shown = try await QuireBinary.must(["show", late.keys.first!, "--json"], home: phone)
+        #expect(shown.contains("about "), "its body opened too: \(shown)")
+
+        // Its state hash is the server's, and a later sync reads nothing again.
+        let store = try AppDatabase.open(path: phone + "/quire.db")
+        let ledger = SyncLedger(storage: store.syncStorage(), now: { Date() }, newID: { _ in UUID().uuidString })
+        let serverHash = try #require(try ledger.position().stateHash)
+        #expect(try ledger.quiescentStateHash() == serverHash, "the state hashes are equal")
+        let events = try store.recentSyncEvents(limit: 1_000).filter { $0.kind == .unreadable }
+        #expect(events.first?.message.contains("read 4 unreadable items again") == true, "\(events.map(\.message))")
+        #expect(events.first?.message.contains("4 now open, 0 still do not") == true, "\(events.map(\.message))")
+    }
+}

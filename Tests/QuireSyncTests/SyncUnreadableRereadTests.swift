@@ -39,31 +39,59 @@ import Testing
             uniqueKeysWithValues: marked.map { ($0["item"] as? String ?? "?", $0["reason"] as? String ?? "?") })
     }
 
-    @Test func itemsSealedUnderAKeyLearnedLaterOpenAtTheNextSync() async throws {
-        let (server, token) = try await SyncTestServer.running(user: "ann")
-        defer { Task { await server.stop() } }
-        let laptop = try QuireBinary.makeHome("reread")
-        let phone = try QuireBinary.makeHome("reread")
-        defer { for home in [laptop, phone] { try? FileManager.default.removeItem(atPath: home) } }
+    /// Two devices of one encrypted account on a started server: the phone holds the account's
+    /// first key and an item written under it; then the laptop gets a second key and seals
+    /// everything it writes under it: three new items, and that first item renamed.
+    struct Accounts {
+        let server: SyncTestServer
+        let laptop: String
+        let phone: String
+        let early: String
+        /// The new items' ids and titles.
+        let late: [String: String]
 
-        // The phone holds the account's first key; the laptop then gets a second one and seals
-        // everything it writes under it.
-        for home in [laptop, phone] {
-            try await QuireBinary.must(["remote", "set", server.baseURL, "--token", token], home: home)
+        static func start() async throws -> Accounts {
+            let (server, token) = try await SyncTestServer.running(user: "ann")
+            let laptop = try QuireBinary.makeHome("reread")
+            let phone = try QuireBinary.makeHome("reread")
+            for home in [laptop, phone] {
+                try await QuireBinary.must(["remote", "set", server.baseURL, "--token", token], home: home)
+            }
+            try await QuireBinary.must(
+                ["encryption", "enable", "--passphrase-stdin"], home: laptop,
+                stdin: SyncUnreadableRereadTests.passphrase)
+            let early = try await QuireBinary.must(["add", "Written under the first key"], home: laptop)
+            try await QuireBinary.must(["sync"], home: laptop)
+            try await QuireBinary.must(
+                ["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: SyncUnreadableRereadTests.passphrase
+            )
+            try await QuireBinary.must(["sync"], home: phone)
+            try await SyncUnreadableRereadTests.rotateKey(server: server, token: token, into: laptop)
+            var late: [String: String] = [:]
+            for title in ["Groceries", "Call the plumber", "Garden plans"] {
+                late[try await QuireBinary.must(["add", title, "--body", "about \(title)"], home: laptop)] = title
+            }
+            try await QuireBinary.must(["edit", early, "--title", "Renamed under the second key"], home: laptop)
+            try await QuireBinary.must(["sync"], home: laptop)
+            return Accounts(server: server, laptop: laptop, phone: phone, early: early, late: late)
         }
-        try await QuireBinary.must(
-            ["encryption", "enable", "--passphrase-stdin"], home: laptop, stdin: Self.passphrase)
-        let early = try await QuireBinary.must(["add", "Written under the first key"], home: laptop)
-        try await QuireBinary.must(["sync"], home: laptop)
-        try await QuireBinary.must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
-        try await QuireBinary.must(["sync"], home: phone)
-        try await Self.rotateKey(server: server, token: token, into: laptop)
-        var late: [String: String] = [:]
-        for title in ["Groceries", "Call the plumber", "Garden plans"] {
-            late[try await QuireBinary.must(["add", title, "--body", "about \(title)"], home: laptop)] = title
+
+        func stop() async {
+            await server.stop()
+            for home in [laptop, phone] { try? FileManager.default.removeItem(atPath: home) }
         }
-        try await QuireBinary.must(["edit", early, "--title", "Renamed under the second key"], home: laptop)
-        try await QuireBinary.must(["sync"], home: laptop)
+    }
+
+    /// The phone's store and a ledger over it, as its next `quire sync` would read them.
+    static func ledger(of home: String) throws -> (AppDatabase, SyncLedger) {
+        let store = try AppDatabase.open(path: home + "/quire.db")
+        return (store, SyncLedger(storage: store.syncStorage(), now: { Date() }, newID: { _ in UUID().uuidString }))
+    }
+
+    @Test func itemsSealedUnderAKeyLearnedLaterOpenAtTheNextSync() async throws {
+        let accounts = try await Accounts.start()
+        defer { Task { await accounts.stop() } }
+        let (phone, early, late) = (accounts.phone, accounts.early, accounts.late)
 
         // The phone syncs before it holds the new key: those items are marked with the reason.
         try await QuireBinary.must(["sync"], home: phone)
@@ -89,12 +117,43 @@ import Testing
         #expect(shown.contains("about "), "its body opened too: \(shown)")
 
         // Its state hash is the server's, and a later sync reads nothing again.
-        let store = try AppDatabase.open(path: phone + "/quire.db")
-        let ledger = SyncLedger(storage: store.syncStorage(), now: { Date() }, newID: { _ in UUID().uuidString })
+        let (store, ledger) = try Self.ledger(of: phone)
         let serverHash = try #require(try ledger.position().stateHash)
         #expect(try ledger.quiescentStateHash() == serverHash, "the state hashes are equal")
         let events = try store.recentSyncEvents(limit: 1_000).filter { $0.kind == .unreadable }
         #expect(events.first?.message.contains("read 4 unreadable items again") == true, "\(events.map(\.message))")
         #expect(events.first?.message.contains("4 now open, 0 still do not") == true, "\(events.map(\.message))")
+    }
+
+    /// An item no key opens (its server copy altered) stays marked, with the reason it has now,
+    /// while the others open; it is not read again until the keys change once more.
+    @Test func anItemThatStillDoesNotOpenStaysMarkedWithItsNewReason() async throws {
+        let accounts = try await Accounts.start()
+        defer { Task { await accounts.stop() } }
+        let phone = accounts.phone
+        let altered = try #require(accounts.late.first { $0.value == "Garden plans" }?.key)
+        try SyncEncryptionTamperTests.flipACharacter(ofSealedBody: altered, in: accounts.server.databasePath)
+        try await QuireBinary.must(["sync"], home: phone)
+        #expect(try await Self.unreadable(home: phone).count == 4)
+
+        try await QuireBinary.must(["encryption", "unlock", "--passphrase-stdin"], home: phone, stdin: Self.passphrase)
+        try await QuireBinary.must(["sync"], home: phone)
+        let marked = try await Self.unreadable(home: phone)
+        #expect(Array(marked.keys) == [altered], "\(marked)")
+        #expect(marked[altered]?.contains("its body does not open") == true, "\(marked)")
+        for (id, title) in accounts.late where id != altered {
+            #expect(try await QuireBinary.must(["show", id, "--json"], home: phone).contains(title))
+        }
+        let (store, ledger) = try Self.ledger(of: phone)
+        #expect(try ledger.quiescentStateHash() == ledger.position().stateHash, "the state hashes are equal")
+        let said = try store.recentSyncEvents(limit: 1_000).filter { $0.message.hasPrefix("read ") }
+        #expect(
+            said.map(\.message) == ["read 4 unreadable items again with this device's keys: 3 now open, 1 still do not"]
+        )
+
+        // The next sync does not read it again: its keys have not changed.
+        try await QuireBinary.must(["sync"], home: phone)
+        #expect(try store.recentSyncEvents(limit: 1_000).filter { $0.message.hasPrefix("read ") }.count == 1)
+        #expect(try await Self.unreadable(home: phone).keys.sorted() == [altered])
     }
 }

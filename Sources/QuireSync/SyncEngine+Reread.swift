@@ -51,12 +51,27 @@ extension SyncEngine {
 }
 
 extension SnapshotPage {
-    /// The `after` that starts a snapshot read at `id`: its last character one less. Ids are
-    /// UUIDs of one length, compared byte by byte, so no other id lies between the two.
-    static func idBefore(_ id: String) -> String {
+    /// The `after` that starts a snapshot read at `id`: the id one less, as a hexadecimal
+    /// number (the server takes only an id for `after`). Ids are UUIDs of one length, compared
+    /// byte by byte, so no other id lies between the two. Nil (read from the start) for the
+    /// smallest id, or text that is not an id.
+    static func idBefore(_ id: String) -> String? {
         var bytes = Array(id.utf8)
-        guard let last = bytes.last, last > 0 else { return id }
-        bytes[bytes.count - 1] = last - 1
-        return String(decoding: bytes, as: UTF8.self)
+        for index in bytes.indices.reversed() where bytes[index] != UInt8(ascii: "-") {
+            switch bytes[index] {
+            case UInt8(ascii: "0"):
+                bytes[index] = UInt8(ascii: "f")  // and borrow from the digit before
+            case UInt8(ascii: "a"), UInt8(ascii: "A"):
+                bytes[index] = UInt8(ascii: "9")
+                return String(decoding: bytes, as: UTF8.self)
+            case UInt8(ascii: "1")...UInt8(ascii: "9"), UInt8(ascii: "b")...UInt8(ascii: "f"),
+                UInt8(ascii: "B")...UInt8(ascii: "F"):
+                bytes[index] -= 1
+                return String(decoding: bytes, as: UTF8.self)
+            default:
+                return nil
+            }
+        }
+        return nil
     }
 }

@@ -156,4 +156,63 @@ import Testing
         #expect(try store.recentSyncEvents(limit: 1_000).filter { $0.message.hasPrefix("read ") }.count == 1)
         #expect(try await Self.unreadable(home: phone).keys.sorted() == [altered])
     }
+
+    /// More marked items than a snapshot page holds, between items the device could read all
+    /// along: the re-read walks the snapshot in pages of at most `pageSize` from one wanted
+    /// item to the next, and every one opens in the first round after the keys change.
+    @Test func manyMarkedItemsAreReadAgainAcrossSnapshotPages() async throws {
+        var limits = Device.testLimits
+        limits.pageSize = 2
+        let (server, token) = try await SyncTestServer.running(user: "ann", .encrypted)
+        defer { Task { await server.stop() } }
+        let reader = Device("reader", server: server, token: token, limits: limits)
+        let old = Device("old", server: server, token: token, limits: limits)
+        let http = HTTPSyncTransport(
+            baseURL: server.baseURL, token: token, timeout: SyncTestServer.clientTimeout, now: { Date() })
+        let document = try #require(try await http.keyRing())
+        let rotated = try document.keyring.rotated(
+            unlocked: try document.keyring.unlock(passphrase: "a test passphrase"))
+        _ = try await http.storeKeyRing(KeyRingDocument(version: document.version, keyring: rotated.ring))
+        server.keys = rotated.unlocked.dataKeys
+        let writer = Device("writer", server: server, token: token, limits: limits)
+        var sealed: [String] = []
+        for n in 0..<12 {
+            if n % 4 == 3 { old.create("readable \(n)") } else { sealed.append(writer.create("sealed \(n)")) }
+        }
+        #expect(await old.sync() == .caughtUp)
+        #expect(await writer.sync() == .caughtUp)
+        #expect(await reader.sync() == .caughtUp)
+        #expect(Set(reader.storage.unreadable.map(\.itemID)) == Set(sealed))
+
+        let before = reader.transport.snapshotRequests
+        let keys = rotated.unlocked.dataKeys
+        let unlocked = SyncEngine(
+            ledger: reader.engine.ledger, limits: limits, lock: nil,
+            connect: { Device.sealing(reader.transport, keys: keys) })
+        let outcome = await unlocked.run(.normal)
+        #expect(outcome == .caughtUp, "\(reader.storage.events.suffix(5).map(\.message))")
+        #expect(reader.storage.unreadable.isEmpty, "\(reader.storage.unreadable)")
+        for id in sealed { #expect(reader.item(id)?.title.hasPrefix("sealed ") == true) }
+        #expect(await writer.sync() == .caughtUp)
+        #expect(reader.snapshot == writer.snapshot)
+        #expect(try unlocked.ledger.quiescentStateHash() == unlocked.ledger.position().stateHash)
+        let reads = reader.transport.snapshotRequests - before
+        #expect(reads <= sealed.count, "\(reads) snapshot reads for \(sealed.count) items")
+        print("re-read \(sealed.count) items in \(reads) snapshot reads (pages of at most 2)")
+    }
+
+    /// The read of a wanted item starts at the id one less, which the server takes as `after`:
+    /// a UUID, with nothing between it and the wanted id.
+    @Test func theReadStartsAtTheIdOneLess() {
+        let cases = [
+            ("0193a9d2-0000-7000-8000-0000000000b1", "0193a9d2-0000-7000-8000-0000000000b0"),
+            ("0193a9d2-0000-7000-8000-0000000000a0", "0193a9d2-0000-7000-8000-00000000009f"),
+            ("0193a9d2-0000-7000-8000-000000000000", "0193a9d2-0000-7000-7fff-ffffffffffff"),
+        ]
+        for (id, before) in cases {
+            #expect(SnapshotPage.idBefore(id) == before)
+            #expect(UUIDv7Generator.isValid(before) && before < id)
+        }
+        #expect(SnapshotPage.idBefore("00000000-0000-0000-0000-000000000000") == nil, "read from the start")
+    }
 }

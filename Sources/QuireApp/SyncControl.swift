@@ -217,8 +217,23 @@ public enum SyncStatusReading {
                     opID: $0.opID, itemID: $0.itemID, title: $0.title, reason: $0.reason, at: $0.at)
             },
             conflicts: try store.conflictTitles().map { SyncStatusDetail.Conflict(itemID: $0.itemID, title: $0.title) },
+            unreadable: try unreadable(store: store),
             rounds: rounds(fromLog: events), roundSource: .eventLog,
             events: events.map { SyncStatusDetail.Event(seq: $0.seq, at: $0.at, kind: $0.kind, message: $0.message) })
+    }
+
+    /// The items marked unreadable, each with its short id and the title of the copy held here.
+    static func unreadable(store: AppDatabase) throws -> [SyncStatusDetail.Unreadable] {
+        let marks = try store.unreadableVersions()
+        let ids = marks.map(\.itemID)
+        let shortIDs = try store.shortIDs(for: ids)
+        let titles = try store.titles(of: ids)
+        return marks.map {
+            SyncStatusDetail.Unreadable(
+                itemID: $0.itemID, shortID: shortIDs[$0.itemID] ?? String($0.itemID.prefix(8)),
+                title: titles[$0.itemID],
+                reason: $0.reason)
+        }
     }
 
     /// The rounds the event log tells of, oldest first.

@@ -606,6 +606,15 @@ extension AppDatabase {
                 try db.execute(sql: "ALTER TABLE attachmentTransfer ADD COLUMN epoch TEXT")
             }
         }
+        migrator.registerMigration("v24 keys an unreadable version was tried with") { db in
+            // The fingerprint of the data keys each unreadable version was tried with
+            // (`UnreadableVersion.triedKeys`): once the device holds other keys, those versions
+            // are read again. Added only if missing, as a store may run this migration again.
+            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('unreadableItem')")
+            if !columns.contains("triedKeys") {
+                try db.execute(sql: "ALTER TABLE unreadableItem ADD COLUMN triedKeys TEXT")
+            }
+        }
         return migrator
     }
 

@@ -73,4 +73,16 @@ extension AppDatabase {
             }
         }
     }
+
+    /// The titles of those of `ids` this device holds (the sync status screen's unreadable items).
+    public func titles(of ids: [String]) throws(StoreError) -> [String: String] {
+        try read { db in
+            let statement = try db.cachedStatement(sql: "SELECT title FROM item WHERE id = ?")
+            var result: [String: String] = [:]
+            for id in ids {
+                if let title = try String.fetchOne(statement, arguments: [id]) { result[id] = title }
+            }
+            return result
+        }
+    }
 }

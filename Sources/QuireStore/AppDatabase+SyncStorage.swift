@@ -93,6 +93,13 @@ private struct SyncTables: SyncTransaction {
         return ids.compactMap { found[$0] }
     }
 
+    func unreadableIDs(notTriedWith keys: String, limit: Int) throws -> [String] {
+        try String.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT itemId FROM unreadableItem WHERE triedKeys IS NOT ? ORDER BY itemId LIMIT ?"),
+            arguments: [keys, limit])
+    }
+
     func sendableOps(limit: Int) throws -> [OutboxOp] {
         try Outbox.entries(
             where: "state = 'pending' AND NOT EXISTS (SELECT 1 FROM conflict WHERE conflict.itemId = outbox.itemId)",

@@ -16,6 +16,9 @@ public protocol SyncTransaction {
     /// Items with `after < id <= through` (either bound may be open), in id order, those known
     /// only by a version that did not open included.
     func items(idAfter after: String?, through: String?) throws -> [LocalItem]
+    /// The ids of the unreadable versions (`UnreadableVersion`) not yet tried with the keys of
+    /// fingerprint `keys`, in id order, at most `limit`.
+    func unreadableIDs(notTriedWith keys: String, limit: Int) throws -> [String]
     /// Pending ops in creation order, leaving out the ops of items that need review.
     func sendableOps(limit: Int) throws -> [OutboxOp]
     func inFlightOps() throws -> [OutboxOp]

@@ -18,32 +18,37 @@ public struct UnreadableVersion: Sendable, Hashable {
     public var reason: String
     /// When this device first received that version.
     public var seenAt: Date
+    /// The fingerprint of the data keys it was tried with (`DataKeys.fingerprint`); nil when
+    /// not known. Once the device holds other keys, the version is read again.
+    public var triedKeys: String?
 
-    public init(itemID: String, rev: Int, deleted: Bool, reason: String, seenAt: Date) {
+    public init(itemID: String, rev: Int, deleted: Bool, reason: String, seenAt: Date, triedKeys: String? = nil) {
         self.itemID = itemID
         self.rev = rev
         self.deleted = deleted
         self.reason = reason
         self.seenAt = seenAt
+        self.triedKeys = triedKeys
     }
 }
 
 /// The `unreadableItem` table's one mapping.
 enum UnreadableRow {
-    static let columns = "itemId, rev, deleted, reason, seenAt"
+    static let columns = "itemId, rev, deleted, reason, seenAt, triedKeys"
 
     static func decode(_ row: Row) -> UnreadableVersion {
         let seen: String = row[4]
         return UnreadableVersion(
             itemID: row[0], rev: row[1], deleted: row[2], reason: row[3],
-            seenAt: StoreTime.date(from: seen) ?? Date(timeIntervalSince1970: 0))
+            seenAt: StoreTime.date(from: seen) ?? Date(timeIntervalSince1970: 0), triedKeys: row[5])
     }
 
     /// Writes the item's record, replacing the one it had.
     static func save(_ version: UnreadableVersion, in db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO unreadableItem (\(columns)) VALUES (?, ?, ?, ?, ?)")
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO unreadableItem (\(columns)) VALUES (?, ?, ?, ?, ?, ?)")
             .execute(arguments: [
                 version.itemID, version.rev, version.deleted, version.reason, StoreTime.string(from: version.seenAt),
+                version.triedKeys,
             ])
     }
 

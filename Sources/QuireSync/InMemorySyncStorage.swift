@@ -225,6 +225,10 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
             return try items(Array(ids)).values.sorted { $0.id < $1.id }
         }
 
+        func unreadableIDs(notTriedWith keys: String, limit: Int) throws -> [String] {
+            Array(storage.state.unreadable.values.filter { $0.triedKeys != keys }.map(\.itemID).sorted().prefix(limit))
+        }
+
         func sendableOps(limit: Int) throws -> [OutboxOp] {
             let state = storage.state
             var result: [OutboxOp] = []

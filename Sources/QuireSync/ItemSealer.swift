@@ -9,9 +9,12 @@ import QuireProtocol
 /// a plain item, or found unreadable with the reason. Nothing past this type sees a sealed value.
 public struct ItemSealer: Sendable {
     public let keys: DataKeys
+    /// `keys.fingerprint`, recorded with each item that does not open under them.
+    public let fingerprint: String
 
     public init(keys: DataKeys) {
         self.keys = keys
+        fingerprint = keys.fingerprint
     }
 
     // MARK: - Sending
@@ -74,28 +77,32 @@ public struct ItemSealer: Sendable {
         var plain = Item(id: item.id, title: "", createdAt: item.createdAt)
         for field in Field.allCases {
             guard let value = sealed[field] else {
-                throw ItemUnreadable(item, reason: "its \(field.rawValue) is missing")
+                throw ItemUnreadable(item, triedKeys: fingerprint, reason: "its \(field.rawValue) is missing")
             }
             let bytes: [UInt8]
             do {
                 bytes = try FieldCipher.openBytes(value.text, item: item.id, field: field.rawValue, keys: keys)
             } catch {
-                throw ItemUnreadable(item, reason: "its \(field.rawValue) does not open: \(error)")
+                throw ItemUnreadable(
+                    item, triedKeys: fingerprint, reason: "its \(field.rawValue) does not open: \(error)")
             }
             guard let opened = ItemSealer.fieldValue(bytes) else {
-                throw ItemUnreadable(item, reason: "its \(field.rawValue) is not a value Quire writes")
+                throw ItemUnreadable(
+                    item, triedKeys: fingerprint, reason: "its \(field.rawValue) is not a value Quire writes")
             }
             guard
                 ValueMAC.matches(
                     value.mac, of: ItemSealer.macMessage(of: opened, field: field), item: item.id,
                     field: field.rawValue, keys: keys)
             else {
-                throw ItemUnreadable(item, reason: "the MAC of its \(field.rawValue) does not match its value")
+                throw ItemUnreadable(
+                    item, triedKeys: fingerprint, reason: "the MAC of its \(field.rawValue) does not match its value")
             }
             do {
                 try plain.set(field, to: opened, now: item.updatedAt)
             } catch {
-                throw ItemUnreadable(item, reason: "its \(field.rawValue) is not valid: \(error)")
+                throw ItemUnreadable(
+                    item, triedKeys: fingerprint, reason: "its \(field.rawValue) is not valid: \(error)")
             }
         }
         var result = ChangeItem(plain)
@@ -140,11 +147,14 @@ public struct ItemUnreadable: Error, Hashable, Sendable, CustomStringConvertible
     public var rev: Int
     public var deleted: Bool
     public var reason: String
+    /// The fingerprint of the keys it did not open under (`DataKeys.fingerprint`).
+    public var triedKeys: String
 
-    init(_ item: ChangeItem, reason: String) {
+    init(_ item: ChangeItem, triedKeys: String, reason: String) {
         id = item.id
         rev = item.rev
         deleted = item.deleted
+        self.triedKeys = triedKeys
         self.reason = reason
     }
 

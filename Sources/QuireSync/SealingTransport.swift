@@ -39,6 +39,11 @@ public struct SealingTransport: SyncTransport {
         sealer.map { EncryptingChunkSealer(keys: $0.keys) } ?? base.chunkSealer
     }
 
+    /// The keys this device holds now, as the credentials file has them at this round: after an
+    /// unlock, or any other change of the keys stored (`SyncSettings.setDataKeys`), they differ
+    /// from those the recorded unreadable items were tried with.
+    public var openingKeys: String? { sealer?.fingerprint }
+
     /// The refusal a device without keys meets when the account is encrypted.
     static let locked = SyncTransportError.status(
         403,

@@ -129,6 +129,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         if kind == .resync {
             if let failure = try await resync(transport: transport, report: &report) { return failure }
         }
+        if let failure = try await rereadUnreadable(transport: transport, report: &report) { return failure }
         var batchLimit = limits.batchSize
         // A long pull asks for its next page while it applies the last one, so the server's
         // work and the download overlap the local transaction. It is used only when the next
@@ -322,7 +323,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     }
 
     /// Puts the batch back and says what the failure means.
-    private func failed(_ error: SyncTransportError) throws -> SyncMachine.RoundOutcome {
+    func failed(_ error: SyncTransportError) throws -> SyncMachine.RoundOutcome {
         let outcome = error.outcome
         let serverFault: Bool
         switch error {

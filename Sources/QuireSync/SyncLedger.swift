@@ -178,12 +178,13 @@ public struct SyncLedger: Sendable {
     }
 
     /// The newest version of each item that did not open, as the store records it.
-    private func versions(_ unreadable: [ItemUnreadable]) -> [String: UnreadableVersion] {
+    func versions(_ unreadable: [ItemUnreadable]) -> [String: UnreadableVersion] {
         let time = now()
         var newest: [String: UnreadableVersion] = [:]
         for item in unreadable where item.rev >= newest[item.id]?.rev ?? Int.min {
             newest[item.id] = UnreadableVersion(
-                itemID: item.id, rev: item.rev, deleted: item.deleted, reason: item.reason, seenAt: time)
+                itemID: item.id, rev: item.rev, deleted: item.deleted, reason: item.reason, seenAt: time,
+                triedKeys: item.triedKeys)
         }
         return newest
     }
@@ -336,7 +337,7 @@ public struct SyncLedger: Sendable {
     @discardableResult
     /// `knowing` picks the items whose recent history the reconciler gets (to find a merge
     /// base older than the unsent changes): read only for those, as it costs a query each.
-    private func update(
+    func update(
         _ ids: Set<String>, in tx: any SyncTransaction, creating: Bool = false,
         knowing: (LocalItem) -> Bool = { _ in false },
         _ body: (inout [String: LocalItem], inout SyncReconciler) -> Void

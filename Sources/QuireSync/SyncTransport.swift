@@ -13,6 +13,9 @@ public protocol SyncTransport: Sendable {
     var files: (any AttachmentTransport)? { get }
     /// What files' chunks become on the way (sealed for an encrypted account).
     var chunkSealer: any ChunkSealer { get }
+    /// The fingerprint of the data keys items are opened with (`DataKeys.fingerprint`), nil for
+    /// a transport that opens none: items that did not open under other keys are read again.
+    var openingKeys: String? { get }
 }
 
 extension SyncTransport {
@@ -20,6 +23,8 @@ extension SyncTransport {
     public var files: (any AttachmentTransport)? { self as? any AttachmentTransport }
     /// A plain account's: chunks as they are.
     public var chunkSealer: any ChunkSealer { PlaintextChunkSealer() }
+    /// A plain transport opens nothing.
+    public var openingKeys: String? { nil }
 }
 
 /// An answer and what it cost on the wire, for the event log and the status screen.

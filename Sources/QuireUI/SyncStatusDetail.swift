@@ -38,6 +38,24 @@ public struct SyncStatusDetail: Hashable, Sendable {
         }
     }
 
+    /// An item whose newest server version does not open on this device, and why (a key it
+    /// lacks, or a copy altered on the server).
+    public struct Unreadable: Hashable, Sendable {
+        public var itemID: String
+        /// The short id people type (the id's start for an item this device never held).
+        public var shortID: String
+        /// The title of the copy this device holds; nil when it holds none.
+        public var title: String?
+        public var reason: String
+
+        public init(itemID: String, shortID: String, title: String?, reason: String) {
+            self.itemID = itemID
+            self.shortID = shortID
+            self.title = title
+            self.reason = reason
+        }
+    }
+
     /// One line of the sync event log.
     public struct Event: Hashable, Sendable {
         /// The log's own order; breaks ties between events of the same millisecond.
@@ -96,6 +114,8 @@ public struct SyncStatusDetail: Hashable, Sendable {
     public var deadLetters: [DeadLetter]
     /// Oldest conflict first.
     public var conflicts: [Conflict]
+    /// The items marked unreadable, the first seen first.
+    public var unreadable: [Unreadable]
     /// Oldest first.
     public var rounds: [Round]
     public var roundSource: RoundSource
@@ -105,7 +125,8 @@ public struct SyncStatusDetail: Hashable, Sendable {
     public init(
         remote: String?, connection: SyncConnection, problem: String? = nil, lastSuccess: Date? = nil,
         outbox: Int = 0, inFlight: Int = 0, nextRetry: Date? = nil, deadLetters: [DeadLetter] = [],
-        conflicts: [Conflict] = [], rounds: [Round] = [], roundSource: RoundSource = .eventLog, events: [Event] = []
+        conflicts: [Conflict] = [], unreadable: [Unreadable] = [], rounds: [Round] = [],
+        roundSource: RoundSource = .eventLog, events: [Event] = []
     ) {
         self.remote = remote
         self.connection = connection
@@ -116,6 +137,7 @@ public struct SyncStatusDetail: Hashable, Sendable {
         self.nextRetry = nextRetry
         self.deadLetters = deadLetters
         self.conflicts = conflicts
+        self.unreadable = unreadable
         self.rounds = rounds
         self.roundSource = roundSource
         self.events = SyncStatusDetail.newestFirst(events, limit: SyncStatusDetail.eventLimit)

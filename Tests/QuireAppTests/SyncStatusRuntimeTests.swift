@@ -152,6 +152,43 @@ import Testing
         }
     }
 
+    /// The items that do not open here are read from the store with the rest of the report, so
+    /// the open screen follows the marks as sync records and clears them.
+    @Test func theOpenScreenShowsTheItemsMarkedUnreadableAsTheStoreRecordsThem() throws {
+        let app = try Setup()
+        app.press(.character("S"))
+        #expect(app.waitFor { app.backend.text.contains("Rejected changes (2)") })
+        #expect(!app.backend.text.contains("Unreadable"))
+        let never = "0193a9d2-0000-7000-8000-0000000fade5"
+        let storage = app.store.syncStorage()
+        func mark(_ id: String, reason: String) throws {
+            try storage.write { tx in
+                let old = try tx.items([id])[id] ?? LocalItem(id: id)
+                var new = old
+                new.unreadable = UnreadableVersion(
+                    itemID: id, rev: 3, deleted: false, reason: reason,
+                    seenAt: Date(timeIntervalSince1970: 1_799_000_000))
+                try tx.save(new, over: old)
+            }
+        }
+        try mark(app.milk.id, reason: "its title does not open: sealed under key id 2")
+        try mark(never, reason: "the MAC of its body does not match its value")
+        let milkShort = try #require(try app.store.shortIDs(for: [app.milk.id])[app.milk.id])
+        #expect(app.waitFor { app.backend.text.contains("Unreadable (2)") }, "\(app.backend.text)")
+        #expect(app.backend.text.contains("? \(milkShort) Buy milk — its title does not open"), "\(app.backend.text)")
+        #expect(app.backend.text.contains("? 0193a9d2 (not on this device) — the MAC"), "\(app.backend.text)")
+
+        // A readable version arrives for one: its mark goes, and the screen follows.
+        try storage.write { tx in
+            let old = try #require(try tx.items([never])[never])
+            var new = old
+            new.unreadable = nil
+            try tx.save(new, over: old)
+        }
+        #expect(app.waitFor { app.backend.text.contains("Unreadable (1)") }, "\(app.backend.text)")
+        #expect(!app.backend.text.contains("not on this device"))
+    }
+
     @Test func aSlowReportNeverBlocksTyping() throws {
         let directory = try makeTemporaryDirectory("quire-sync-status-slow")
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -41,6 +41,29 @@ enum SyncStatusFixtures {
                 message: "event \(n): something happened to 🚀 item")
         })
 
+    /// Caught up, with items that do not open here: one held here under a long title, one never
+    /// held, one with a wide-character title.
+    static let unreadable = SyncStatusDetail(
+        remote: "https://sync.example.com/quire", connection: .idle, lastSuccess: at(60), outbox: 0,
+        unreadable: [
+            .init(
+                itemID: Fixtures.id(21), shortID: "c0de", title: "Groceries for the weekend and the party after",
+                reason: "its title does not open: sealed under key id 2, which this device does not have; unlock again"),
+            .init(
+                itemID: Fixtures.id(22), shortID: "0193a9d2", title: nil,
+                reason: "the MAC of its body does not match its value"),
+            .init(
+                itemID: Fixtures.id(23), shortID: "be7a1", title: "日本語のメモ",
+                reason: "its body does not open: the ciphertext is damaged"),
+        ],
+        rounds: [.init(duration: 0.2, bytesSent: 0, bytesReceived: 4_096)],
+        roundSource: .eventLog,
+        events: [
+            SyncStatusDetail.Event(
+                seq: 1, at: at(60), kind: .unreadable,
+                message: "cannot read item: its title does not open: sealed under key id 2")
+        ])
+
     /// The harness on the sync status screen with `detail` loaded and a history of outbox depths.
     static func harness(size: Size, detail: SyncStatusDetail, depths: [Int] = [0, 1, 3, 7, 9, 4, 2, 0]) -> Harness {
         var harness = Harness(size: size)

@@ -28,6 +28,26 @@ import Testing
         #expect(harness.text.split(separator: "\n").contains { $0.hasPrefix(" > 日本語のメモ") })
     }
 
+    /// The items that do not open here stay on the screen for as long as the store records
+    /// them (the UNREADABLE events age out of the log): counted, each with its short id, the
+    /// title of the copy held here and why, never run together on a narrow terminal.
+    @Test(arguments: Size.all)
+    func withUnreadableItems(size: Size) {
+        let harness = SyncStatusFixtures.harness(size: size, detail: SyncStatusFixtures.unreadable)
+        assertSnapshot(harness.text, named: "sync-status-unreadable-\(size)")
+        let lines = harness.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix(" Unreadable (3)") }, "\(harness.text)")
+        let shown = size.height >= 20 ? 3 : 1
+        let rows = lines.filter { $0.hasPrefix("   ? ") }
+        #expect(rows.count == shown, "\(harness.text)")
+        let expected = [
+            "   ? c0de Groceries", "   ? 0193a9d2 (not on this device) — the MAC", "   ? be7a1 日本語のメモ — its body",
+        ]
+        for (row, start) in zip(rows, expected) {
+            #expect(row.hasPrefix(String(start.prefix(size.width))), "\(row)")
+        }
+    }
+
     @Test func theLargeScreenShowsEveryFact() {
         let harness = SyncStatusFixtures.harness(size: .large, detail: SyncStatusFixtures.busy)
         let text = harness.text

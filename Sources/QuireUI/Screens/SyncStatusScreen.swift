@@ -3,16 +3,18 @@ import QuireCore
 import TerminalUI
 
 /// What sync is doing, all of it: the facts in two columns (one when narrow), a sparkline of
-/// the outbox depth, the dead letters to retry or discard, the items needing review, and the
-/// recent event log filling the rest. Until a remote is set, it says how to set one.
+/// the outbox depth, the dead letters to retry or discard, the items needing review, the items
+/// that do not open on this device, and the recent event log filling the rest. Until a remote
+/// is set, it says how to set one.
 ///
 /// Times are shown in UTC: the screen is a pure function of the state and has no time zone.
 enum SyncStatusScreen {
     /// Two columns of facts from this width on.
     static let twoColumnWidth = 72
-    /// Dead letters and conflicts shown before the event log takes the rest.
+    /// Dead letters, conflicts and unreadable items shown before the event log takes the rest.
     static let maxDeadLetterRows = 5
     static let maxConflictRows = 3
+    static let maxUnreadableRows = 3
 
     static func render(_ state: AppState, into buffer: inout Buffer) {
         let chrome = ScreenChrome(size: state.size)
@@ -178,11 +180,13 @@ enum SyncStatusScreen {
 
     // MARK: - Lists
 
-    /// Dead letters (selectable), conflicts, then the event log in what room is left.
+    /// Dead letters (selectable), conflicts, unreadable items, then the event log in what room
+    /// is left.
     private static func lists(_ state: AppState, into buffer: inout Buffer, area: Rect) {
         guard let detail = state.syncStatus.detail, !area.isEmpty else { return }
         let letters = detail.deadLetters
         let conflicts = detail.conflicts
+        let unreadable = detail.unreadable
         // Each section gets its heading and one row first, then the extra room in this order.
         var room = area.height
         func take(_ wanted: Int) -> Int {
@@ -192,9 +196,11 @@ enum SyncStatusScreen {
         }
         var letterRows = letters.isEmpty ? 0 : take(2)
         var conflictRows = conflicts.isEmpty ? 0 : take(2)
+        var unreadableRows = unreadable.isEmpty ? 0 : take(2)
         var eventRows = take(2)
         if letterRows == 2 { letterRows += take(min(letters.count, maxDeadLetterRows) - 1) }
         if conflictRows == 2 { conflictRows += take(min(conflicts.count, maxConflictRows) - 1) }
+        if unreadableRows == 2 { unreadableRows += take(min(unreadable.count, maxUnreadableRows) - 1) }
         eventRows += take(room)
 
         var y = area.y
@@ -223,16 +229,24 @@ enum SyncStatusScreen {
                 Span("Needs review (\(conflicts.count))", style: Style(.badgeReview, bold: true)),
                 Span("  press c to resolve", .muted),
             ])
-            buffer.put(heading.truncated(toWidth: area.width), x: area.x, y: y)
             let height = conflictRows - 1
-            for (offset, conflict) in conflicts.prefix(height).enumerated() {
+            let rows = conflicts.prefix(height).enumerated().map { offset, conflict in
                 let more =
                     offset == height - 1 && conflicts.count > height ? " (+\(conflicts.count - height) more)" : ""
-                buffer.put(
-                    Line([Span("  ! ", .badgeReview), Span(conflict.title), Span(more, .muted)])
-                        .truncated(toWidth: area.width), x: area.x, y: y + 1 + offset)
+                return Line([Span("  ! ", .badgeReview), Span(conflict.title), Span(more, .muted)])
             }
+            put(heading, rows, into: &buffer, area: area, y: y)
             y += conflictRows
+        }
+        if unreadableRows > 0 {
+            // The heading counts them all; the rows there are show the first seen.
+            let heading = Line([
+                Span("Unreadable (\(unreadable.count))", style: Style(.badgeError, bold: true)),
+                Span("  not opened on this device", .muted),
+            ])
+            let rows = unreadable.prefix(unreadableRows - 1).map { unreadableRow($0, width: area.width) }
+            put(heading, rows, into: &buffer, area: area, y: y)
+            y += unreadableRows
         }
         if eventRows > 0 {
             buffer.put(
@@ -250,6 +264,25 @@ enum SyncStatusScreen {
                 buffer.put(line.truncated(toWidth: area.width), x: area.x, y: y + 1 + offset)
             }
         }
+    }
+
+    /// A section's heading at `y` and its rows under it, each cut to the area's width.
+    private static func put(_ heading: Line, _ rows: [Line], into buffer: inout Buffer, area: Rect, y: Int) {
+        for (offset, line) in ([heading] + rows).enumerated() {
+            buffer.put(line.truncated(toWidth: area.width), x: area.x, y: y + offset)
+        }
+    }
+
+    /// An item that does not open here: its short id, the title of the copy held here, and why.
+    /// A long title takes at most half of what is left, so the reason always shows.
+    private static func unreadableRow(_ item: SyncStatusDetail.Unreadable, width: Int) -> Line {
+        let lead = [Span("  ? ", .badgeError), Span(item.shortID + " ", .muted)]
+        let reason = " — \(item.reason)"
+        let room = max(0, width - Line(lead).width)
+        let title = item.title ?? "(not on this device)"
+        let titleWidth = title.displayWidth + reason.displayWidth > room ? max(1, room / 2) : room
+        let titleSpan = Span(title.truncated(toWidth: titleWidth), item.title == nil ? .muted : .normal)
+        return Line(lead + [titleSpan, Span(reason, .muted)])
     }
 
     private static func role(ofEvent kind: SyncEventKind) -> Role {

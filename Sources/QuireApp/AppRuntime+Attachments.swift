@@ -2,6 +2,7 @@ import Foundation
 import QuireCore
 import QuireStore
 import QuireUI
+import Synchronization
 
 /// The item view's attached files: reading their states, attaching by path, opening with the
 /// person's opener beside the app, saving a copy, and fetching a file not here yet first.
@@ -59,15 +60,23 @@ extension AppRuntime {
             itemID: id, byHash: Dictionary(zip(item.attachments.map(\.hash), states)) { first, _ in first })
     }
 
-    /// Reads the watched item's file states again when a transfer may have moved (a download
-    /// writes its partial file, not the database); redraws only when they changed.
-    func pollAttachmentStates() {
-        guard let id = state.attachmentsToWatch, let attachments = environment.attachments,
-            let states = readStates(of: id, from: attachments), states != state.attachmentStates
-        else { return }
+    /// A download moved (a chunk written, or the file here): the watched item's file states are
+    /// read again on the UI queue, once for however many chunks came in meanwhile, and redrawn
+    /// only when they changed. Uploads and a download's end are commits, which the store's
+    /// change detection hears.
+    func transferMoved() {
+        let (queued, _) = transferReadQueued.compareExchange(
+            expected: false, desired: true, ordering: .acquiringAndReleasing)
+        guard queued else { return }
         activity.begin()
-        defer { activity.end() }
-        process([.attachmentStatesRead(states)])
+        queue.async { [self] in
+            defer { activity.end() }
+            transferReadQueued.store(false, ordering: .releasing)
+            guard !isStoppedOnQueue, let id = state.attachmentsToWatch, let attachments = environment.attachments,
+                let states = readStates(of: id, from: attachments), states != state.attachmentStates
+            else { return }
+            process([.attachmentStatesRead(states)])
+        }
     }
 
     /// A path as typed in a file prompt, resolved (`~`, relative to where the app started).

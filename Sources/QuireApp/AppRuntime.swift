@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import QuireCore
 import QuireUI
+import Synchronization
 import TerminalUI
 
 /// The app's engine: one serial UI queue where every message becomes an update, its effects
@@ -48,6 +49,8 @@ public final class AppRuntime: @unchecked Sendable {
     public private(set) var framesDrawn = 0
     /// The copies of attached files handed to the opener, removed when no longer needed.
     let openerCopies: OpenerCopies
+    /// A read of the watched files' states is queued for the transfers that moved (any thread).
+    let transferReadQueued = Atomic<Bool>(false)
 
     public init(environment: AppEnvironment, backend: any TerminalBackend, label: String = "quire.ui") {
         self.environment = environment
@@ -79,6 +82,8 @@ public final class AppRuntime: @unchecked Sendable {
             startPolling()
             // The worker tells the app of every change of its state; nothing here asks it.
             environment.sync.follow { [weak self] worker in self?.send(.syncWorkerChanged(worker)) }
+            // A download's progress is no commit: the item view hears of it from the engine.
+            environment.sync.followTransfers { [weak self] in self?.transferMoved() }
         }
     }
 
@@ -258,7 +263,6 @@ public final class AppRuntime: @unchecked Sendable {
             defer { activity.end() }
             process([])
         }
-        pollAttachmentStates()
     }
 
     /// The sync summary from the store's counts, as a message.

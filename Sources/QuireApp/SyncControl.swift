@@ -33,6 +33,9 @@ public protocol SyncControl: Sendable {
     func unlock(_ request: UnlockRequest) async -> UnlockOutcome
     /// Downloads an attached file this device does not hold, now (to open or save it).
     func fetch(_ file: AttachedFile) async throws(AttachmentFetchError)
+    /// Calls `listener` (from any thread) each time a download of this process moves: its
+    /// partial file is no commit, so the store's change detection does not see it.
+    func followTransfers(_ listener: @escaping @Sendable () -> Void)
 }
 
 /// What asking for a sync round now did.
@@ -66,6 +69,9 @@ extension SyncControl {
         throw AttachmentFetchError("\(file.name) is not on this device, and no remote is set to download it from")
     }
     public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {}
+
+    /// Without an engine nothing downloads.
+    public func followTransfers(_ listener: @escaping @Sendable () -> Void) {}
 
     /// Without a remote: the store's own facts, as a device that has never synced sees them.
     public func statusDetail(store: AppDatabase) throws -> SyncStatusDetail {
@@ -137,6 +143,10 @@ public struct LiveSyncControl: SyncControl {
 
     public func follow(_ listener: @escaping @Sendable (SyncWorkerState) -> Void) {
         news?.listen(listener)
+    }
+
+    public func followTransfers(_ listener: @escaping @Sendable () -> Void) {
+        engine?.attachments?.progress.listen { _ in listener() }
     }
 
     public func fetch(_ file: AttachedFile) async throws(AttachmentFetchError) {

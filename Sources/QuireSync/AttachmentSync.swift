@@ -34,6 +34,8 @@ public final class AttachmentSync: Sendable {
     /// does not read and hash the whole file again at every step.
     private let addressCache = Mutex<[String: [String]]>([:])
     private let sent = Atomic<Int>(0)
+    /// Each chunk a download brings, and its end (the app's item view follows them).
+    public let progress = TransferProgress()
 
     public init(
         store: AppDatabase, sealer: any ChunkSealer = PlaintextChunkSealer(), chunksPerStep: Int = 16,
@@ -246,11 +248,13 @@ public final class AttachmentSync: Sendable {
             let plain = try sealer.open(sealed, index: index, isLast: index == manifest.chunks.count - 1, of: file)
             try output.write(contentsOf: plain)
             budget -= 1
+            progress.moved(file.hash)
         }
         try output.synchronize()
         try local.finishPartial(file.hash)
         // The server holds it: nothing to upload from here.
         try store.recordTransfer(.uploaded, of: file.hash)
+        progress.moved(file.hash)
         return true
     }
 }

@@ -15,8 +15,8 @@ extension AppState {
         return states.byHash
     }
 
-    /// The item whose files the runtime reads again at each poll: the one in the item view
-    /// while a file of it is on its way up or down (a download's progress is not a commit).
+    /// The item whose files the runtime reads again when a download moves: the one in the item
+    /// view while a file of it is on its way up or down (a download's progress is not a commit).
     public var attachmentsToWatch: String? {
         guard case .detail = screen, let states = attachmentStates, states.anyMoving,
             states.itemID == list.selectedItem?.id

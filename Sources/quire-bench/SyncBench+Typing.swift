@@ -9,12 +9,13 @@ import TerminalUI
 struct SyncBenchTyping {
     let store: AppDatabase
 
+    /// The latencies of a run of keys, and how many were pressed while the work still ran.
+    typealias Run = (stats: TUIBenchStats, duringWork: Int)
+
     /// Moves the selection and pages (`j`, `PgDn`, `PgUp` in turn) until `presses` keys were
     /// timed and, when `busy` is given, for as long as it keeps running too. Returns the frame
     /// latencies in milliseconds and how many keys were pressed while `busy` still ran.
-    func measure(presses: Int, while busy: (@Sendable () async throws -> Void)? = nil) async throws
-        -> (stats: TUIBenchStats, duringWork: Int)
-    {
+    func measure(presses: Int, while busy: (@Sendable () async throws -> Void)? = nil) async throws -> Run {
         let runtime = AppRuntime(
             environment: AppEnvironment(items: StoreItemSource(store: store)),
             backend: TestBackend(size: Size(width: 120, height: 40)), label: "quire.bench.typing")

@@ -33,9 +33,12 @@ struct SyncBench: AsyncParsableCommand {
     @Option(help: "Incremental rounds to time.")
     var rounds = 50
 
+    @Option(help: "Size of the attached file the files part moves, in MB (10^6 bytes).")
+    var fileMegabytes = 100
+
     @Option(
         help:
-            "Run only these parts (push, pull, typing); all when not given. The push part includes the incremental round and bytes per op."
+            "Run only these parts (push, pull, typing, files); all when not given. The push part includes the incremental round and bytes per op; files times a large attached file's upload and download, encryption off and on, and typing during its upload."
     )
     var only: [Part] = []
 
@@ -43,7 +46,7 @@ struct SyncBench: AsyncParsableCommand {
     var encrypted = false
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case push, pull, typing
+        case push, pull, typing, files
     }
 
     private func runs(_ part: Part) -> Bool { only.isEmpty || only.contains(part) }
@@ -64,12 +67,16 @@ struct SyncBench: AsyncParsableCommand {
                 "the server stores and sends only sealed values.", "",
             ]
         }
-        lines += ["| measure | result | target |", "| --- | --- | --- |"]
+        // The files part has a table of its own.
+        if runs(.push) || runs(.pull) || runs(.typing) {
+            lines += ["| measure | result | target |", "| --- | --- | --- |"]
+        }
 
         if runs(.push) { lines += try await pushParts() }
         if runs(.pull) || runs(.typing) { lines += try await pullParts() }
         let curveSizes = BenchSizes.parse(pullSizes)
         if !curveSizes.isEmpty { lines += try await pullCurve(sizes: curveSizes) }
+        if runs(.files) { lines += try await fileParts() }
         lines.append("")
         print(lines.joined(separator: "\n"))
     }
@@ -267,21 +274,21 @@ struct SyncBench: AsyncParsableCommand {
         return (time, network, try store.count(matching: .live), store, engine)
     }
 
-    private func engine(for database: AppDatabase, server: BenchServer) throws -> SyncEngine {
+    func engine(for database: AppDatabase, server: BenchServer, encrypted: Bool? = nil) throws -> SyncEngine {
         let live = database.environment
         var limits = SyncEngine.Limits()
         limits.stateHashCheckInterval = 3600
         return SyncEngine(
             ledger: SyncLedger(storage: database.syncStorage(), now: live.now, newID: live.newID), limits: limits,
             lock: SyncLock(path: SyncLock.path(forDatabase: database.path), now: live.now),
-            connect: connector(server))
+            connect: connector(server, encrypted: encrypted))
     }
 
     /// The transport factory for a server (its address and token copied out, so the closure
-    /// holds only values).
-    func connector(_ server: BenchServer) -> @Sendable () -> (any SyncTransport)? {
+    /// holds only values); sealing as `--encrypted` says unless `encrypted` is given.
+    func connector(_ server: BenchServer, encrypted: Bool? = nil) -> @Sendable () -> (any SyncTransport)? {
         let (url, token) = (server.url, server.token)
-        let sealer = encrypted ? ItemSealer(keys: Self.benchRing.unlocked.dataKeys) : nil
+        let sealer = encrypted ?? self.encrypted ? ItemSealer(keys: Self.benchRing.unlocked.dataKeys) : nil
         return {
             let http = HTTPSyncTransport(baseURL: url, token: token, timeout: 120, now: { Date() })
             return sealer.map { SealingTransport(http, sealer: $0) } ?? http
@@ -298,9 +305,9 @@ struct SyncBench: AsyncParsableCommand {
         }
     }()
 
-    /// The server, with the bench account's key ring stored when the run is encrypted.
-    func prepared(_ server: BenchServer) async throws -> BenchServer {
-        guard encrypted else { return server }
+    /// The server, with the bench account's key ring stored when the run (or `encrypted`) is.
+    func prepared(_ server: BenchServer, encrypted: Bool? = nil) async throws -> BenchServer {
+        guard encrypted ?? self.encrypted else { return server }
         let http = HTTPSyncTransport(baseURL: server.url, token: server.token, timeout: 120, now: { Date() })
         _ = try await http.storeKeyRing(KeyRingDocument(version: 0, keyring: Self.benchRing.ring))
         return server

@@ -17,7 +17,9 @@ final class AppHarness: @unchecked Sendable {
 
     /// - Parameters:
     ///   - prepare: writes to the store (and files beside it) before the app starts.
-    ///   - sync: the app's sync control, given the data directory (default: no remote).
+    ///   - sync: the app's sync control, given the data directory (default: no remote);
+    ///     `syncOverStore` is given the store too (for an engine over it).
+    ///   - attachments: the attached files' side of the store (default: the store's own).
     ///   - variables: set in the app's process environment (`QUIRE_OPEN`), given the data directory.
     init(
         size: Size = Size(width: 80, height: 24), items: [ImportEntry] = [], editor: String = "false",
@@ -25,6 +27,8 @@ final class AppHarness: @unchecked Sendable {
         source: ((AppDatabase) -> any ItemSource)? = nil,
         prepare: ((AppDatabase, String) throws -> Void)? = nil,
         sync: ((String) throws -> any SyncControl)? = nil,
+        syncOverStore: ((AppDatabase, String) throws -> any SyncControl)? = nil,
+        attachments: ((AppDatabase) -> any AttachmentSource)? = nil,
         now: (@Sendable () -> Date)? = nil,
         variables: (String) -> [String: String] = { _ in [:] }
     ) throws {
@@ -35,12 +39,14 @@ final class AppHarness: @unchecked Sendable {
         backend = TestBackend(size: size)
         var environment = AppEnvironment(
             items: source?(store) ?? StoreItemSource(store: store), reviews: StoreItemSource(store: store),
-            statusStore: store, sync: try sync?(directory) ?? LocalOnlySync(),
+            statusStore: store,
+            sync: try syncOverStore?(store, directory) ?? sync?(directory) ?? LocalOnlySync(),
             now: now ?? StoreEnvironment.live.now, editorCommand: editor,
             processEnvironment: ProcessInfo.processInfo.environment.merging(variables(directory)) { $1 },
             temporaryDirectory: directory,
             today: { Day("2027-01-15")! }, changePollInterval: .milliseconds(20), editorPollInterval: .milliseconds(20))
-        environment.attachments = StoreItemSource(store: store, settings: Self.settings(in: directory))
+        environment.attachments =
+            attachments?(store) ?? StoreItemSource(store: store, settings: Self.settings(in: directory))
         runtime = AppRuntime(environment: environment, backend: backend, label: "quire.ui.test")
         runtime.start()
         runtime.waitUntilIdle()

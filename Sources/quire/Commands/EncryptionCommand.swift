@@ -200,11 +200,11 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
         let new =
             try heldKeys.map { try KeyRing.create(passphrase: passphrase, parameters: parameters, keeping: $0) }
             ?? KeyRing.create(passphrase: passphrase, parameters: parameters)
-        _ = try await EncryptionSupport.store(
+        let version = try await EncryptionSupport.store(
             KeyRingDocument(version: 0, keyring: new.ring), transport,
             what: "run 'quire encryption unlock' to use its keys")
         do {
-            try settings.setDataKeys(new.unlocked.dataKeys)
+            try settings.setDataKeys(new.unlocked.dataKeys, from: KeyRingDocument(version: version, keyring: new.ring))
         } catch {
             throw CLIFailure.badInput(
                 "the account is encrypted but this device could not keep its keys (\(error)): "
@@ -328,7 +328,10 @@ struct EncryptionRotateCommand: AsyncParsableCommand {
         let secret = try self.secret.read()
         let rotated: (ring: KeyRing, unlocked: UnlockedKeyRing)
         do {
-            rotated = try document.keyring.rotated(unlocked: DeviceUnlock.open(document.keyring, with: secret))
+            // Keys the server's ring lost with a restore from an older backup are put back first,
+            // so the new key takes an id no device holds yet.
+            let ring = settings.keptKeyRing().flatMap(document.keyring.restoring(keysFrom:)) ?? document.keyring
+            rotated = try ring.rotated(unlocked: DeviceUnlock.open(ring, with: secret))
         } catch let error as DeviceUnlock.Failure {
             throw EncryptionSupport.refusal(error)
         } catch let error as KeyRingError {
@@ -340,7 +343,7 @@ struct EncryptionRotateCommand: AsyncParsableCommand {
             KeyRingDocument(version: document.version, keyring: rotated.ring), transport, what: "run it again")
         let keys = rotated.unlocked.dataKeys
         do {
-            try settings.setDataKeys(keys, ringVersion: version)
+            try settings.setDataKeys(keys, from: KeyRingDocument(version: version, keyring: rotated.ring))
         } catch {
             throw CLIFailure.badInput(
                 "data key \(keys.currentID) is now current but this device could not keep it (\(error)): "

@@ -33,7 +33,7 @@ public struct KeyLearning: Sendable {
     /// The keys `held` leads to in the account's ring, kept on this device, with the version
     /// they come from; nil when the ring could not be read or used (the next round tries again,
     /// and what does not open meanwhile is marked unreadable with the reason).
-    func learn(holding held: DataKeys) async -> (keys: DataKeys, ringVersion: Int)? {
+    public func learn(holding held: DataKeys) async -> (keys: DataKeys, ringVersion: Int)? {
         guard var document = try? await readRing() else { return nil }
         if let kept = settings.keptKeyRing(), let restored = document.keyring.restoring(keysFrom: kept) {
             // Stored only over the ring read: a ring another device changed meanwhile is read

@@ -174,12 +174,16 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
         let store = try StoreAccess.open()
         let heldKeys = try settings.dataKeysOrFailure()
         if try await EncryptionSupport.keyRing(transport) != nil {
-            guard let keys = heldKeys else {
+            guard let held = heldKeys else {
                 throw CLIFailure.badInput(
                     "this account is already encrypted: unlock this device with 'quire encryption unlock'")
             }
-            // An earlier run stored the ring (or a rotation made a key current): finish sealing
-            // what it left.
+            // An earlier run stored the ring (or a rotation made a key current, perhaps one
+            // interrupted before this device kept its key): learn what the ring holds as a sync
+            // would, then finish sealing what it left under the ring's current key.
+            let learning = KeyLearning(
+                settings: settings, readRing: transport.keyRing, storeRing: transport.storeKeyRing)
+            let keys = await learning.learn(holding: held)?.keys ?? held
             try await EncryptionSupport.sealEveryItem(
                 with: keys, store: store, settings: settings, transport: transport)
             return

@@ -126,6 +126,29 @@ extension KeyRing {
         return DataKeys(currentID: current, keys: Array(known.values))
     }
 
+    /// This ring with the data keys of `kept` (a copy of the account's ring a device took its
+    /// keys from) that it lacks put back, and `kept`'s current key current again when it is the
+    /// later one; nil when there is nothing to put back, or when the two rings do not share
+    /// their common keys byte for byte (not the same ring key: one cannot take the other's).
+    ///
+    /// What a server restored from a backup made before a rotation needs: its ring lost the
+    /// rotated keys the devices hold and have sealed under. Put back, they keep their ids, so
+    /// the next rotation makes a key with an id no device holds, a device that never learned
+    /// them learns them by their chains, and a device unlocking reads what was sealed under them.
+    /// No secret is needed: every part is taken as it was wrapped. This ring's passphrase and
+    /// recovery slots stay (a passphrase changed since the backup stays changed).
+    public func restoring(keysFrom kept: KeyRing) -> KeyRing? {
+        let shared = kept.keys.filter { key in keys.contains { $0.id == key.id } }
+        guard shared.allSatisfy({ key in keys.contains { $0 == key } }) else { return nil }
+        let missing = kept.keys.filter { key in !keys.contains { $0.id == key.id } }
+        guard !missing.isEmpty else { return nil }
+        var ring = self
+        ring.format = Swift.max(format, kept.format)
+        ring.keys = (keys + missing).sorted { $0.id < $1.id }
+        if kept.currentKey > currentKey { ring.currentKey = kept.currentKey }
+        return ring.problem == nil ? ring : nil
+    }
+
     /// The subkey of a data key that wraps the key chained from it: never the key that seals values.
     private static func chaining(_ key: DataKey) -> SecretBytes {
         Sodium.subkey(of: key.material, id: 1, context: "QuireChn")

@@ -68,7 +68,7 @@ public enum DeviceUnlock {
         guard let document else { throw .notEncrypted }
         let unlocked = try open(document.keyring, with: secret)
         do {
-            try settings.setDataKeys(unlocked.dataKeys, ringVersion: document.version)
+            try settings.setDataKeys(unlocked.dataKeys, from: document)
         } catch {
             throw .notSaved(error)
         }

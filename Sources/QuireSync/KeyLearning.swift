@@ -10,25 +10,41 @@ import Synchronization
 ///
 /// The ring is read only when a sync answer names a ring version other than the one the held
 /// keys came from, so an ordinary round costs no extra request.
+///
+/// A ring that lacks keys the device holds was restored with the server from a backup made
+/// before a rotation. The device puts them back from the copy of the ring it kept
+/// (`KeyRing.restoring(keysFrom:)`), as it sends again the items the restore lost, rather than
+/// go back to sealing under the older key: a later rotation would then give the next id to a
+/// second key, which the devices holding the first would take for it.
 public struct KeyLearning: Sendable {
     let settings: SyncSettings
     let readRing: @Sendable () async throws(SyncTransportError) -> KeyRingDocument?
+    let storeRing: @Sendable (KeyRingDocument) async throws(SyncTransportError) -> Int
 
     public init(
-        settings: SyncSettings, readRing: @escaping @Sendable () async throws(SyncTransportError) -> KeyRingDocument?
+        settings: SyncSettings, readRing: @escaping @Sendable () async throws(SyncTransportError) -> KeyRingDocument?,
+        storeRing: @escaping @Sendable (KeyRingDocument) async throws(SyncTransportError) -> Int
     ) {
         self.settings = settings
         self.readRing = readRing
+        self.storeRing = storeRing
     }
 
     /// The keys `held` leads to in the account's ring, kept on this device, with the version
     /// they come from; nil when the ring could not be read or used (the next round tries again,
     /// and what does not open meanwhile is marked unreadable with the reason).
-    func learn(holding held: DataKeys) async -> (keys: DataKeys, ringVersion: Int)? {
-        guard let document = try? await readRing(), let learned = try? document.keyring.learning(from: held) else {
-            return nil
+    public func learn(holding held: DataKeys) async -> (keys: DataKeys, ringVersion: Int)? {
+        guard var document = try? await readRing() else { return nil }
+        if let kept = settings.keptKeyRing(), let restored = document.keyring.restoring(keysFrom: kept) {
+            // Stored only over the ring read: a ring another device changed meanwhile is read
+            // again at the next round.
+            guard let version = try? await storeRing(KeyRingDocument(version: document.version, keyring: restored))
+            else { return nil }
+            document = KeyRingDocument(version: version, keyring: restored)
         }
-        guard (try? settings.setDataKeys(learned, ringVersion: document.version)) != nil else { return nil }
+        guard let learned = try? document.keyring.learning(from: held),
+            (try? settings.setDataKeys(learned, from: document)) != nil
+        else { return nil }
         return (learned, document.version)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import QuireCrypto
+import QuireProtocol
 
 #if canImport(Glibc)
     import Glibc
@@ -99,17 +100,30 @@ public struct SyncSettings: Sendable {
         SyncSettings.value(of: "ring", inSection: "encryption", of: read(credentialsPath)).flatMap { Int($0) }
     }
 
+    /// The account's key ring as it was when the held data keys were taken from it, nil when
+    /// none was kept (keys kept by an earlier version of Quire) or it does not read: what puts
+    /// back keys a server lost when it was restored from a backup (`KeyRing.restoring(keysFrom:)`).
+    public func keptKeyRing() -> KeyRing? {
+        SyncSettings.value(of: "keyring", inSection: "encryption", of: read(credentialsPath))
+            .flatMap { Data(base64Encoded: $0) }.flatMap { try? KeyRing.decode($0) }
+    }
+
     /// Stores the data keys in the credentials file (mode 0600), beside the token, with the
-    /// version of the key ring they come from; nil forgets them. Every change of a device's keys
-    /// (enable, unlock, learning a rotation) comes through here.
-    public func setDataKeys(_ keys: DataKeys?, ringVersion: Int? = nil) throws(SyncSettingsError) {
+    /// key ring they come from (its version, and a copy of it); nil forgets them. Every change
+    /// of a device's keys (enable, unlock, rotate, learning a rotation) comes through here.
+    public func setDataKeys(_ keys: DataKeys?, from ring: KeyRingDocument? = nil) throws(SyncSettingsError) {
         try makeDirectory(of: credentialsPath)
         let lines = try keys.map { keys throws(SyncSettingsError) -> [String] in
             guard let json = try? JSONEncoder().encode(keys) else {
                 throw SyncSettingsError("the encryption keys cannot be written")
             }
-            return ["keys = \(ConfigFile.quoted(json.base64EncodedString()))"]
-                + (ringVersion.map { ["ring = \(ConfigFile.quoted(String($0)))"] } ?? [])
+            let kept = ring.map {
+                [
+                    "ring = \(ConfigFile.quoted(String($0.version)))",
+                    "keyring = \(ConfigFile.quoted($0.keyring.encoded().base64EncodedString()))",
+                ]
+            }
+            return ["keys = \(ConfigFile.quoted(json.base64EncodedString()))"] + (kept ?? [])
         }
         let text = ConfigFile.replacingSection(
             "encryption", in: read(credentialsPath) ?? SyncSettings.credentialsHeader, with: lines)
@@ -189,7 +203,9 @@ public struct SyncSettings: Sendable {
 
     /// The keys each file may hold.
     static let configKeys: [String: Set<String>] = ["remote": ["url", "live"], "attachments": ["download"]]
-    static let credentialKeys: [String: Set<String>] = ["remote": ["token"], "encryption": ["keys", "ring"]]
+    static let credentialKeys: [String: Set<String>] = [
+        "remote": ["token"], "encryption": ["keys", "ring", "keyring"],
+    ]
 
     /// Throws for the first line of `config.toml` or `credentials` that Quire cannot read or
     /// does not know, naming the file and the line; a missing file is fine.

@@ -21,7 +21,7 @@ public enum SyncSetup {
                     let http = HTTPSyncTransport(baseURL: remote.url, token: remote.token, timeout: timeout, now: now)
                     return SealingTransport(
                         http, sealer: keys.map(ItemSealer.init), ringVersion: settings.keyRingVersion(),
-                        learning: KeyLearning(settings: settings, readRing: http.keyRing))
+                        learning: KeyLearning(settings: settings, readRing: http.keyRing, storeRing: http.storeKeyRing))
                 }
             })
         engine.attachments = AttachmentSync(store: database, policy: { settings.downloadPolicy })

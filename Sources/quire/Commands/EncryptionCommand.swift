@@ -174,12 +174,16 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
         let store = try StoreAccess.open()
         let heldKeys = try settings.dataKeysOrFailure()
         if try await EncryptionSupport.keyRing(transport) != nil {
-            guard let keys = heldKeys else {
+            guard let held = heldKeys else {
                 throw CLIFailure.badInput(
                     "this account is already encrypted: unlock this device with 'quire encryption unlock'")
             }
-            // An earlier run stored the ring (or a rotation made a key current): finish sealing
-            // what it left.
+            // An earlier run stored the ring (or a rotation made a key current, perhaps one
+            // interrupted before this device kept its key): learn what the ring holds as a sync
+            // would, then finish sealing what it left under the ring's current key.
+            let learning = KeyLearning(
+                settings: settings, readRing: transport.keyRing, storeRing: transport.storeKeyRing)
+            let keys = await learning.learn(holding: held)?.keys ?? held
             try await EncryptionSupport.sealEveryItem(
                 with: keys, store: store, settings: settings, transport: transport)
             return
@@ -200,11 +204,11 @@ struct EncryptionEnableCommand: AsyncParsableCommand {
         let new =
             try heldKeys.map { try KeyRing.create(passphrase: passphrase, parameters: parameters, keeping: $0) }
             ?? KeyRing.create(passphrase: passphrase, parameters: parameters)
-        _ = try await EncryptionSupport.store(
+        let version = try await EncryptionSupport.store(
             KeyRingDocument(version: 0, keyring: new.ring), transport,
             what: "run 'quire encryption unlock' to use its keys")
         do {
-            try settings.setDataKeys(new.unlocked.dataKeys)
+            try settings.setDataKeys(new.unlocked.dataKeys, from: KeyRingDocument(version: version, keyring: new.ring))
         } catch {
             throw CLIFailure.badInput(
                 "the account is encrypted but this device could not keep its keys (\(error)): "
@@ -328,7 +332,10 @@ struct EncryptionRotateCommand: AsyncParsableCommand {
         let secret = try self.secret.read()
         let rotated: (ring: KeyRing, unlocked: UnlockedKeyRing)
         do {
-            rotated = try document.keyring.rotated(unlocked: DeviceUnlock.open(document.keyring, with: secret))
+            // Keys the server's ring lost with a restore from an older backup are put back first,
+            // so the new key takes an id no device holds yet.
+            let ring = settings.keptKeyRing().flatMap(document.keyring.restoring(keysFrom:)) ?? document.keyring
+            rotated = try ring.rotated(unlocked: DeviceUnlock.open(ring, with: secret))
         } catch let error as DeviceUnlock.Failure {
             throw EncryptionSupport.refusal(error)
         } catch let error as KeyRingError {
@@ -340,7 +347,7 @@ struct EncryptionRotateCommand: AsyncParsableCommand {
             KeyRingDocument(version: document.version, keyring: rotated.ring), transport, what: "run it again")
         let keys = rotated.unlocked.dataKeys
         do {
-            try settings.setDataKeys(keys, ringVersion: version)
+            try settings.setDataKeys(keys, from: KeyRingDocument(version: version, keyring: rotated.ring))
         } catch {
             throw CLIFailure.badInput(
                 "data key \(keys.currentID) is now current but this device could not keep it (\(error)): "

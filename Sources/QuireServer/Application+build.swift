@@ -16,7 +16,9 @@ public func buildApplication(
     configuration: ServerConfiguration, logger: Logger,
     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
-    let store = try openStore(configuration.store, connections: configuration.postgresConnections, logger: logger)
+    let store = try openStore(
+        configuration.store, connections: configuration.postgresConnections,
+        sqliteBusyTimeout: configuration.sqliteBusyTimeout, logger: logger)
     return try buildApplication(
         configuration: configuration, store: store, logger: logger, now: { Date() }, onRunning: onRunning)
 }
@@ -147,11 +149,14 @@ private func serverBuilder(
 }
 
 /// The store a location names.
-func openStore(_ location: StoreLocation, connections: Int, logger: Logger) throws -> any SyncStore {
+func openStore(
+    _ location: StoreLocation, connections: Int, sqliteBusyTimeout: TimeInterval = SQLiteStore.defaultBusyTimeout,
+    logger: Logger
+) throws -> any SyncStore {
     switch location {
     case .sqlite(let path):
         do {
-            return try SQLiteStore(path: path)
+            return try SQLiteStore(path: path, busyTimeout: sqliteBusyTimeout)
         } catch let error as ConfigurationError {
             throw error
         } catch {

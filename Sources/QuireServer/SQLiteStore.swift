@@ -17,12 +17,16 @@ final class SQLiteStore: SyncStore {
 
     var services: [any Service] { [] }
 
-    /// Opens (or creates) the database file at `path`.
-    init(path: String) throws {
+    /// How long a write waits for the database's lock unless told otherwise.
+    static let defaultBusyTimeout: TimeInterval = 10
+
+    /// Opens (or creates) the database file at `path`; a write waits up to `busyTimeout`
+    /// seconds for the database's lock.
+    init(path: String, busyTimeout: TimeInterval = SQLiteStore.defaultBusyTimeout) throws {
         self.path = path
         lock = try DatabaseLock(database: path, exclusive: false)
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.maximumReaderCount = 8
         // Purged tombstones and removed users leave no readable trace in free pages.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }

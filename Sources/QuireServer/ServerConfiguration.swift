@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     /// 0 picks a free port (the log line "listening on …" says which).
     public var port = 8080
     public var store = StoreLocation.sqlite(path: "./quire-server.db")
+    /// How long a write to a SQLite store waits for the database's lock (another process
+    /// holding it, a backup tool) before its request is answered 503 and the device retries.
+    public var sqliteBusyTimeout: TimeInterval = SQLiteStore.defaultBusyTimeout
     /// PEM files; both or neither.
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?

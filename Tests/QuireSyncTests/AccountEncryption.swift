@@ -39,9 +39,10 @@ extension SyncTestServer {
     }
 
     /// A started server with one user whose account is plain or encrypted, and that user's token.
-    static func running(user: String = "ann", _ encryption: AccountEncryption) async throws -> (SyncTestServer, String)
-    {
-        let (server, token) = try await running(user: user)
+    static func running(
+        user: String = "ann", _ encryption: AccountEncryption, busyTimeout: TimeInterval = 10
+    ) async throws -> (SyncTestServer, String) {
+        let (server, token) = try await running(user: user, busyTimeout: busyTimeout)
         if encryption == .encrypted { try await server.encryptAccount(token: token) }
         return (server, token)
     }

@@ -24,6 +24,8 @@ final class SyncTestServer: @unchecked Sendable {
     var rateLimit = RateLimit(perSecond: 0, burst: 1)
     /// The largest attached file the server takes (`--max-attachment-mb`).
     var maxAttachmentBytes: Int64 = 100 << 20
+    /// How long a write waits for the database's lock before it is answered 503.
+    var busyTimeout: TimeInterval = 10
     /// The account's data keys once it is encrypted (`encryptAccount`): every device of the test
     /// then seals and opens through `SealingTransport`, as `quire` does. Nil for a plain account.
     var keys: DataKeys?
@@ -58,6 +60,7 @@ final class SyncTestServer: @unchecked Sendable {
         configuration.store = .sqlite(path: databasePath)
         configuration.rateLimit = rateLimit
         configuration.limits.maxAttachmentBytes = maxAttachmentBytes
+        configuration.sqliteBusyTimeout = busyTimeout
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = try buildApplication(configuration: configuration, logger: Self.logger) { port in
             continuation.yield(port)
@@ -97,8 +100,9 @@ final class SyncTestServer: @unchecked Sendable {
     }
 
     /// A started server with one user, and that user's token.
-    static func running(user: String = "ann") async throws -> (SyncTestServer, String) {
+    static func running(user: String = "ann", busyTimeout: TimeInterval = 10) async throws -> (SyncTestServer, String) {
         let server = try SyncTestServer()
+        server.busyTimeout = busyTimeout
         let token = try await server.addUser(user)
         try await server.start()
         return (server, token)

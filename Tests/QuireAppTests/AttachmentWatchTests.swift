@@ -80,11 +80,14 @@ import Testing
         #expect(
             app.waitFor { app.text.contains("plan.pdf") && app.text.contains("waiting to download") }, "\(app.text)")
 
-        // Waiting, nothing moves: the ticks read nothing.
+        // Waiting, nothing moves: the ticks read nothing. A commit the app's own sync makes
+        // meanwhile (a late first round on a loaded machine) may read once or twice; reading
+        // at every tick, as before, reads 20 times.
         #expect(app.runtime.waitUntilIdle())
         let before = attachments.reads.load(ordering: .relaxed)
-        for _ in 0..<5 { app.pollAndWait() }
-        #expect(attachments.reads.load(ordering: .relaxed) == before, "no read of the file's state while nothing moves")
+        for _ in 0..<20 { app.pollAndWait() }
+        let read = attachments.reads.load(ordering: .relaxed) - before
+        #expect(read <= 2, "\(read) reads of the file's state in 20 ticks while nothing moves")
 
         // The engine brings it (as `o` asks it to): the view shows it here.
         try await engine.fetch(file)

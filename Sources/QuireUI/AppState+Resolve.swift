@@ -108,7 +108,11 @@ extension AppState {
             guard let plan = resolve.plan else {
                 let left = resolve.unsettled
                 let noun = left.count == 1 ? "conflict still needs" : "conflicts still need"
-                notice = Notice(text: "\(left.count) \(noun) a choice (l local, r remote)", isError: true)
+                // The keys that can settle what is left: a body hunk also takes both sides or an edit.
+                let keys =
+                    left.contains { ResolveState.allows(.both, for: $0) }
+                    ? "l local, r remote, b both, e edit" : "l local, r remote"
+                notice = Notice(text: "\(left.count) \(noun) a choice (\(keys))", isError: true)
                 if let first = left.first, let index = resolve.rows.firstIndex(of: first) { resolve.select(index) }
                 return []
             }

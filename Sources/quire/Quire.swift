@@ -32,7 +32,8 @@ struct Quire: AsyncParsableCommand {
         abstract: "Offline-first notes and tasks for the terminal.",
         discussion: """
             With no subcommand, opens the full-screen app. Every subcommand works offline on \
-            the local store; ids can be shortened to any unique prefix of 4 or more characters.
+            the local store. An item's id is the short id the list shows; full ids and unique \
+            prefixes of them work too.
 
             Data lives in $QUIRE_HOME, else $XDG_DATA_HOME/quire, else ~/.local/share/quire.
             Exit codes: 0 success, 1 bad input (nothing changed), 2 not found, 3 server \

@@ -174,9 +174,18 @@ enum ResolveFixtures {
         let before = harness.effects.count
         harness.press(.enter)
         #expect(harness.effects.count == before)
-        #expect(harness.state.notice?.text == "2 conflicts still need a choice (l local, r remote)")
+        #expect(harness.state.notice?.text == "2 conflicts still need a choice (l local, r remote, b both, e edit)")
         #expect(harness.state.resolve?.selection == 2)
         #expect(harness.state.resolve?.saving == false)
+    }
+
+    /// Fields left unchosen take only a side: the notice offers no key they refuse.
+    @Test func acceptWithOnlyFieldsUnchosenOffersTheirKeys() {
+        var harness = opened()
+        harness.press(.down, .down, .character("b"), .character("b"))
+        harness.press(.enter)
+        #expect(harness.state.notice?.text == "2 conflicts still need a choice (l local, r remote)")
+        #expect(harness.state.resolve?.selection == 0)
     }
 
     @Test func keysChooseAndAcceptWritesThePlan() throws {

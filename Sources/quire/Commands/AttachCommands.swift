@@ -18,7 +18,7 @@ struct AttachCommand: StoreCommand {
             chunks are sealed before they leave this device.
             """)
 
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 
     @Argument(help: ArgumentHelp("The files to attach.", valueName: "file"))
@@ -60,7 +60,7 @@ struct AttachmentsCommand: StoreCommand {
             sent again).
             """)
 
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 
     @Flag(help: "Print one JSON array of {name, size, mediaType, hash, state, reason}.")
@@ -129,7 +129,7 @@ struct AttachmentGetCommand: AsyncParsableCommand {
             downloaded from the server first.
             """)
 
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 
     @Argument(help: ArgumentHelp("The attached file's name, as 'quire attachments ID' lists it.", valueName: "name"))
@@ -220,7 +220,7 @@ struct DetachCommand: StoreCommand {
             ('quire rm --purge') and nothing else refers to them.
             """)
 
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 
     @Argument(help: ArgumentHelp("The attached file's name, as 'quire attachments ID' lists it.", valueName: "name"))

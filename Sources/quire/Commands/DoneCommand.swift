@@ -8,7 +8,7 @@ struct DoneCommand: StoreCommand {
         abstract: "Mark tasks done.",
         discussion: "All the given tasks change together, or none of them when one id is wrong or names a note.")
 
-    @Argument(help: ArgumentHelp("Ids or unique id prefixes of tasks.", valueName: "id"))
+    @Argument(help: ItemIDs.help(many: "tasks"))
     var ids: [String]
 
     func run(store: AppDatabase, out: inout Output) throws {
@@ -22,7 +22,7 @@ struct ReopenCommand: StoreCommand {
         abstract: "Mark done tasks open again.",
         discussion: "All the given tasks change together, or none of them when one id is wrong or names a note.")
 
-    @Argument(help: ArgumentHelp("Ids or unique id prefixes of tasks.", valueName: "id"))
+    @Argument(help: ItemIDs.help(many: "tasks"))
     var ids: [String]
 
     func run(store: AppDatabase, out: inout Output) throws {

@@ -17,7 +17,7 @@ struct EditCommand: StoreCommand {
             needs review (see quire conflicts) and the exit status is 5.
             """)
 
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A new title.", valueName: "title"))

@@ -11,7 +11,7 @@ struct HistoryCommand: StoreCommand {
             "Each line says when, where the version came from (local, import, remote, merge, resolve, or undo: a local change that took an earlier one back) and what changed."
     )
 
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 
     @Flag(help: "Print one JSON array: {seq, recordedAt, origin, op, item} per version.")

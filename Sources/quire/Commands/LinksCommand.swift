@@ -81,6 +81,6 @@ struct BacklinksCommand: StoreCommand {
 
 /// The item `links` and `backlinks` look at.
 struct LinkedItemArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it (at least 4 characters).", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 }

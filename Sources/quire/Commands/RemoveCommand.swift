@@ -17,7 +17,7 @@ struct RemoveCommand: StoreCommand {
             server yet keeps the tombstone here until the next sync sends it.
             """)
 
-    @Argument(help: ArgumentHelp("Ids or unique id prefixes.", valueName: "id"))
+    @Argument(help: ItemIDs.help(many: "items"))
     var ids: [String]
 
     @Flag(help: "Delete for good, after asking (see below).")
@@ -77,7 +77,7 @@ struct RestoreCommand: StoreCommand {
         commandName: "restore",
         abstract: "Bring deleted items back.")
 
-    @Argument(help: ArgumentHelp("Ids or unique id prefixes of deleted items.", valueName: "id"))
+    @Argument(help: ItemIDs.help(many: "deleted items"))
     var ids: [String]
 
     func run(store: AppDatabase, out: inout Output) throws {

@@ -20,7 +20,7 @@ struct ResolveCommand: ParsableCommand {
         case local, remote, both
     }
 
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it.", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 
     @Option(help: "Which version to keep: local, remote or both.")

@@ -7,7 +7,7 @@ struct ShowCommand: StoreCommand {
         commandName: "show",
         abstract: "Show one item: its fields, then its body.")
 
-    @Argument(help: ArgumentHelp("The item's id or a unique prefix of it (at least 4 characters).", valueName: "id"))
+    @Argument(help: ItemIDs.help())
     var id: String
 
     @Flag(help: "Print the item as one JSON object.")

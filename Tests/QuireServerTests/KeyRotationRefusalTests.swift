@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import HummingbirdTesting
+import PostgresNIO
 import QuireCore
 import QuireProtocol
 import Testing
@@ -78,6 +80,42 @@ import Testing
             let ahead = try after.rotated()
             let restored = try await server.round(&phone, token, ops: [ahead.create(Make.id(), title: "Key 3")])
             #expect(restored.results.map(\.status) == [.applied])
+        }
+    }
+
+    /// A database of the schema before the stores kept the ring's current key: `prepare` reads
+    /// it from the ring's JSON, so a ring rotated before the upgrade is enforced after it.
+    @Test(arguments: StoreKind.available)
+    func aRingStoredBeforeTheUpgradeIsEnforcedAfterIt(_ kind: StoreKind) async throws {
+        try await withHarness(kind) { server in
+            let token = try await server.addUser("ann")
+            let before = try Keys()
+            let after = try before.rotated()
+            #expect(try await EncryptionTests().putKeyRing(server, token, before, version: 0).status == .ok)
+            #expect(try await EncryptionTests().putKeyRing(server, token, after, version: 1).status == .ok)
+            try await Self.rewindToSchema6(server.store)
+            try await server.store.prepare()
+
+            let stale = SyncRequest(device: Make.id(), cursor: nil, ops: [before.create(Make.id(), title: "Old key")])
+            let refused = try await server.post(token, stale)
+            #expect(refused.status == .conflict)
+            #expect(try server.failure(refused).1.keyring == 2)
+        }
+    }
+
+    /// Drops what schema 7 added, as a database written by the server before it looks.
+    static func rewindToSchema6(_ store: any SyncStore) async throws {
+        if let sqlite = store as? SQLiteStore {
+            try await sqlite.pool.write { db in
+                try db.execute(sql: "ALTER TABLE users DROP COLUMN keyring_key")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v7 key ring current key'")
+                try db.execute(sql: "UPDATE meta SET value = '6' WHERE key = 'schema'")
+            }
+        } else if let postgres = store as? PostgresStore {
+            try await postgres.transaction { connection in
+                try await connection.query("ALTER TABLE users DROP COLUMN keyring_key", logger: quietLogger)
+                try await connection.query("UPDATE meta SET value = '6' WHERE key = 'schema'", logger: quietLogger)
+            }
         }
     }
 }

@@ -26,9 +26,14 @@ public struct ErrorBody: Hashable, Codable, Sendable, Error {
     public var error: ErrorCode
     /// One line for a person: what was wrong and, where it helps, what to do.
     public var message: String
+    /// The account's key ring version, in a refusal of values sealed under a data key older
+    /// than the ring's current one (409): the device learns the new key from that ring and
+    /// seals its queue again. Absent from every other answer.
+    public var keyring: Int?
 
-    public init(_ error: ErrorCode, _ message: String) {
+    public init(_ error: ErrorCode, _ message: String, keyring: Int? = nil) {
         self.error = error
         self.message = message
+        self.keyring = keyring
     }
 }

@@ -66,6 +66,20 @@ struct APIError: Error, Sendable {
             .badRequest,
             "the server holds no key ring for this account (was it restored from an older backup?): "
                 + "nothing was written; store the key ring again with 'quire encryption enable'"))
+    /// 409: values sealed under a data key older than the one the account's key ring names
+    /// current (a device that was away while another rotated the key): nothing was written.
+    /// The body names the ring's version (`keyring`), from which the device learns the new key
+    /// (`KeyLearning`) and seals its queue again, so nothing new lands under a key a lost device
+    /// may hold.
+    static func sealedUnderOldKey(ring: Int, currentKey: Int) -> APIError {
+        APIError(
+            status: .conflict,
+            body: ErrorBody(
+                .badRequest,
+                "values sealed under an older data key than the account's current one (data key \(currentKey), "
+                    + "key ring version \(ring)): nothing was written; learn the key from the ring and seal them again",
+                keyring: ring))
+    }
     /// 409: a key ring write named a version another device already replaced.
     static func keyringChanged(current: Int) -> APIError {
         APIError(

@@ -8,6 +8,14 @@ struct StoredKeyRing: Sendable, Hashable {
     var json: String
 }
 
+/// A key ring a device stores: its JSON and the data key it names current, which the store
+/// keeps beside the ring's version (`FeedHead.keyringKey`) so a push is checked against it
+/// without reading the ring.
+struct KeyRingWrite: Sendable, Hashable {
+    var json: String
+    var currentKey: UInt32
+}
+
 /// A key ring write that named another version than the stored one.
 struct KeyRingVersionConflict: Error, Sendable {
     let current: Int
@@ -28,6 +36,12 @@ struct KeyRingVersionConflict: Error, Sendable {
 enum KeyRingSealing {
     /// The tables of an account's attached files, emptied for it.
     static let fileTables = ["file_chunks", "files", "chunks"]
+
+    /// The statement that fills in the current key of every ring stored before the stores kept
+    /// it, `currentKey` read from the ring's JSON by the store's own SQL (`extract`).
+    static func currentKeyBackfill(reading extract: String) -> String {
+        "UPDATE users SET keyring_key = COALESCE(\(extract), 0) WHERE keyring IS NOT NULL"
+    }
 
     /// The tombstone's document with its content dropped: id, revision, times and version stay.
     static func contentless(_ doc: String) throws -> String {

@@ -10,7 +10,7 @@ extension PostgresStore {
         return nil
     }
 
-    func storeKeyRing(user: UserID, json: String, expected: Int) async throws -> Int {
+    func storeKeyRing(user: UserID, ring: KeyRingWrite, expected: Int) async throws -> Int {
         try await transaction { connection in
             let rows = try await connection.query(
                 "SELECT keyring_version FROM users WHERE id = \(user.rawValue) FOR UPDATE", logger: self.logger)
@@ -18,9 +18,9 @@ extension PostgresStore {
             for try await version in rows.decode(Int64.self) { current = Int(version) }
             guard let current else { throw ResyncRequired(reason: "the user no longer exists") }
             guard current == expected else { throw KeyRingVersionConflict(current: current) }
-            let next = Int64(current + 1)
+            let (next, key) = (Int64(current + 1), Int64(ring.currentKey))
             try await connection.query(
-                "UPDATE users SET keyring = \(json), keyring_version = \(next) WHERE id = \(user.rawValue)",
+                "UPDATE users SET keyring = \(ring.json), keyring_version = \(next), keyring_key = \(key) WHERE id = \(user.rawValue)",
                 logger: self.logger)
             if current == 0 { try await self.sealPast(user: user, on: connection) }
             return current + 1

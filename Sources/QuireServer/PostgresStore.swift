@@ -94,9 +94,15 @@ final class PostgresStore: SyncStore {
             }
             let found = try await self.schemaVersion(connection)
             for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3
-                + PostgresStore.schemaV4 + PostgresStore.chunkSchema + PostgresStore.schemaV6
+                + PostgresStore.schemaV4 + PostgresStore.chunkSchema + PostgresStore.schemaV6 + PostgresStore.schemaV7
             {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+            }
+            if let found, found < 7 {
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: KeyRingSealing.currentKeyBackfill(reading: "(keyring::json->>'currentKey')::bigint")),
+                    logger: self.logger)
             }
             if let found, found < 4 {
                 try await connection.query(
@@ -206,6 +212,12 @@ final class PostgresStore: SyncStore {
     private static let schemaV6 = [
         "ALTER TABLE users ADD COLUMN IF NOT EXISTS keyring TEXT",
         "ALTER TABLE users ADD COLUMN IF NOT EXISTS keyring_version BIGINT NOT NULL DEFAULT 0",
+    ]
+
+    /// Schema 7: the data key the ring names current (0: no ring), kept beside its version so a
+    /// push can refuse values sealed under an older key without opening the ring's JSON.
+    private static let schemaV7 = [
+        "ALTER TABLE users ADD COLUMN IF NOT EXISTS keyring_key BIGINT NOT NULL DEFAULT 0"
     ]
 
     /// PostgreSQL's byte length of a text column (`%@`).
@@ -373,15 +385,15 @@ final class PostgresStore: SyncStore {
     func head(user: UserID, lock: Bool, on connection: PostgresConnection) async throws -> FeedHead {
         let query: PostgresQuery =
             lock
-            ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes, keyring_version FROM users WHERE id = \(user.rawValue) FOR UPDATE"
-            : "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes, keyring_version FROM users WHERE id = \(user.rawValue)"
+            ? "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes, keyring_version, keyring_key FROM users WHERE id = \(user.rawValue) FOR UPDATE"
+            : "SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes, keyring_version, keyring_key FROM users WHERE id = \(user.rawValue)"
         let rows = try await connection.query(query, logger: logger)
-        for try await (seq, hash, horizon, epoch, bytes, keyring) in rows.decode(
-            (Int64, String, Int64, String?, Int64, Int64).self)
+        for try await (seq, hash, horizon, epoch, bytes, keyring, key) in rows.decode(
+            (Int64, String, Int64, String?, Int64, Int64, Int64).self)
         {
             return FeedHead(
                 seq: seq, stateHash: hash, horizon: horizon, epoch: epoch ?? "", storedBytes: bytes,
-                keyring: Int(keyring))
+                keyring: Int(keyring), keyringKey: Int(key))
         }
         throw ResyncRequired(reason: "the user no longer exists")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireCrypto
 import QuireProtocol
 
 /// One store's side of a push: the SQL of its reads and writes, and no decisions.
@@ -76,6 +77,9 @@ struct PushDriver: Sendable {
         if let cursor, let reason = cursor.resyncReason(head: reads.head) { throw ResyncRequired(reason: reason) }
         if reads.head.keyring > 0, ops.contains(where: \.carriesPlainValues) { throw APIError.encryptionRequired }
         if reads.head.keyring == 0, ops.contains(where: \.carriesSealedValues) { throw APIError.keyringMissing }
+        if ops.contains(where: { $0.seals(underKeyOlderThan: reads.head.keyringKey) }) {
+            throw APIError.sealedUnderOldKey(ring: reads.head.keyring, currentKey: reads.head.keyringKey)
+        }
         let plan = planner.plan(ops: ops, head: reads.head, recorded: reads.recorded, items: reads.items)
         var writes = PushWrites(
             items: plan.writes, device: device, records: plan.records,
@@ -96,6 +100,21 @@ extension Op {
             if case .sealed = change.to { return true }
             if case .mac = change.from { return true }
             return false
+        }
+    }
+
+    /// Whether a value the op sets is sealed (or MACed) under a data key older than `current`,
+    /// the one the account's ring names current: what a device that missed a rotation writes.
+    /// Such a push is refused as a whole, so nothing new lands under a key a lost device may
+    /// hold. Only `to` values count: a `from` MAC names the version the device saw, which may
+    /// be sealed under any key. A key newer than the ring's is taken: the ring lost it with a
+    /// restore from an older backup, and the devices holding it put it back (`KeyLearning`).
+    func seals(underKeyOlderThan current: Int) -> Bool {
+        (fields ?? [:]).values.contains { change in
+            guard case .sealed(let value) = change.to else { return false }
+            return [value.text, value.mac].contains { text in
+                FieldCipher.keyID(of: text).map { Int($0) < current } ?? false
+            }
         }
     }
 

@@ -12,7 +12,7 @@ extension SQLiteStore {
         }
     }
 
-    func storeKeyRing(user: UserID, json: String, expected: Int) async throws -> Int {
+    func storeKeyRing(user: UserID, ring: KeyRingWrite, expected: Int) async throws -> Int {
         let version = try await pool.write { db in
             guard
                 let current = try Int.fetchOne(
@@ -20,8 +20,8 @@ extension SQLiteStore {
             else { throw ResyncRequired(reason: "the user no longer exists") }
             guard current == expected else { throw KeyRingVersionConflict(current: current) }
             try db.execute(
-                sql: "UPDATE users SET keyring = ?, keyring_version = ? WHERE id = ?",
-                arguments: [json, current + 1, user.rawValue])
+                sql: "UPDATE users SET keyring = ?, keyring_version = ?, keyring_key = ? WHERE id = ?",
+                arguments: [ring.json, current + 1, Int64(ring.currentKey), user.rawValue])
             if current == 0 { try Self.sealPast(db, user: user) }
             return current + 1
         }

@@ -134,6 +134,12 @@ final class SQLiteStore: SyncStore {
             try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring TEXT")
             try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring_version INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v7 key ring current key") { db in
+            // The data key the ring names current (0: no ring), kept beside its version so a push
+            // can refuse values sealed under an older key without opening the ring's JSON.
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring_key INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: KeyRingSealing.currentKeyBackfill(reading: "json_extract(keyring, '$.currentKey')"))
+        }
         return migrator
     }
 
@@ -284,14 +290,15 @@ final class SQLiteStore: SyncStore {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT seq, state_hash, horizon, (SELECT value FROM meta WHERE key = 'epoch'), stored_bytes,
-                    keyring_version
+                    keyring_version, keyring_key
                 FROM users WHERE id = ?
                 """)
         guard let row = try Row.fetchOne(statement, arguments: [user.rawValue]) else {
             throw ResyncRequired(reason: "the user no longer exists")
         }
         return FeedHead(
-            seq: row[0], stateHash: row[1], horizon: row[2], epoch: row[3] ?? "", storedBytes: row[4], keyring: row[5])
+            seq: row[0], stateHash: row[1], horizon: row[2], epoch: row[3] ?? "", storedBytes: row[4], keyring: row[5],
+            keyringKey: row[6])
     }
 
     func push(user: UserID, device: String, ops: [Op], cursor: FeedCursor?, planner: PushPlanner) async throws

@@ -51,6 +51,9 @@ struct FeedHead: Sendable, Hashable {
     /// The version of the user's key ring; 0 while the account is not encrypted. From the first
     /// key ring on, the server refuses plain values for the account (SPEC: End-to-end encryption).
     var keyring: Int = 0
+    /// The data key the account's ring names current (0 without a ring): a push whose values
+    /// are sealed under an older one is refused (`PushDriver.decide`).
+    var keyringKey: Int = 0
 }
 
 /// JSON coders configured for the wire, made fresh per use (they are cheap and not shared).

@@ -178,7 +178,9 @@ struct SyncService: Sendable {
                 "the key ring is \(ringJSON.utf8.count) bytes; the limit is \(Self.maxKeyRingBytes)")
         }
         let version = try await guarded {
-            try await store.storeKeyRing(user: owner.user, json: ringJSON, expected: document.version)
+            try await store.storeKeyRing(
+                user: owner.user, ring: KeyRingWrite(json: ringJSON, currentKey: document.keyring.currentKey),
+                expected: document.version)
         }
         // Devices learn of the ring (and must unlock) at their next round: hint them now.
         let seq = try await guarded { try await store.feedSeq(user: owner.user) }

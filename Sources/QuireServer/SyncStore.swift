@@ -72,10 +72,11 @@ protocol SyncStore: Sendable {
 
     /// The user's key ring, nil while the account is not encrypted.
     func keyRing(user: UserID) async throws -> StoredKeyRing?
-    /// Stores `json` as the user's key ring made from version `expected` (0 for the first),
-    /// and answers the new version; throws `KeyRingVersionConflict` when the stored version is
-    /// another. The first ring also drops what the server held readable (`KeyRingSealing`).
-    func storeKeyRing(user: UserID, json: String, expected: Int) async throws -> Int
+    /// Stores `ring` as the user's key ring made from version `expected` (0 for the first), its
+    /// current key beside it, and answers the new version; throws `KeyRingVersionConflict` when
+    /// the stored version is another. The first ring also drops what the server held readable
+    /// (`KeyRingSealing`).
+    func storeKeyRing(user: UserID, ring: KeyRingWrite, expected: Int) async throws -> Int
 
     // MARK: Hints
 

@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireCrypto
 import QuireProtocol
 
 /// The transport of a device that syncs an encrypted account, or may meet one: it seals every
@@ -52,9 +53,7 @@ public struct SealingTransport: SyncTransport {
         retryAfter: nil)
 
     public func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
-        var sent = request
-        if let sealer = keys.sealer { sent.ops = request.ops.map(sealer.seal) }
-        var exchange = try await base.sync(sent)
+        var exchange = try await sendSealed(request)
         guard let ring = exchange.value.keyring else { return exchange }
         guard let sealer = await keys.sealer(forRing: ring) else { throw SealingTransport.locked }
         exchange.value.changes = sealer.open(exchange.value.changes, failing: &exchange.unreadable)
@@ -69,6 +68,33 @@ public struct SealingTransport: SyncTransport {
         }
         return exchange
     }
+
+    /// Sends `request` with its ops sealed under the current key. The server refuses ops sealed
+    /// under a key older than its ring's current one (another device rotated the key while this
+    /// one was away), naming the ring's version: the device learns the new key from that ring
+    /// and sends the same ops sealed again, so what it queued lands under the new key, in this
+    /// round. A ring that teaches it no newer key leaves the refusal to the round, which is
+    /// retried later with the queue kept.
+    private func sendSealed(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
+        for attempt in 0... {
+            let sealer = keys.sealer
+            var sent = request
+            if let sealer { sent.ops = request.ops.map(sealer.seal) }
+            do {
+                return try await base.sync(sent)
+            } catch {
+                guard attempt < Self.resealAttempts, let sealer, case .status(409, let body?, _) = error,
+                    let ring = body.keyring, let renewed = await keys.sealer(forRing: ring),
+                    renewed.keys.currentID > sealer.keys.currentID
+                else { throw error }
+            }
+        }
+        preconditionFailure("the attempts above return or throw")
+    }
+
+    /// Rotations a round follows before it leaves a refusal to the next round: one is the
+    /// usual case, more are rotations made on other devices while this one sealed again.
+    static let resealAttempts = 3
 
     /// An op's answer whose item does not open on this device. Sending the op again would
     /// bring the same answer (the server keeps each op's result), so it is never sent again by

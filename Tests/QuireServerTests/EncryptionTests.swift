@@ -19,10 +19,24 @@ import Testing
     /// client's sealing code, which these tests must not rest on).
     struct Keys {
         let new: NewKeyRing
-        var data: DataKeys { new.unlocked.dataKeys }
+        /// The ring as it stands, and the keys values are sealed under: the new ring's until
+        /// `rotated()`.
+        private(set) var ring: KeyRing
+        private(set) var unlocked: UnlockedKeyRing
+        var data: DataKeys { unlocked.dataKeys }
 
         init() throws {
             new = try KeyRing.create(passphrase: "correct horse", parameters: .minimum)
+            ring = new.ring
+            unlocked = new.unlocked
+        }
+
+        /// These keys after `quire encryption rotate`: a new data key current in the ring, and
+        /// every value sealed under it from then on.
+        func rotated() throws -> Keys {
+            var next = self
+            (next.ring, next.unlocked) = try ring.rotated(unlocked: unlocked)
+            return next
         }
 
         func sealed(_ value: FieldValue, item: String, field: Field) -> FieldValue {
@@ -52,7 +66,7 @@ import Testing
     }
 
     func putKeyRing(_ server: Harness, _ token: String, _ keys: Keys, version: Int) async throws -> TestResponse {
-        let body = try JSONEncoder().encode(KeyRingDocument(version: version, keyring: keys.new.ring))
+        let body = try JSONEncoder().encode(KeyRingDocument(version: version, keyring: keys.ring))
         return try await server.send(.put, SyncProtocol.keyringPath, token: token, body: Array(body))
     }
 

@@ -175,14 +175,16 @@ import Testing
         let document = try #require(try await http.keyRing())
         let rotated = try document.keyring.rotated(
             unlocked: try document.keyring.unlock(passphrase: "a test passphrase"))
-        _ = try await http.storeKeyRing(KeyRingDocument(version: document.version, keyring: rotated.ring))
         server.keys = rotated.unlocked.dataKeys
         let writer = Device("writer", server: server, token: token, limits: limits)
         var sealed: [String] = []
         for n in 0..<12 {
             if n % 4 == 3 { old.create("readable \(n)") } else { sealed.append(writer.create("sealed \(n)")) }
         }
+        // The old device's items land before the rotation is stored: after it, the server takes
+        // nothing sealed under key 1.
         #expect(await old.sync() == .caughtUp)
+        _ = try await http.storeKeyRing(KeyRingDocument(version: document.version, keyring: rotated.ring))
         #expect(await writer.sync() == .caughtUp)
         #expect(await reader.sync() == .caughtUp)
         #expect(Set(reader.storage.unreadable.map(\.itemID)) == Set(sealed))

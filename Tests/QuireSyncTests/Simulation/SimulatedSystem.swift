@@ -136,8 +136,9 @@ final class SimulatedSystem: @unchecked Sendable {
         try await openServer()
         try await store!.addUser(name: "sim", tokenHash: "sim", now: now)
         if let ring {
-            _ = try await store!.storeKeyRing(
-                user: user, json: String(decoding: ring.ring.encoded(), as: UTF8.self), expected: 0)
+            let write = KeyRingWrite(
+                json: String(decoding: ring.ring.encoded(), as: UTF8.self), currentKey: ring.ring.currentKey)
+            _ = try await store!.storeKeyRing(user: user, ring: write, expected: 0)
         }
         for index in 0..<count {
             let device = try Device(

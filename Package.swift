@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "QuireServer",
             dependencies: [
-                "QuireCore", "QuireProtocol", grdb, logging,
+                "QuireCore", "QuireCrypto", "QuireProtocol", grdb, logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

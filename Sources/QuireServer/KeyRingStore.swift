@@ -27,7 +27,7 @@ struct KeyRingVersionConflict: Error, Sendable {
 ///   that hold the files give each a key and upload it again, sealed.
 enum KeyRingSealing {
     /// The tables of an account's attached files, emptied for it.
-    static let fileTables = ["file_chunks", "files", "chunks"]
+    static let fileTables = ["file_claims", "file_chunks", "files", "chunks"]
 
     /// The tombstone's document with its content dropped: id, revision, times and version stay.
     static func contentless(_ doc: String) throws -> String {

@@ -95,6 +95,7 @@ final class PostgresStore: SyncStore {
             let found = try await self.schemaVersion(connection)
             for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3
                 + PostgresStore.schemaV4 + PostgresStore.chunkSchema + PostgresStore.schemaV6
+                + PostgresStore.claimSchema
             {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
             }
@@ -232,6 +233,9 @@ final class PostgresStore: SyncStore {
                 """, logger: self.logger)
             try await connection.query(
                 "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                logger: self.logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: FileClaimSQL.renewClaims(now: "EXTRACT(EPOCH FROM now())::bigint")),
                 logger: self.logger)
         }
         return epoch

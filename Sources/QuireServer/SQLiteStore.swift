@@ -134,6 +134,11 @@ final class SQLiteStore: SyncStore {
             try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring TEXT")
             try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring_version INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v7 file claims") { db in
+            // The items that claim each file (`FileClaimSQL`); files committed before are pinned.
+            try db.execute(sql: FileClaimSQL.claimsTable(suffix: " WITHOUT ROWID"))
+            try db.execute(sql: "ALTER TABLE files ADD COLUMN pinned INTEGER NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 
@@ -160,6 +165,7 @@ final class SQLiteStore: SyncStore {
                 SELECT id, (SELECT value FROM meta WHERE key = 'epoch'), seq FROM users
                 """)
         try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
+        try db.execute(sql: FileClaimSQL.renewClaims(now: "CAST(strftime('%s', 'now') AS INTEGER)"))
     }
 
     private static func epoch(_ db: Database) throws -> String {

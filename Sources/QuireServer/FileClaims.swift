@@ -57,7 +57,7 @@ enum FileClaimSQL {
     /// Run when the epoch is renewed (a restore from a backup): every claim counts as made now.
     /// The restored claims lack those made after the backup, which devices make again once they
     /// see the new epoch; until then no file may go for want of them.
-    static func renewClaims(now: String) -> String {
-        "UPDATE file_claims SET claimed_at = \(now) WHERE claimed_at < \(now)"
+    static func renewClaims(now seconds: Int64) -> String {
+        "UPDATE file_claims SET claimed_at = \(seconds) WHERE claimed_at < \(seconds)"
     }
 }

@@ -222,7 +222,7 @@ final class PostgresStore: SyncStore {
         return ""
     }
 
-    func renewEpoch() async throws -> String {
+    func renewEpoch(now: Date) async throws -> String {
         let epoch = makeEpoch()
         try await transaction { connection in
             try await connection.query(
@@ -235,7 +235,7 @@ final class PostgresStore: SyncStore {
                 "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 logger: self.logger)
             try await connection.query(
-                PostgresQuery(unsafeSQL: FileClaimSQL.renewClaims(now: "EXTRACT(EPOCH FROM now())::bigint")),
+                PostgresQuery(unsafeSQL: FileClaimSQL.renewClaims(now: Int64(now.timeIntervalSince1970))),
                 logger: self.logger)
         }
         return epoch

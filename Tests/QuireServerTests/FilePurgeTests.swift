@@ -83,6 +83,18 @@ import Testing
             // unsent claims it again after pushing it, and uploads what the server lacks).
             #expect(!(try await held(server, ann, waiting)), "a claim older than the retention, its item absent")
             #expect(metrics.text().contains("quire_files_purged_total 2"), "\(metrics.text())")
+
+            // A restored server renews every claim: claims made after the backup are lost, and
+            // devices make them again only once they have seen the new epoch.
+            let fresh = try await commitFile(server, ann, seed: 6, items: [Make.id()])
+            server.clock.advance(days: 31)
+            _ = try await ServerAdmin(store: server.store, now: { server.clock.now() }).renewEpoch()
+            server.clock.advance(days: 29)
+            try await purge(server, metrics: metrics)
+            #expect(try await held(server, ann, fresh), "the renewed epoch counts as a claim made then")
+            server.clock.advance(days: 2)
+            try await purge(server, metrics: metrics)
+            #expect(try await !held(server, ann, fresh), "a retention after the renewal, with no item, it goes")
         }
     }
 

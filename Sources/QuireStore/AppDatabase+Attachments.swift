@@ -140,16 +140,23 @@ extension AppDatabase {
 
     // MARK: - Claims
 
+    /// How long a claim counts before the device makes it again. Renewing heals what no rule
+    /// here foresees: an item brought back to the server after its file was purged (an edit
+    /// pushed after a long absence wins over another device's delete) is claimed within a week,
+    /// and its file sent again by a device that holds it. Two small requests per file a week.
+    public static let claimRenewal: TimeInterval = 7 * 86_400
+
     /// The claims this device made that still count: in the server epoch it last synced with,
-    /// for items not deleted since (`attachmentClaim`).
+    /// within `claimRenewal`, for items not deleted since (`attachmentClaim`).
     public func attachmentClaims() throws(StoreError) -> Set<AttachmentClaim> {
-        try read { db in
+        let since = now().timeIntervalSince1970 - Self.claimRenewal
+        return try read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT item, hash, address FROM attachmentClaim
-                    WHERE epoch IS (SELECT epoch FROM syncMeta WHERE id = 1)
-                    """)
+                    WHERE epoch IS (SELECT epoch FROM syncMeta WHERE id = 1) AND claimedAt > ?
+                    """, arguments: [since])
             return Set(rows.map { AttachmentClaim(item: $0[0], hash: $0[1], address: $0[2]) })
         }
     }
@@ -157,14 +164,15 @@ extension AppDatabase {
     /// Records that the server holds the claims of `items` on the file `hash` at `address`,
     /// in the server epoch this device last synced with.
     public func recordClaims(of items: [String], on hash: String, at address: String) throws(StoreError) {
+        let claimedAt = now().timeIntervalSince1970
         try write(.replayable) { db in
             let statement = try db.cachedStatement(
                 sql: """
-                    INSERT OR REPLACE INTO attachmentClaim (item, hash, address, epoch)
-                    SELECT ?, ?, ?, (SELECT epoch FROM syncMeta WHERE id = 1)
+                    INSERT OR REPLACE INTO attachmentClaim (item, hash, address, epoch, claimedAt)
+                    SELECT ?, ?, ?, (SELECT epoch FROM syncMeta WHERE id = 1), ?
                     WHERE EXISTS (SELECT 1 FROM item WHERE id = ? AND deleted = 0)
                     """)
-            for item in items { try statement.execute(arguments: [item, hash, address, item]) }
+            for item in items { try statement.execute(arguments: [item, hash, address, claimedAt, item]) }
         }
     }
 

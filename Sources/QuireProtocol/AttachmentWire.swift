@@ -52,12 +52,22 @@ public struct ChunkQueryAnswer: Codable, Hashable, Sendable {
 }
 
 /// A file as the server keeps it: its size and its chunks in order.
+///
+/// A commit also carries `items`, the ids of the items that refer to the file (its claims):
+/// the server, which cannot read an encrypted item, purges a file once every item that claimed
+/// it is gone for good and the retention has passed since its last claim. A commit without
+/// `items` (an older device) keeps the file for ever. The server never answers `items`.
 public struct FileManifest: Codable, Hashable, Sendable {
     public var size: Int64
     public var chunks: [String]
+    public var items: [String]?
 
-    public init(size: Int64, chunks: [String]) {
+    public init(size: Int64, chunks: [String], items: [String]? = nil) {
         self.size = size
         self.chunks = chunks
+        self.items = items
     }
+
+    /// The most item ids one commit may claim the file for.
+    public static let maxClaims = 1000
 }

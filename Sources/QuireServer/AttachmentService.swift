@@ -83,8 +83,10 @@ struct AttachmentService: Sendable {
     func putFile(_ request: Request, hash: String) async throws -> Response {
         let owner = try await sync.authenticate(request)
         try check(addresses: [hash])
-        let manifest: FileManifest = try decode(try await sync.readBody(request))
+        let manifest: FileManifest = try decode(
+            try await sync.readBody(request), allowing: ["size", "chunks", "items"])
         try check(addresses: manifest.chunks)
+        try check(claims: manifest.items ?? [])
         try refuseOversized(manifest.size)
         let missing = try await sync.guarded {
             try await chunks.commitFile(user: owner.user, hash: hash, manifest: manifest, now: now())
@@ -109,12 +111,12 @@ struct AttachmentService: Sendable {
 
     // MARK: - Steps
 
-    /// Decodes a `ChunkQuery` or `FileManifest`; a key openapi.yaml does not allow (both are
-    /// `size` and `chunks` alone) is refused, not skipped.
-    private func decode<T: Decodable>(_ bytes: [UInt8]) throws -> T {
+    /// Decodes a `ChunkQuery` or `FileManifest`; a key openapi.yaml does not allow (`size` and
+    /// `chunks`, and a commit's `items`) is refused, not skipped.
+    private func decode<T: Decodable>(_ bytes: [UInt8], allowing keys: Set<String> = ["size", "chunks"]) throws -> T {
         guard !bytes.isEmpty else { throw APIError.badRequest("the body is empty; send a JSON document") }
         if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-            let stray = object.keys.sorted().first(where: { $0 != "size" && $0 != "chunks" })
+            let stray = object.keys.sorted().first(where: { !keys.contains($0) })
         {
             throw APIError.badRequest("unknown key '\(stray.prefix(60))'; see openapi.yaml for the body's shape")
         }
@@ -134,6 +136,17 @@ struct AttachmentService: Sendable {
         }
         if let bad = addresses.first(where: { !AttachmentProtocol.isAddress($0) }) {
             throw APIError.badRequest("'\(bad.prefix(80))' is not a chunk address (64 lowercase hex digits)")
+        }
+    }
+
+    /// A commit's claims are item ids (UUIDs), at most `FileManifest.maxClaims` of them.
+    private func check(claims: [String]) throws {
+        guard claims.count <= FileManifest.maxClaims else {
+            throw APIError.tooLarge(
+                "\(claims.count) items claim the file; a commit names at most \(FileManifest.maxClaims)")
+        }
+        if let bad = claims.first(where: { !UUIDv7Generator.isValid($0) }) {
+            throw APIError.badRequest("'\(bad.prefix(80))' in 'items' is not an item id (a UUID)")
         }
     }
 

@@ -14,8 +14,9 @@ protocol ChunkStore: Sendable {
     func putChunk(user: UserID, hash: String, bytes: [UInt8], now: Date) async throws -> Bool
     /// A chunk's bytes, nil when this account has no such chunk.
     func chunk(user: UserID, hash: String) async throws -> [UInt8]?
-    /// Records a file's manifest when every chunk it lists is stored; answers the chunks that
-    /// are not (and writes nothing then). Committing the same file again changes nothing.
+    /// Records a file's manifest when every chunk it lists is stored, and its claims (the
+    /// manifest's `items`; none pins the file for ever); answers the chunks that are not stored
+    /// (and writes nothing then). Committing the same file again adds or renews claims only.
     func commitFile(user: UserID, hash: String, manifest: FileManifest, now: Date) async throws -> [String]
     /// A committed file's manifest, nil when there is none.
     func file(user: UserID, hash: String) async throws -> FileManifest?
@@ -24,6 +25,9 @@ protocol ChunkStore: Sendable {
     /// Removes chunks no committed file lists that were stored before `cutoff` (uploads
     /// abandoned half-way); answers how many went.
     func purgeChunks(before cutoff: Date) async throws -> Int
+    /// Removes the files no item can reference any more (`FileClaimSQL.purgeable`), with their
+    /// claims and chunk lists; their chunks go with `purgeChunks`. Answers how many files went.
+    func purgeFiles(before cutoff: Date) async throws -> Int
     /// Chunks and their bytes, for all accounts (`/metrics`).
     func chunkTotals() async throws -> (chunks: Int64, bytes: Int64)
 }

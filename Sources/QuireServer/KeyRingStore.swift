@@ -35,7 +35,7 @@ struct KeyRingVersionConflict: Error, Sendable {
 ///   that hold the files give each a key and upload it again, sealed.
 enum KeyRingSealing {
     /// The tables of an account's attached files, emptied for it.
-    static let fileTables = ["file_chunks", "files", "chunks"]
+    static let fileTables = ["file_claims", "file_chunks", "files", "chunks"]
 
     /// The statement that fills in the current key of every ring stored before the stores kept
     /// it, `currentKey` read from the ring's JSON by the store's own SQL (`extract`).

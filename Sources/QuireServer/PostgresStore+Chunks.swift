@@ -34,6 +34,16 @@ extension PostgresStore: ChunkStore {
         """,
     ]
 
+    /// Schema 8: the items that claim each file; files committed before are pinned.
+    static let claimSchema = [
+        FileClaimSQL.claimsTable(),
+        "ALTER TABLE files ADD COLUMN IF NOT EXISTS pinned INTEGER NOT NULL DEFAULT 1",
+    ]
+
+    /// Commits take it shared and the file purge exclusively: a purge never removes a file, or
+    /// its chunks, between a commit's check that the chunks are there and its claim.
+    private static let fileLock: Int64 = 7_345_102_232
+
     func missingChunks(user: UserID, among hashes: [String]) async throws -> [String] {
         var unique: [String] = []
         var seen = Set<String>()
@@ -67,17 +77,27 @@ extension PostgresStore: ChunkStore {
     }
 
     func commitFile(user: UserID, hash: String, manifest: FileManifest, now: Date) async throws -> [String] {
-        let missing = try await missingChunks(user: user, among: manifest.chunks)
-        guard missing.isEmpty else { return missing }
         let list = String(decoding: try JSONEncoder().encode(manifest.chunks), as: UTF8.self)
         let seconds = Int64(now.timeIntervalSince1970)
         let unique = Array(Set(manifest.chunks))
-        try await transaction { connection in
+        let claims = Array(Set(manifest.items ?? []))
+        let pinned = claims.isEmpty ? 1 : 0
+        return try await transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock_shared(\(Self.fileLock))", logger: self.logger)
+            let rows = try await connection.query(
+                "SELECT hash FROM chunks WHERE user_id = \(user.rawValue) AND hash = ANY(\(unique))",
+                logger: self.logger)
+            var held = Set<String>()
+            for try await chunk in rows.decode(String.self) { held.insert(chunk) }
+            guard held.count == unique.count else {
+                var seen = Set<String>()
+                return manifest.chunks.filter { !held.contains($0) && seen.insert($0).inserted }
+            }
             try await connection.query(
                 """
-                INSERT INTO files (user_id, hash, size, chunks, created_at)
-                VALUES (\(user.rawValue), \(hash), \(manifest.size), \(list), \(seconds))
-                ON CONFLICT (user_id, hash) DO NOTHING
+                INSERT INTO files (user_id, hash, size, chunks, created_at, pinned)
+                VALUES (\(user.rawValue), \(hash), \(manifest.size), \(list), \(seconds), \(pinned))
+                ON CONFLICT (user_id, hash) DO UPDATE SET pinned = GREATEST(files.pinned, excluded.pinned)
                 """, logger: self.logger)
             try await connection.query(
                 """
@@ -85,8 +105,14 @@ extension PostgresStore: ChunkStore {
                 SELECT \(user.rawValue), chunk, \(hash) FROM unnest(\(unique)::text[]) AS chunk
                 ON CONFLICT DO NOTHING
                 """, logger: self.logger)
+            try await connection.query(
+                """
+                INSERT INTO file_claims (user_id, file, item, claimed_at)
+                SELECT \(user.rawValue), \(hash), item, \(seconds) FROM unnest(\(claims)::text[]) AS item
+                ON CONFLICT (user_id, file, item) DO UPDATE SET claimed_at = excluded.claimed_at
+                """, logger: self.logger)
+            return []
         }
-        return []
     }
 
     func file(user: UserID, hash: String) async throws -> FileManifest? {
@@ -107,16 +133,34 @@ extension PostgresStore: ChunkStore {
 
     func purgeChunks(before cutoff: Date) async throws -> Int {
         let seconds = Int64(cutoff.timeIntervalSince1970)
-        let rows = try await client.query(
-            """
-            WITH gone AS (
-                DELETE FROM chunks WHERE created_at < \(seconds) AND NOT EXISTS (
-                    SELECT 1 FROM file_chunks WHERE file_chunks.user_id = chunks.user_id AND file_chunks.chunk = chunks.hash)
-                RETURNING 1)
-            SELECT COUNT(*)::bigint FROM gone
-            """, logger: logger)
-        for try await count in rows.decode(Int64.self) { return Int(count) }
-        return 0
+        return try await transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.fileLock))", logger: self.logger)
+            let rows = try await connection.query(
+                """
+                WITH gone AS (
+                    DELETE FROM chunks WHERE created_at < \(seconds) AND NOT EXISTS (
+                        SELECT 1 FROM file_chunks WHERE file_chunks.user_id = chunks.user_id AND file_chunks.chunk = chunks.hash)
+                    RETURNING 1)
+                SELECT COUNT(*)::bigint FROM gone
+                """, logger: self.logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
+    func purgeFiles(before cutoff: Date) async throws -> Int {
+        let steps = FileClaimSQL.purgeSteps(before: Int64(cutoff.timeIntervalSince1970))
+        return try await transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.fileLock))", logger: self.logger)
+            var count = 0
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: steps.count), logger: self.logger)
+            for try await found in rows.decode(Int64.self) { count = Int(found) }
+            guard count > 0 else { return 0 }
+            for removal in steps.removals {
+                try await connection.query(PostgresQuery(unsafeSQL: removal), logger: self.logger)
+            }
+            return count
+        }
     }
 
     func chunkTotals() async throws -> (chunks: Int64, bytes: Int64) {

@@ -95,6 +95,7 @@ final class PostgresStore: SyncStore {
             let found = try await self.schemaVersion(connection)
             for statement in PostgresStore.schemaV1 + PostgresStore.schemaV2 + PostgresStore.schemaV3
                 + PostgresStore.schemaV4 + PostgresStore.chunkSchema + PostgresStore.schemaV6 + PostgresStore.schemaV7
+                + PostgresStore.claimSchema
             {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
             }
@@ -233,7 +234,7 @@ final class PostgresStore: SyncStore {
         return ""
     }
 
-    func renewEpoch() async throws -> String {
+    func renewEpoch(now: Date) async throws -> String {
         let epoch = makeEpoch()
         try await transaction { connection in
             try await connection.query(
@@ -244,6 +245,9 @@ final class PostgresStore: SyncStore {
                 """, logger: self.logger)
             try await connection.query(
                 "INSERT INTO meta (key, value) VALUES ('epoch', \(epoch)) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                logger: self.logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: FileClaimSQL.renewClaims(now: Int64(now.timeIntervalSince1970))),
                 logger: self.logger)
         }
         return epoch

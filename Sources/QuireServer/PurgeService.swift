@@ -2,13 +2,15 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Purges old tombstones and idempotency records at an interval while the server runs.
+/// Purges old tombstones and idempotency records at an interval while the server runs, then
+/// the attached files whose items are gone for good and chunks no file lists.
 ///
 /// Runs in every process; on PostgreSQL the purge takes each user's row lock, so two
 /// processes purging at once only repeat a little work.
 struct PurgeService: Service {
     let store: any SyncStore
-    /// Where attachment chunks live; chunks no file lists go after the retention too.
+    /// Where attachment chunks live; after the retention, files no item can reference go, then
+    /// chunks no file lists.
     var chunks: (any ChunkStore)?
     var metrics: ServerMetrics?
     let retentionDays: Int
@@ -47,6 +49,12 @@ struct PurgeService: Service {
         }
         guard let chunks else { return }
         do {
+            // Files first: their chunks are then listed by no file and go with the chunk purge.
+            let files = try await chunks.purgeFiles(before: cutoff)
+            if files > 0 {
+                logger.info("purged", metadata: ["files": "\(files)", "before": "\(cutoff)"])
+                metrics?.countPurgedFiles(files)
+            }
             let removed = try await chunks.purgeChunks(before: cutoff)
             if removed > 0 { logger.info("purged", metadata: ["chunks": "\(removed)", "before": "\(cutoff)"]) }
             let totals = try await chunks.chunkTotals()

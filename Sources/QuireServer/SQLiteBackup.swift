@@ -70,7 +70,7 @@ public enum SQLiteBackup {
             try SQLiteStore.migrator.migrate(copy)
             try copy.inDatabase { db in
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
-                try SQLiteStore.renewEpoch(db, to: makeEpoch())
+                try SQLiteStore.renewEpoch(db, to: makeEpoch(), now: now)
             }
             try copy.close()
         } catch {

@@ -68,14 +68,28 @@ extension SQLiteStore: ChunkStore {
             }
             guard missing.isEmpty else { return manifest.chunks.filter(Set(missing).contains) }
             let list = String(decoding: try JSONEncoder().encode(manifest.chunks), as: UTF8.self)
+            let seconds = Int64(now.timeIntervalSince1970)
+            let claims = manifest.items ?? []
             try db.execute(
-                sql: "INSERT OR IGNORE INTO files (user_id, hash, size, chunks, created_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [user.rawValue, hash, manifest.size, list, Int64(now.timeIntervalSince1970)])
+                sql: """
+                    INSERT OR IGNORE INTO files (user_id, hash, size, chunks, created_at, pinned)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [user.rawValue, hash, manifest.size, list, seconds, claims.isEmpty])
             if db.changesCount > 0 {
                 let link = try db.cachedStatement(
                     sql: "INSERT OR IGNORE INTO file_chunks (user_id, chunk, file) VALUES (?, ?, ?)")
                 for chunk in Set(manifest.chunks) { try link.execute(arguments: [user.rawValue, chunk, hash]) }
+            } else if claims.isEmpty {
+                try db.execute(
+                    sql: "UPDATE files SET pinned = 1 WHERE user_id = ? AND hash = ?", arguments: [user.rawValue, hash])
             }
+            let claim = try db.cachedStatement(
+                sql: """
+                    INSERT INTO file_claims (user_id, file, item, claimed_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (user_id, file, item) DO UPDATE SET claimed_at = excluded.claimed_at
+                    """)
+            for item in Set(claims) { try claim.execute(arguments: [user.rawValue, hash, item, seconds]) }
             return []
         }
     }
@@ -107,6 +121,16 @@ extension SQLiteStore: ChunkStore {
                         SELECT 1 FROM file_chunks WHERE file_chunks.user_id = chunks.user_id AND file_chunks.chunk = chunks.hash)
                     """, arguments: [Int64(cutoff.timeIntervalSince1970)])
             return db.changesCount
+        }
+    }
+
+    func purgeFiles(before cutoff: Date) async throws -> Int {
+        let steps = FileClaimSQL.purgeSteps(before: Int64(cutoff.timeIntervalSince1970))
+        return try await pool.write { db in
+            let count = try Int.fetchOne(db, sql: steps.count) ?? 0
+            guard count > 0 else { return 0 }
+            for removal in steps.removals { try db.execute(sql: removal) }
+            return count
         }
     }
 

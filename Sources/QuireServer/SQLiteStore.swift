@@ -140,6 +140,11 @@ final class SQLiteStore: SyncStore {
             try db.execute(sql: "ALTER TABLE users ADD COLUMN keyring_key INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: KeyRingSealing.currentKeyBackfill(reading: "json_extract(keyring, '$.currentKey')"))
         }
+        migrator.registerMigration("v8 file claims") { db in
+            // The items that claim each file (`FileClaimSQL`); files committed before are pinned.
+            try db.execute(sql: FileClaimSQL.claimsTable(suffix: " WITHOUT ROWID"))
+            try db.execute(sql: "ALTER TABLE files ADD COLUMN pinned INTEGER NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 
@@ -151,21 +156,22 @@ final class SQLiteStore: SyncStore {
         try await pool.read { db in try SQLiteStore.epoch(db) }
     }
 
-    func renewEpoch() async throws -> String {
+    func renewEpoch(now: Date) async throws -> String {
         let epoch = makeEpoch()
-        try await pool.write { db in try SQLiteStore.renewEpoch(db, to: epoch) }
+        try await pool.write { db in try SQLiteStore.renewEpoch(db, to: epoch, now: now) }
         return epoch
     }
 
     /// Records how far each user's feed reached in the current epoch (the lineage), then starts
     /// the new one: what a restored database holds of its earlier life stays known.
-    static func renewEpoch(_ db: Database, to epoch: String) throws {
+    static func renewEpoch(_ db: Database, to epoch: String, now: Date) throws {
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO lineage (user_id, epoch, upto)
                 SELECT id, (SELECT value FROM meta WHERE key = 'epoch'), seq FROM users
                 """)
         try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
+        try db.execute(sql: FileClaimSQL.renewClaims(now: Int64(now.timeIntervalSince1970)))
     }
 
     private static func epoch(_ db: Database) throws -> String {

@@ -10,8 +10,9 @@ public enum SchemaVersion {
     /// 4: each user's row counts the bytes their rows take (the storage quota). 5: attachment
     /// chunks and file manifests. 6: each user's row keeps the account's key ring and its
     /// version (end-to-end encryption). 7: beside the version, the data key the ring names
-    /// current.
-    public static let current = 7
+    /// current. 8: the items that claim each file, and files committed without claims pinned
+    /// (attachments purged once no item can reference them).
+    public static let current = 8
 
     /// The server's own version, named in messages about the schema.
     public static let serverVersion = "0.1.0"

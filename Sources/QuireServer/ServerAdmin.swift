@@ -81,7 +81,7 @@ public struct ServerAdmin: Sendable {
     /// Gives the database a new epoch; every device then resyncs and re-sends what the
     /// server may have lost. Run after restoring a backup.
     public func renewEpoch() async throws -> String {
-        try await store.renewEpoch()
+        try await store.renewEpoch(now: now())
     }
 
     /// Brings the database to this binary's schema and says from which version; refuses a

@@ -17,6 +17,7 @@ final class ServerMetrics: Sendable {
     private let chunkBytesReceived: Counter
     private let chunksSent: Counter
     private let chunkBytesSent: Counter
+    private let filesPurged: Counter
     private let chunksStored: Gauge
     private let chunkBytesStored: Gauge
 
@@ -66,6 +67,7 @@ final class ServerMetrics: Sendable {
         chunkBytesReceived = counter("chunk_bytes_received", "Bytes of attachment chunks uploaded.")
         chunksSent = counter("chunks_sent", "Attachment chunks downloaded.")
         chunkBytesSent = counter("chunk_bytes_sent", "Bytes of attachment chunks downloaded.")
+        filesPurged = counter("files_purged", "Attached files purged once no item could reference them.")
         let stored = [("chunks", "Attachment chunks stored"), ("chunk_bytes", "Bytes of attachment chunks stored")].map
         {
             registry.makeGauge(
@@ -85,6 +87,9 @@ final class ServerMetrics: Sendable {
             chunkBytesStored.increment(by: Double(bytes))
         }
     }
+
+    /// Counts files the purge removed.
+    func countPurgedFiles(_ count: Int) { filesPurged.increment(by: Int64(count)) }
 
     /// Counts a downloaded chunk.
     func chunkSent(bytes: Int) {

@@ -25,7 +25,8 @@ protocol SyncStore: Sendable {
     /// Replaces the epoch with a new random one, so every device resyncs; run after restoring
     /// the database from a backup. Records for every user how far the old epoch's feed reached
     /// in this database (its lineage), so devices can tell which of their versions it still holds.
-    func renewEpoch() async throws -> String
+    /// Every file claim counts as made `now` (`FileClaimSQL.renewClaims`).
+    func renewEpoch(now: Date) async throws -> String
 
     // MARK: Users and tokens
 

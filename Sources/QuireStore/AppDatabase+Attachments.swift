@@ -107,23 +107,72 @@ extension AppDatabase {
     /// The files live items refer to (not deleted ones, nor history), each content once: what
     /// sync uploads and downloads.
     public func liveAttachments() throws(StoreError) -> [AttachedFile] {
+        try liveAttachmentReferences().map(\.file)
+    }
+
+    /// Each file live items refer to, once per content, with the ids of those items (in list
+    /// order): the items that must claim it on the server.
+    public func liveAttachmentReferences() throws(StoreError) -> [AttachmentReference] {
         try read { db in
-            var seen = Set<String>()
-            var files: [AttachedFile] = []
-            for text in try String.fetchAll(
+            var index: [String: Int] = [:]
+            var references: [AttachmentReference] = []
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT attachments FROM item INDEXED BY item_with_attachments
+                    SELECT id, attachments FROM item INDEXED BY item_with_attachments
                     WHERE attachments IS NOT NULL AND deleted = 0 ORDER BY rowNumber
-                    """
-            ) {
-                for reference in JSONText.parseStrings(text) ?? [] {
-                    if let file = AttachedFile(wireText: reference), seen.insert(file.hash).inserted {
-                        files.append(file)
+                    """)
+            for row in rows {
+                let id: String = row[0]
+                for reference in JSONText.parseStrings(row[1]) ?? [] {
+                    guard let file = AttachedFile(wireText: reference) else { continue }
+                    if let known = index[file.hash] {
+                        if references[known].items.last != id { references[known].items.append(id) }
+                    } else {
+                        index[file.hash] = references.count
+                        references.append(AttachmentReference(file: file, items: [id]))
                     }
                 }
             }
-            return files
+            return references
+        }
+    }
+
+    // MARK: - Claims
+
+    /// How long a claim counts before the device makes it again. Renewing heals what no rule
+    /// here foresees: an item brought back to the server after its file was purged (an edit
+    /// pushed after a long absence wins over another device's delete) is claimed within a week,
+    /// and its file sent again by a device that holds it. Two small requests per file a week.
+    public static let claimRenewal: TimeInterval = 7 * 86_400
+
+    /// The claims this device made that still count: in the server epoch it last synced with,
+    /// within `claimRenewal`, for items not deleted since (`attachmentClaim`).
+    public func attachmentClaims() throws(StoreError) -> Set<AttachmentClaim> {
+        let since = now().timeIntervalSince1970 - Self.claimRenewal
+        return try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT item, hash, address FROM attachmentClaim
+                    WHERE epoch IS (SELECT epoch FROM syncMeta WHERE id = 1) AND claimedAt > ?
+                    """, arguments: [since])
+            return Set(rows.map { AttachmentClaim(item: $0[0], hash: $0[1], address: $0[2]) })
+        }
+    }
+
+    /// Records that the server holds the claims of `items` on the file `hash` at `address`,
+    /// in the server epoch this device last synced with.
+    public func recordClaims(of items: [String], on hash: String, at address: String) throws(StoreError) {
+        let claimedAt = now().timeIntervalSince1970
+        try write(.replayable) { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO attachmentClaim (item, hash, address, epoch, claimedAt)
+                    SELECT ?, ?, ?, (SELECT epoch FROM syncMeta WHERE id = 1), ?
+                    WHERE EXISTS (SELECT 1 FROM item WHERE id = ? AND deleted = 0)
+                    """)
+            for item in items { try statement.execute(arguments: [item, hash, address, claimedAt, item]) }
         }
     }
 
@@ -208,4 +257,22 @@ public enum AttachmentTransfer: Hashable, Sendable {
     case uploaded
     /// The server refused it, with its reason; never retried.
     case refused(reason: String)
+}
+
+/// A file live items refer to, and those items' ids.
+public struct AttachmentReference: Hashable, Sendable {
+    public var file: AttachedFile
+    public var items: [String]
+}
+
+/// An item's claim on a file, as this device made it: the file's content hash and the address
+/// the server knows it by (an encrypted account's is keyed, so a new key needs a new claim).
+public struct AttachmentClaim: Hashable, Sendable {
+    public var item: String
+    public var hash: String
+    public var address: String
+
+    public init(item: String, hash: String, address: String) {
+        (self.item, self.hash, self.address) = (item, hash, address)
+    }
 }

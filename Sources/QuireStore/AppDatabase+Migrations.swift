@@ -615,6 +615,32 @@ extension AppDatabase {
                 try db.execute(sql: "ALTER TABLE unreadableItem ADD COLUMN triedKeys TEXT")
             }
         }
+        migrator.registerMigration("v25 attachment claims") { db in
+            // The (item, file) pairs this device has told the server of (`attachmentClaim`): the
+            // server purges a file once every item that claimed it is gone, so each item that
+            // refers to a file must claim it. A claim counts in the server epoch it was made in
+            // and under the file address it was made for, and for a week (`claimRenewal`); an item
+            // deleted here loses its claims, so restoring it from the trash claims (and, if need
+            // be, uploads) the file again.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS attachmentClaim (
+                      item TEXT NOT NULL,
+                      hash TEXT NOT NULL,
+                      address TEXT NOT NULL,
+                      epoch TEXT,
+                      claimedAt REAL NOT NULL DEFAULT 0,
+                      PRIMARY KEY (item, hash)
+                    ) WITHOUT ROWID;
+                    CREATE TRIGGER IF NOT EXISTS attachmentClaim_on_delete AFTER UPDATE OF deleted ON item
+                    WHEN new.deleted = 1 BEGIN
+                      DELETE FROM attachmentClaim WHERE item = new.id;
+                    END;
+                    CREATE TRIGGER IF NOT EXISTS attachmentClaim_on_remove AFTER DELETE ON item BEGIN
+                      DELETE FROM attachmentClaim WHERE item = old.id;
+                    END;
+                    """)
+        }
         return migrator
     }
 

@@ -70,28 +70,49 @@ public final class AttachmentSync: Sendable {
         var budget = chunksPerStep
         do {
             let local = store.attachmentStore
-            var files = try store.liveAttachments()
-            if try keyUnkeyed(files, sealer: sealer) { files = try store.liveAttachments() }
+            var references = try store.liveAttachmentReferences()
+            if try keyUnkeyed(references.map(\.file), sealer: sealer) {
+                references = try store.liveAttachmentReferences()
+            }
             let transfers = try store.attachmentTransfers()
-            for file in files where local.contains(file.hash) && sealer.carries(file) {
-                switch transfers[file.hash] {
+            for reference in references where local.contains(reference.file.hash) && sealer.carries(reference.file) {
+                switch transfers[reference.file.hash] {
                 case .uploaded?, .refused?: continue
                 case .uploading?, nil: break
                 }
                 guard
                     try await upload(
-                        file, transport: transport, sealer: sealer, budget: &budget, itemWorkWaiting: itemWorkWaiting)
+                        reference.file, claiming: reference.items, transport: transport, sealer: sealer,
+                        budget: &budget, itemWorkWaiting: itemWorkWaiting)
                 else { return .moreToDo }
             }
-            guard policy() == .always else { return .done }
-            for file in files where !local.contains(file.hash) && sealer.carries(file) {
-                if case .refused? = transfers[file.hash] { continue }
+            let claims = try store.attachmentClaims()
+            var resend = false
+            for reference in references where sealer.carries(reference.file) {
+                let hash = reference.file.hash
+                if case .refused? = transfers[hash] { continue }
+                // Uploaded just now (with its claims), or on its way: its upload claims it.
+                if local.contains(hash), transfers[hash] != .uploaded { continue }
+                let address = try sealer.fileAddress(of: reference.file)
+                let claimed = reference.items.allSatisfy {
+                    claims.contains(AttachmentClaim(item: $0, hash: hash, address: address))
+                }
+                if claimed { continue }
+                guard budget > 0, !itemWorkWaiting() else { return .moreToDo }
+                budget -= 1
+                if try await !claim(reference, at: address, transport: transport) { resend = true }
+            }
+            // A file the server turned out to lack is sent by the next step.
+            guard policy() == .always else { return resend ? .moreToDo : .done }
+            for reference in references where !local.contains(reference.file.hash) && sealer.carries(reference.file) {
+                if case .refused? = transfers[reference.file.hash] { continue }
                 guard
                     try await download(
-                        file, transport: transport, sealer: sealer, budget: &budget, itemWorkWaiting: itemWorkWaiting)
+                        reference.file, transport: transport, sealer: sealer, budget: &budget,
+                        itemWorkWaiting: itemWorkWaiting)
                 else { return .moreToDo }
             }
-            return .done
+            return resend ? .moreToDo : .done
         } catch let error as SyncTransportError {
             return .failed(error)
         } catch {
@@ -120,8 +141,8 @@ public final class AttachmentSync: Sendable {
     /// Uploads what the server lacks of `file`; true when the file is done (committed or
     /// refused), false when the budget ran out or item work waits.
     func upload(
-        _ file: AttachedFile, transport: any AttachmentTransport, sealer: any ChunkSealer, budget: inout Int,
-        itemWorkWaiting: @Sendable () -> Bool
+        _ file: AttachedFile, claiming items: [String], transport: any AttachmentTransport, sealer: any ChunkSealer,
+        budget: inout Int, itemWorkWaiting: @Sendable () -> Bool
     ) async throws -> Bool {
         let local = store.attachmentStore
         let chunkSize = AttachmentProtocol.chunkSize
@@ -160,11 +181,56 @@ public final class AttachmentSync: Sendable {
             let confirmed = max(0, file.size - Int64(remaining.count) * Int64(chunkSize))
             try store.recordTransfer(.uploading(sentBytes: confirmed), of: file.hash)
         }
-        try await transport.commitFile(
-            sealer.fileAddress(of: file), manifest: FileManifest(size: file.size, chunks: chunkAddresses))
+        try await commit(
+            FileManifest(size: file.size, chunks: chunkAddresses), of: file.hash, at: sealer.fileAddress(of: file),
+            claiming: items, transport: transport)
         try store.recordTransfer(.uploaded, of: file.hash)
         addressCache.withLock { _ = $0.removeValue(forKey: Self.cacheKey(file)) }
         return true
+    }
+
+    // MARK: - Claims
+
+    /// Claims a file the server holds for the items here that refer to it: commits the server's
+    /// own manifest again, naming them, without reading the file. A file the server lacks (a
+    /// restore, or purged while its items were gone) is sent again by the next step when this
+    /// device holds it (false then); else it shows as not on the server, and its holder sends it.
+    private func claim(
+        _ reference: AttachmentReference, at address: String, transport: any AttachmentTransport
+    ) async throws -> Bool {
+        let manifest: FileManifest
+        do {
+            manifest = try await transport.file(address)
+        } catch {
+            guard case .status(404, _, _) = error else { throw error }
+            guard store.attachmentStore.contains(reference.file.hash) else { return true }
+            try store.recordTransfer(.uploading(sentBytes: 0), of: reference.file.hash)
+            return false
+        }
+        try await commit(
+            FileManifest(size: manifest.size, chunks: manifest.chunks), of: reference.file.hash, at: address,
+            claiming: reference.items, transport: transport)
+        return true
+    }
+
+    /// Commits a manifest that names `items` as the file's claims, then records them. A server
+    /// from before claims refuses the key: the file is committed without it, which keeps it
+    /// there for ever, and the claims count as made.
+    private func commit(
+        _ manifest: FileManifest, of hash: String, at address: String, claiming items: [String],
+        transport: any AttachmentTransport
+    ) async throws {
+        var claiming = manifest
+        claiming.items = items
+        do {
+            try await transport.commitFile(address, manifest: claiming)
+        } catch {
+            guard case .status(400, let body?, _) = error, body.message.contains("unknown key 'items'") else {
+                throw error
+            }
+            try await transport.commitFile(address, manifest: manifest)
+        }
+        try store.recordClaims(of: items, on: hash, at: address)
     }
 
     /// The addresses of the file's sealed chunks, read once per process.

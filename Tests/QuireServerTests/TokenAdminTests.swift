@@ -86,7 +86,7 @@ import Testing
                 SyncRequest(
                     device: Make.id(), cursor: nil,
                     ops: [Make.update(item, baseRev: 0, [.title: (.string("x"), .string("y"))])]))
-            _ = try await server.store.renewEpoch()
+            _ = try await server.store.renewEpoch(now: server.clock.now())
             #expect(try await Self.rows(of: annID, in: server.store) > 5)
 
             let removed = try await admin.removeUser(name: "ann")

@@ -78,7 +78,10 @@ extension AttachedFile {
 public enum Attachments {
     /// Drops duplicates and sorts.
     public static func normalize<S: Sequence>(_ list: S) -> [AttachedFile] where S.Element == AttachedFile {
-        Array(Set(list)).sorted()
+        let files = Array(list)
+        // Most items have no files: no set to build (every item read from the wire comes here).
+        guard files.count > 1 else { return files }
+        return Array(Set(files)).sorted()
     }
 
     /// Reads the references of a value (`.strings` of `wireText`, or null for none).

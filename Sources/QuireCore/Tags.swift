@@ -18,7 +18,10 @@ public enum Tags {
 
     /// Trims each tag, drops empty ones and duplicates, and sorts the rest.
     public static func normalize<S: Sequence>(_ tags: S) -> [String] where S.Element == String {
-        Array(Set(tags.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty })).sorted()
+        let trimmed = tags.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        // Most items have no tags, or one: no set to build for those.
+        guard trimmed.count > 1 else { return trimmed }
+        return Array(Set(trimmed)).sorted()
     }
 }
 
@@ -31,6 +34,13 @@ extension String {
 
     /// The string without leading and trailing spaces, tabs and newlines (no Foundation needed).
     public func trimmingWhitespace() -> String {
+        // Text that neither starts nor ends with one of these bytes has no such character at
+        // either end: itself, without walking its characters (every pulled title comes here).
+        func isSpaceByte(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+                || byte == UInt8(ascii: "\r")
+        }
+        if let first = utf8.first, let last = utf8.last, !isSpaceByte(first), !isSpaceByte(last) { return self }
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }),
             let last = lastIndex(where: { !isSpace($0) })

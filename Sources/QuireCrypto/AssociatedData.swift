@@ -34,20 +34,19 @@ struct AssociatedData {
         bytes += text.utf8
     }
 
-    /// Bytes with no length in front: only ever the last part (a MAC's value).
+    /// Bytes with no length in front: only ever the last part.
     mutating func appendRaw(_ raw: some Sequence<UInt8>) {
         bytes += raw
     }
 
     // The labels in use; each names one purpose, so bytes made for one are never valid for another.
 
-    static func field(keyID: UInt32, item: String, field: String) -> [UInt8] {
-        place(label: "quire.field", keyID: keyID, item: item, field: field, extra: 0).bytes
-    }
+    /// The labels of a sealed value's place and of a MAC's.
+    static let fieldLabel: StaticString = "quire.field"
+    static let macLabel: StaticString = "quire.mac"
 
-    /// The start of a MAC's message, with room for a value of `valueCount` bytes after it.
-    static func mac(keyID: UInt32, item: String, field: String, valueCount: Int) -> AssociatedData {
-        place(label: "quire.mac", keyID: keyID, item: item, field: field, extra: valueCount)
+    static func field(keyID: UInt32, item: String, field: String) -> [UInt8] {
+        place(label: fieldLabel, keyID: keyID, item: item, field: field)
     }
 
     static func dataKey(id: UInt32) -> [UInt8] {
@@ -97,14 +96,47 @@ struct AssociatedData {
     static let ringKeyUnderPassphrase = AssociatedData(label: "quire.ring-key.passphrase").bytes
     static let ringKeyUnderRecoveryKey = AssociatedData(label: "quire.ring-key.recovery").bytes
 
-    private static func place(label: StaticString, keyID: UInt32, item: String, field: String, extra: Int)
-        -> AssociatedData
-    {
-        var data = AssociatedData(label: label, capacity: 12 + item.utf8.count + field.utf8.count + extra)
-        data.append(keyID)
-        data.append(item)
-        data.append(field)
-        return data
+    private static func place(label: StaticString, keyID: UInt32, item: String, field: String) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: placeCount(label: label, item: item, field: field)) { buffer, written in
+            written = writePlace(label: label, keyID: keyID, item: item, field: field, into: buffer)
+        }
+    }
+
+    /// The bytes a value's place takes: the label, its zero and the format, the key id, and the
+    /// item and the field with their lengths.
+    static func placeCount(label: StaticString, item: String, field: String) -> Int {
+        label.utf8CodeUnitCount + 2 + 4 + 4 + item.utf8.count + 4 + field.utf8.count
+    }
+
+    /// Writes a value's place at the start of `buffer` (which holds at least `placeCount` bytes)
+    /// and returns how many bytes it took: the same bytes `field` and `mac` make, without an
+    /// array of their own, as a pull needs two for every field of every item.
+    static func writePlace(
+        label: StaticString, keyID: UInt32, item: String, field: String, into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var written = 0
+        func write(_ bytes: some Collection<UInt8>) {
+            written += UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(fromContentsOf: bytes)
+        }
+        func write(byte: UInt8) {
+            buffer[written] = byte
+            written += 1
+        }
+        func write(_ number: UInt32) {
+            write(byte: UInt8(truncatingIfNeeded: number >> 24))
+            write(byte: UInt8(truncatingIfNeeded: number >> 16))
+            write(byte: UInt8(truncatingIfNeeded: number >> 8))
+            write(byte: UInt8(truncatingIfNeeded: number))
+        }
+        write(UnsafeBufferPointer(start: label.utf8Start, count: label.utf8CodeUnitCount))
+        write(byte: 0)
+        write(byte: QuireCrypto.formatVersion)
+        write(keyID)
+        write(UInt32(item.utf8.count))
+        write(item.utf8)
+        write(UInt32(field.utf8.count))
+        write(field.utf8)
+        return written
     }
 }
 

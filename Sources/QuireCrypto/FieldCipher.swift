@@ -33,46 +33,64 @@ public enum FieldCipher {
         Data(try openBytes(sealed, item: item, field: field, keys: keys))
     }
 
-    /// `open`'s value as bytes, read from the sealed text's UTF-8 in place and opened straight
-    /// into the array returned: a first pull opens every field of every item.
+    /// `open`'s value as bytes.
     public static func openBytes(_ sealed: String, item: String, field: String, keys: DataKeys)
         throws(FieldCipherError) -> [UInt8]
     {
-        var text = sealed
-        return try text.withUTF8 { open($0, item: item, field: field, keys: keys) }.get()
+        var bytes: [UInt8] = []
+        try withOpened(sealed, item: item, field: field, keys: keys) { bytes = Array($0) }
+        return bytes
     }
 
-    private static func open(_ sealed: UnsafeBufferPointer<UInt8>, item: String, field: String, keys: DataKeys)
-        -> Result<[UInt8], FieldCipherError>
-    {
-        guard let form = DottedForm(sealed) else {
-            return .failure(.malformed("it is not three parts separated by dots"))
-        }
+    /// Hands `read` the value `sealed` holds, as `open` finds it, in memory that lives only for
+    /// the call: a first pull opens every field of every item, and reads each value once, so
+    /// the sealed box, its associated data and the opened bytes get no arrays of their own.
+    /// Not generic, so that callers in other modules do not look up generic metadata per value.
+    public static func withOpened(
+        _ sealed: String, item: String, field: String, keys: DataKeys, _ read: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(FieldCipherError) {
+        var text = sealed
+        if let failure = text.withUTF8({ open($0, item: item, field: field, keys: keys, read) }) { throw failure }
+    }
+
+    /// Why `sealed` does not open, or nil once `read` has had its value.
+    private static func open(
+        _ sealed: UnsafeBufferPointer<UInt8>, item: String, field: String, keys: DataKeys,
+        _ read: (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> FieldCipherError? {
+        guard let form = DottedForm(sealed) else { return .malformed("it is not three parts separated by dots") }
         guard let version = form.format(letter: UInt8(ascii: "v")) else {
-            return .failure(.malformed("it does not start with a format version"))
+            return .malformed("it does not start with a format version")
         }
-        guard version == QuireCrypto.formatVersion else { return .failure(.unsupportedFormatVersion(Int(version))) }
-        guard let keyID = DottedForm.number(form.keyID) else {
-            return .failure(.malformed("its key id is not a number"))
+        guard version == QuireCrypto.formatVersion else { return .unsupportedFormatVersion(Int(version)) }
+        guard let keyID = DottedForm.number(form.keyID) else { return .malformed("its key id is not a number") }
+        guard let key = try? keys.key(keyID) else { return .unknownKeyID(keyID) }
+        guard let boxCount = PublicBase64URL.decodedCount(form.rest.count) else {
+            return .malformed("its ciphertext is not base64url")
         }
-        guard let key = try? keys.key(keyID) else { return .failure(.unknownKeyID(keyID)) }
-        guard let box = Sodium.bytes(base64URL: form.rest) else {
-            return .failure(.malformed("its ciphertext is not base64url"))
-        }
-        guard box.count >= Sodium.aeadOverhead else {
-            return .failure(.malformed("it is truncated: \(box.count) bytes, fewer than a nonce and a tag"))
-        }
-        let associatedData = AssociatedData.field(keyID: keyID, item: item, field: field)
-        var opened = false
-        let length = box.count - Sodium.aeadOverhead
-        let value = [UInt8](unsafeUninitializedCapacity: length) { storage, count in
-            let output = UnsafeMutableBufferPointer(rebasing: storage[..<length])
-            opened = box.withUnsafeBufferPointer { box in
-                Sodium.open(box, associatedData: associatedData, key: key.sealing, into: output)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: boxCount) { box -> FieldCipherError? in
+            guard PublicBase64URL.decode(form.rest, into: box) else {
+                return .malformed("its ciphertext is not base64url")
             }
-            count = opened ? length : 0
+            guard boxCount >= Sodium.aeadOverhead else {
+                return .malformed("it is truncated: \(boxCount) bytes, fewer than a nonce and a tag")
+            }
+            let placeCount = AssociatedData.placeCount(label: AssociatedData.fieldLabel, item: item, field: field)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: placeCount) { place -> FieldCipherError? in
+                let written = AssociatedData.writePlace(
+                    label: AssociatedData.fieldLabel, keyID: keyID, item: item, field: field, into: place)
+                let length = boxCount - Sodium.aeadOverhead
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { output -> FieldCipherError? in
+                    guard
+                        Sodium.open(
+                            UnsafeBufferPointer(box), associatedData: UnsafeBufferPointer(rebasing: place[..<written]),
+                            key: key.sealing, into: output)
+                    else { return .failedToOpen(keyID: keyID) }
+                    read(UnsafeBufferPointer(output))
+                    return nil
+                }
+            }
         }
-        return opened ? .success(value) : .failure(.failedToOpen(keyID: keyID))
     }
 }
 

@@ -63,15 +63,20 @@ enum Sodium {
         _ box: UnsafeBufferPointer<UInt8>, associatedData: [UInt8], key: SecretBytes,
         into output: UnsafeMutableBufferPointer<UInt8>
     ) -> Bool {
+        associatedData.withUnsafeBufferPointer { open(box, associatedData: $0, key: key, into: output) }
+    }
+
+    /// `open` with associated data the caller built in memory of its own.
+    static func open(
+        _ box: UnsafeBufferPointer<UInt8>, associatedData: UnsafeBufferPointer<UInt8>, key: SecretBytes,
+        into output: UnsafeMutableBufferPointer<UInt8>
+    ) -> Bool {
         ready()
         guard box.count >= aeadOverhead, output.count == box.count - aeadOverhead else { return false }
-        let status = associatedData.withUnsafeBufferPointer { ad in
-            key.withUnsafeBytes { key in
-                crypto_aead_xchacha20poly1305_ietf_decrypt(
-                    output.baseAddress, nil, nil, box.baseAddress! + aeadNonceBytes,
-                    UInt64(box.count - aeadNonceBytes), ad.baseAddress, UInt64(ad.count), box.baseAddress!,
-                    key.baseAddress!)
-            }
+        let status = key.withUnsafeBytes { key in
+            crypto_aead_xchacha20poly1305_ietf_decrypt(
+                output.baseAddress, nil, nil, box.baseAddress! + aeadNonceBytes, UInt64(box.count - aeadNonceBytes),
+                associatedData.baseAddress, UInt64(associatedData.count), box.baseAddress!, key.baseAddress!)
         }
         return status == 0
     }
@@ -110,15 +115,23 @@ enum Sodium {
 
     /// BLAKE2b of `message`, `count` bytes (16 to 64), keyed with `key`.
     static func keyedHash(_ message: [UInt8], key: SecretBytes, count: Int) -> [UInt8] {
-        ready()
-        var digest = [UInt8](repeating: 0, count: count)
-        message.withUnsafeBufferPointer { message in
-            key.withUnsafeBytes { key in
-                _ = crypto_generichash(
-                    &digest, count, message.baseAddress, UInt64(message.count), key.baseAddress, key.count)
-            }
+        [UInt8](unsafeUninitializedCapacity: count) { digest, written in
+            message.withUnsafeBufferPointer { keyedHash($0, key: key, into: digest) }
+            written = count
         }
-        return digest
+    }
+
+    /// BLAKE2b of `message` keyed with `key`, as many bytes as `digest` holds (16 to 64),
+    /// written there.
+    static func keyedHash(
+        _ message: UnsafeBufferPointer<UInt8>, key: SecretBytes, into digest: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        ready()
+        key.withUnsafeBytes { key in
+            _ = crypto_generichash(
+                digest.baseAddress!, digest.count, message.baseAddress, UInt64(message.count), key.baseAddress,
+                key.count)
+        }
     }
 
     /// BLAKE2b of `prefix` followed by `body`, `count` bytes (16 to 64), keyed with `key`: in
@@ -161,10 +174,15 @@ enum Sodium {
     /// Whether two byte strings are equal, in time that does not depend on where they differ
     /// (`sodium_memcmp`): a MAC compared this way tells nothing of the expected one.
     static func equalInConstantTime(_ first: [UInt8], _ second: [UInt8]) -> Bool {
-        guard first.count == second.count else { return false }
-        return first.withUnsafeBytes { first in
-            second.withUnsafeBytes { sodium_memcmp(first.baseAddress, $0.baseAddress, first.count) == 0 }
+        first.withUnsafeBufferPointer { first in
+            second.withUnsafeBufferPointer { equalInConstantTime(first, $0) }
         }
+    }
+
+    /// `equalInConstantTime` of bytes in memory the caller holds.
+    static func equalInConstantTime(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard first.count == second.count else { return false }
+        return sodium_memcmp(first.baseAddress, second.baseAddress, first.count) == 0
     }
 
     // MARK: - Text

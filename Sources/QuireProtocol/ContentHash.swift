@@ -8,7 +8,8 @@ import QuireCore
 public enum ContentHash {
     /// Lowercase hex SHA-256 of the UTF-8 bytes of `text`.
     public static func sha256Hex(_ text: String) -> String {
-        hex(SHA256.hash(data: Array(text.utf8)))
+        var text = text
+        return text.withUTF8 { hex(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
     }
 
     /// Lowercase hex SHA-256 of raw bytes.

@@ -55,6 +55,12 @@ public struct ItemSealer: Sendable {
     }
 
     static func macMessage(of value: FieldValue, field: Field) -> [UInt8] {
+        var bytes: [UInt8] = []
+        appendMACMessage(of: value, field: field, to: &bytes)
+        return bytes
+    }
+
+    static func appendMACMessage(of value: FieldValue, field: Field, to bytes: inout [UInt8]) {
         var canonical = value
         switch (field, value) {
         case (.body, .string(let text)): canonical = .sha256(ContentHash.sha256Hex(text))
@@ -63,9 +69,7 @@ public struct ItemSealer: Sendable {
         case (.tags, .strings(let list)): canonical = .strings(Tags.normalize(list))
         default: break
         }
-        var bytes: [UInt8] = []
         CompactJSON.appendValue(canonical, to: &bytes)
-        return bytes
     }
 
     // MARK: - Receiving
@@ -75,26 +79,28 @@ public struct ItemSealer: Sendable {
     public func open(_ item: ChangeItem) throws(ItemUnreadable) -> ChangeItem {
         guard let sealed = item.sealed else { return item }
         var plain = Item(id: item.id, title: "", createdAt: item.createdAt)
+        // One buffer for every field's MAC message: cleared, never given back, between fields.
+        var message: [UInt8] = []
         for field in Field.allCases {
             guard let value = sealed[field] else {
                 throw ItemUnreadable(item, triedKeys: fingerprint, reason: "its \(field.rawValue) is missing")
             }
-            let bytes: [UInt8]
+            var read: FieldValue?
             do {
-                bytes = try FieldCipher.openBytes(value.text, item: item.id, field: field.rawValue, keys: keys)
+                try FieldCipher.withOpened(value.text, item: item.id, field: field.rawValue, keys: keys) {
+                    read = ItemSealer.fieldValue($0)
+                }
             } catch {
                 throw ItemUnreadable(
                     item, triedKeys: fingerprint, reason: "its \(field.rawValue) does not open: \(error)")
             }
-            guard let opened = ItemSealer.fieldValue(bytes) else {
+            guard let opened = read else {
                 throw ItemUnreadable(
                     item, triedKeys: fingerprint, reason: "its \(field.rawValue) is not a value Quire writes")
             }
-            guard
-                ValueMAC.matches(
-                    value.mac, of: ItemSealer.macMessage(of: opened, field: field), item: item.id,
-                    field: field.rawValue, keys: keys)
-            else {
+            message.removeAll(keepingCapacity: true)
+            ItemSealer.appendMACMessage(of: opened, field: field, to: &message)
+            guard ValueMAC.matches(value.mac, of: message, item: item.id, field: field.rawValue, keys: keys) else {
                 throw ItemUnreadable(
                     item, triedKeys: fingerprint, reason: "the MAC of its \(field.rawValue) does not match its value")
             }
@@ -129,12 +135,10 @@ public struct ItemSealer: Sendable {
         return opened
     }
 
-    static func fieldValue(_ bytes: [UInt8]) -> FieldValue? {
-        bytes.withUnsafeBufferPointer { bytes -> FieldValue? in
-            var reader = CompactJSONReader(bytes)
-            guard let value = reader.value(), reader.isAtEnd else { return nil }
-            return value
-        }
+    static func fieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldValue? {
+        var reader = CompactJSONReader(bytes)
+        guard let value = reader.value(), reader.isAtEnd else { return nil }
+        return value
     }
 }
 

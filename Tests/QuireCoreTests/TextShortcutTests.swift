@@ -1,0 +1,45 @@
+import Testing
+
+@testable import QuireCore
+
+/// The byte-level shortcuts a pulled item's title and fields take give what the walk through
+/// characters gives: the same trimmed text, the same refusals, the same order of fields.
+@Suite struct TextShortcutTests {
+    /// Trimming by walking characters, as it was done for every text before the shortcut.
+    func trimmedByCharacters(_ text: String) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+
+    let texts = [
+        "", " ", "a", " a", "a ", "\ta\n", "Pulled item 4711", "a\r\n", "\r\na", "a\u{301}", " \u{301}a", "a \u{301}",
+        "\n\u{301}", "é b", "日本語 ", "a\u{200B}", "\u{00A0}a\u{00A0}", "a\r\nb", "a\nb", "line\r",
+    ]
+
+    @Test func trimmingGivesWhatTheCharacterWalkGives() {
+        for text in texts {
+            #expect(text.trimmingWhitespace() == trimmedByCharacters(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func aTitleIsRefusedExactlyWhenTheCharacterWalkRefusesIt() {
+        for text in texts {
+            let trimmed = trimmedByCharacters(text)
+            let breaks = trimmed.contains { $0 == "\n" || $0 == "\r" }
+            switch Result(catching: { () throws(ValidationError) -> String in try Validation.title(text) }) {
+            case .success(let title): #expect(!trimmed.isEmpty && !breaks && title == trimmed)
+            case .failure(.emptyTitle): #expect(trimmed.isEmpty)
+            case .failure(.multilineTitle): #expect(breaks)
+            case .failure(let other): Issue.record("\(text.debugDescription): \(other)")
+            }
+        }
+    }
+
+    @Test func fieldsOrderAndHashByTheirPlaceInAllCases() {
+        #expect(Field.allCases.sorted() == Field.allCases)
+        #expect(Field.allCases.map(\.position) == Array(Field.allCases.indices))
+        #expect(Set(Field.allCases).count == Field.allCases.count)
+    }
+}

@@ -41,7 +41,7 @@ extension String {
                 || byte == UInt8(ascii: "\r")
         }
         if let first = utf8.first, let last = utf8.last, !isSpaceByte(first), !isSpaceByte(last) { return self }
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard let first = firstIndex(where: { !isSpace($0) }),
             let last = lastIndex(where: { !isSpace($0) })
         else { return "" }

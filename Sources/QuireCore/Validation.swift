@@ -88,10 +88,11 @@ public enum Validation {
     public static func title(_ text: String) throws(ValidationError) -> String {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw .emptyTitle }
-        // Only text with a line break's byte can hold a line break: the others skip the walk
-        // through characters.
-        let mayBreak = trimmed.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
-        guard !mayBreak || !trimmed.contains(where: { $0 == "\n" || $0 == "\r" }) else { throw .multilineTitle }
+        // By bytes, not characters: "\r\n" is one Character, equal to neither "\n" nor "\r", so a
+        // walk through characters let a CR LF line break into a title.
+        guard !trimmed.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+            throw .multilineTitle
+        }
         guard trimmed.utf8.count <= maxTitleBytes else { throw .titleTooLong(bytes: trimmed.utf8.count) }
         return trimmed
     }

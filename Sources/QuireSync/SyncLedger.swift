@@ -266,7 +266,7 @@ public struct SyncLedger: Sendable {
     static func bounded(_ event: SyncEvent) -> SyncEvent {
         var event = event
         var line = event.message.replacingOccurrences(of: "\r\n", with: " ")
-        line = String(line.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        line = String(line.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
         if line.count > eventMessageLimit {
             line = String(line.prefix(eventMessageLimit - 1)) + "…"
         }

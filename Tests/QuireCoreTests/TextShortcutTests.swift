@@ -7,7 +7,7 @@ import Testing
 @Suite struct TextShortcutTests {
     /// Trimming by walking characters, as it was done for every text before the shortcut.
     func trimmedByCharacters(_ text: String) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
         else { return "" }
         return String(text[first...last])
@@ -24,10 +24,12 @@ import Testing
         }
     }
 
-    @Test func aTitleIsRefusedExactlyWhenTheCharacterWalkRefusesIt() {
+    /// A title is refused when a line break's byte is left after trimming: a CR LF pair too,
+    /// which a walk comparing characters with "\n" and "\r" missed ("a\r\nb" was taken).
+    @Test func aTitleIsRefusedExactlyWhenALineBreakIsLeftInIt() {
         for text in texts {
             let trimmed = trimmedByCharacters(text)
-            let breaks = trimmed.contains { $0 == "\n" || $0 == "\r" }
+            let breaks = trimmed.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
             switch Result(catching: { () throws(ValidationError) -> String in try Validation.title(text) }) {
             case .success(let title): #expect(!trimmed.isEmpty && !breaks && title == trimmed)
             case .failure(.emptyTitle): #expect(trimmed.isEmpty)
@@ -35,6 +37,10 @@ import Testing
             case .failure(let other): Issue.record("\(text.debugDescription): \(other)")
             }
         }
+    }
+
+    @Test func aCRLFInsideATitleIsRefused() {
+        #expect(throws: ValidationError.self) { try Validation.title("Buy milk\r\nand bread") }
     }
 
     @Test func fieldsOrderAndHashByTheirPlaceInAllCases() {

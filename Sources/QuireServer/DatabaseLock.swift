@@ -23,7 +23,12 @@ final class DatabaseLock: Sendable {
             throw ConfigurationError("cannot open the lock file '\(lockPath)': \(String(cString: strerror(errno)))")
         }
         guard flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+            let failure = errno
             close(descriptor)
+            // Only a lock held the other way says who holds it; any other failure says itself.
+            guard failure == EWOULDBLOCK else {
+                throw ConfigurationError("cannot lock '\(lockPath)': \(String(cString: strerror(failure)))")
+            }
             throw ConfigurationError(
                 exclusive
                     ? "the database '\(path)' is in use (a running quire-server or another command holds '\(lockPath)'); stop the server first"
@@ -33,6 +38,9 @@ final class DatabaseLock: Sendable {
     }
 
     deinit {
+        // Unlocked before it is closed: a child forked meanwhile shares the descriptor until it
+        // execs, and would otherwise hold the lock on for that moment.
+        flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 }

@@ -91,7 +91,12 @@ final class SyncTestServer: @unchecked Sendable {
         let descriptor = open(databasePath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        // Let go explicitly: a process another test forks at this moment shares the descriptor
+        // until it execs, and a close alone would leave the lock held through that copy, so the
+        // store opened next (shared) was refused as if a restore were running.
+        flock(descriptor, LOCK_UN)
+        return true
     }
 
     /// Runs an operator command on the server's store.

@@ -36,10 +36,11 @@ public final class TransferThread: TaskExecutor, Sendable {
     init(niceness: Int32) {
         self.niceness = niceness
         let thread = Thread { [self] in
+            // Named from the thread itself, where the OS takes the name (`top -H`, `/proc`).
+            Thread.current.name = "quire.transfer"
             Self.lowerPriority(by: niceness)
             run()
         }
-        thread.name = "quire.transfer"
         thread.start()
     }
 

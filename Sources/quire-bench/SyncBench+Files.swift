@@ -48,11 +48,15 @@ extension SyncBench {
             "long as the upload took (the control), as under *Sync* above.", "",
             "| measure | encryption off | encryption on |", "| --- | ---: | ---: |",
             row("upload, A's rounds until the server holds the file") { rate(transfers[$0]!.upload) },
-            row("… CPU per MiB uploaded: this process (the app's side) / the server, user + system") {
-                let mebibytes = Double(bytes) / Double(1 << 20)
+            row(
+                "… CPU per MiB uploaded, user + system: this process (the app's side; of it on the transfer "
+                    + "thread) / the server"
+            ) {
+                let perMebibyte = { (seconds: Double) in seconds / (Double(bytes) / Double(1 << 20)) * 1000 }
+                let run = transfers[$0]!
                 return String(
-                    format: "%.2f / %.2f ms", transfers[$0]!.clientCPU / mebibytes * 1000,
-                    transfers[$0]!.serverCPU / mebibytes * 1000)
+                    format: "%.2f (%.2f) / %.2f ms", perMebibyte(run.clientCPU), perMebibyte(run.transferThreadCPU),
+                    perMebibyte(run.serverCPU))
             },
             row("download, B's rounds from the note's pull until the file is here") {
                 rate(transfers[$0]!.download)
@@ -75,9 +79,14 @@ extension SyncBench {
         let sender = try AppDatabase.temporary(environment: .live)
         let (senderEngine, file) = try await attached(path, in: sender, server: server, encrypted: encrypted)
         let clientCPU = Self.processCPUSeconds()
+        let transferCPU = Self.threadCPUSeconds(named: "quire.transfer")
         let serverCPU = server.cpuSeconds() ?? 0
         let upload = try await timed { try expect(await senderEngine.runToCompletion()) }
-        let cpu = (client: Self.processCPUSeconds() - clientCPU, server: (server.cpuSeconds() ?? 0) - serverCPU)
+        let cpu = (
+            client: Self.processCPUSeconds() - clientCPU,
+            transfer: Self.threadCPUSeconds(named: "quire.transfer") - transferCPU,
+            server: (server.cpuSeconds() ?? 0) - serverCPU
+        )
         guard try sender.attachmentTransfers()[file.hash] == .uploaded else {
             throw BenchFailure("the upload ended without the server holding the file")
         }
@@ -94,7 +103,9 @@ extension SyncBench {
         guard receiver.attachmentStore.contains(file.hash) else {
             throw BenchFailure("the download ended without the file here")
         }
-        return FileTransferRun(upload: upload, download: download, clientCPU: cpu.client, serverCPU: cpu.server)
+        return FileTransferRun(
+            upload: upload, download: download, clientCPU: cpu.client, transferThreadCPU: cpu.transfer,
+            serverCPU: cpu.server)
     }
 
     /// This process's CPU time so far, user and system, in seconds: what load on the machine
@@ -104,6 +115,26 @@ extension SyncBench {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// The CPU time so far, user and system, in seconds, of this process's threads called `name`
+    /// (Linux `/proc/self/task`; 0 when there is none).
+    static func threadCPUSeconds(named name: String) -> Double {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let ticks = tasks.reduce(0.0) { total, task in
+            guard
+                let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: open)..<close] == name
+            else { return total }
+            // After the name: state is field 3, utime 14, stime 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+                return total
+            }
+            return total + user + system
+        }
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Keys pressed in the app over a store of 10,000 items while the file at `path`, attached
@@ -168,5 +199,7 @@ struct FileTransferRun {
     var upload: TimeInterval
     var download: TimeInterval
     var clientCPU: Double
+    /// The part of `clientCPU` spent on the app's transfer thread (`TransferThread`).
+    var transferThreadCPU: Double
     var serverCPU: Double
 }

@@ -36,9 +36,7 @@ public final class TransferThread: TaskExecutor, Sendable {
     init(niceness: Int32) {
         self.niceness = niceness
         let thread = Thread { [self] in
-            // Named from the thread itself, where the OS takes the name (`top -H`, `/proc`).
-            Thread.current.name = "quire.transfer"
-            Self.lowerPriority(by: niceness)
+            Self.prepareThread(niceness: niceness)
             run()
         }
         thread.start()
@@ -59,11 +57,14 @@ public final class TransferThread: TaskExecutor, Sendable {
         }
     }
 
-    /// Sets the calling thread's nice value; a failure leaves it as it was. On Linux the nice
-    /// value belongs to each thread, and process id 0 names the calling thread.
-    private static func lowerPriority(by niceness: Int32) {
+    /// Sets the calling thread's nice value and name; a failure leaves them as they were. On
+    /// Linux the nice value belongs to each thread, and process id 0 names the calling thread.
+    private static func prepareThread(niceness: Int32) {
         #if os(Linux)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+            // Named from the thread itself, for `top -H` and `/proc/self/task/*/comm` (Foundation
+            // gives the OS no name set before `start`, and glibc's call for it is not imported).
+            try? "quire.transfer".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         #endif
     }
 

@@ -94,6 +94,9 @@ import Testing
         #expect(steps == [.moreToDo, .done], "\(steps)")
         #expect(sealer.niceness.count == 6, "six chunks, each sealed once: \(sealer.niceness.count) seals")
         #expect(upload.bytesSent == Int(file.size) + 6 * 40, "the sealed chunks went, 40 bytes more each")
+        let temporary = a.store.attachmentStore.directory + "/tmp"
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        #expect(left.isEmpty, "the sealed copy has no name on disk: \(left)")
 
         // B holds the keyed reference (as sync would carry it) and opens every chunk.
         let item = try #require(try a.store.items().first)

@@ -31,8 +31,9 @@ public final class AttachmentSync: Sendable {
     /// Chunks one step moves at most before handing back to the item sync.
     public let chunksPerStep: Int
     /// Chunk addresses of files this process has read, by file hash and key: a resumed upload
-    /// does not read and hash the whole file again at every step.
-    private let addressCache = Mutex<[String: [String]]>([:])
+    /// does not read and hash the whole file again at every step. An encrypted file's entry
+    /// keeps its sealed chunks until it is sent, so each is sealed once.
+    private let addressCache = Mutex<[String: AddressedFile]>([:])
     private let sent = Atomic<Int>(0)
     /// Each chunk a download brings, and its end (the app's item view follows them).
     public let progress = TransferProgress()
@@ -75,6 +76,7 @@ public final class AttachmentSync: Sendable {
                 references = try store.liveAttachmentReferences()
             }
             let transfers = try store.attachmentTransfers()
+            forgetAddresses(except: references.map(\.file))
             for reference in references where local.contains(reference.file.hash) && sealer.carries(reference.file) {
                 switch transfers[reference.file.hash] {
                 case .uploaded?, .refused?: continue
@@ -144,36 +146,40 @@ public final class AttachmentSync: Sendable {
         _ file: AttachedFile, claiming items: [String], transport: any AttachmentTransport, sealer: any ChunkSealer,
         budget: inout Int, itemWorkWaiting: @Sendable () -> Bool
     ) async throws -> Bool {
-        let local = store.attachmentStore
         let chunkSize = AttachmentProtocol.chunkSize
         let count = Self.chunkCount(size: file.size)
-        let chunkAddresses: [String]
+        let addressed: AddressedFile
         do {
-            chunkAddresses = try addresses(of: file, count: count, sealer: sealer)
+            addressed = try addresses(of: file, count: count, sealer: sealer)
         } catch let error as FileCipherError {
             // Its key does not open here: sending it would make a copy no device can read.
             try store.recordTransfer(.refused(reason: error.description), of: file.hash)
             return true
         }
+        let chunkAddresses = addressed.chunks
         let missing: Set<String>
         do {
             missing = Set(try await transport.missingChunks(ChunkQuery(size: file.size, chunks: chunkAddresses)))
         } catch {
             if case .status(413, let body, _) = error {
+                forgetAddresses(of: file)
                 try store.recordTransfer(
                     .refused(reason: body?.message ?? "the server refused the file as too large"), of: file.hash)
                 return true
             }
             // A server without attachment endpoints (an older one): the file waits here, and
             // the items sync on.
-            if case .status(404, _, _) = error { return true }
+            if case .status(404, _, _) = error {
+                addressCache.withLock { $0[Self.cacheKey(file)] = AddressedFile(chunks: chunkAddresses, sealed: nil) }
+                return true
+            }
             throw error
         }
         var remaining = missing
         for index in 0..<count where remaining.contains(chunkAddresses[index]) {
             guard budget > 0, !itemWorkWaiting() else { return false }
-            let plain = try local.read(file.hash, offset: Int64(index) * Int64(chunkSize), length: chunkSize)
-            let sealed = try sealer.seal(plain, index: index, isLast: index == count - 1, of: file)
+            let sealed =
+                try addressed.sealed?.chunk(index) ?? sealedChunk(index, count: count, of: file, sealer: sealer)
             try await transport.putChunk(chunkAddresses[index], bytes: sealed)
             sent.add(sealed.count, ordering: .relaxed)
             budget -= 1
@@ -185,7 +191,7 @@ public final class AttachmentSync: Sendable {
             FileManifest(size: file.size, chunks: chunkAddresses), of: file.hash, at: sealer.fileAddress(of: file),
             claiming: items, transport: transport)
         try store.recordTransfer(.uploaded, of: file.hash)
-        addressCache.withLock { _ = $0.removeValue(forKey: Self.cacheKey(file)) }
+        forgetAddresses(of: file)
         return true
     }
 
@@ -233,20 +239,44 @@ public final class AttachmentSync: Sendable {
         try store.recordClaims(of: items, on: hash, at: address)
     }
 
-    /// The addresses of the file's sealed chunks, read once per process.
-    private func addresses(of file: AttachedFile, count: Int, sealer: any ChunkSealer) throws -> [String] {
+    /// The addresses of the file's sealed chunks, read once per process; an encrypted file's
+    /// sealed chunks are kept beside them (`SealedCopy`) when the disk takes them.
+    private func addresses(of file: AttachedFile, count: Int, sealer: any ChunkSealer) throws -> AddressedFile {
         if let known = addressCache.withLock({ $0[Self.cacheKey(file)] }) { return known }
-        let local = store.attachmentStore
-        let chunkSize = AttachmentProtocol.chunkSize
-        var result: [String] = []
-        result.reserveCapacity(count)
+        let copy = sealer.sealsChunks ? SealedCopy(in: store.attachmentStore.directory + "/tmp") : nil
+        var keeping = copy != nil
+        var chunks: [String] = []
+        chunks.reserveCapacity(count)
         for index in 0..<count {
-            let plain = try local.read(file.hash, offset: Int64(index) * Int64(chunkSize), length: chunkSize)
-            let sealed = try sealer.seal(plain, index: index, isLast: index == count - 1, of: file)
-            result.append(try sealer.address(ofSealed: sealed, of: file))
+            let sealed = try sealedChunk(index, count: count, of: file, sealer: sealer)
+            chunks.append(try sealer.address(ofSealed: sealed, of: file))
+            // A chunk that could not be kept, and every one after it, is sealed again to be sent.
+            if keeping, let copy { keeping = copy.append(sealed) }
         }
-        addressCache.withLock { $0[Self.cacheKey(file)] = result }
-        return result
+        let addressed = AddressedFile(chunks: chunks, sealed: copy)
+        addressCache.withLock { $0[Self.cacheKey(file)] = addressed }
+        return addressed
+    }
+
+    /// Chunk `index` of `file` (of `count`) read from the store and sealed.
+    private func sealedChunk(_ index: Int, count: Int, of file: AttachedFile, sealer: any ChunkSealer) throws -> Data {
+        let chunkSize = AttachmentProtocol.chunkSize
+        let plain = try store.attachmentStore.read(
+            file.hash, offset: Int64(index) * Int64(chunkSize), length: chunkSize)
+        return try sealer.seal(plain, index: index, isLast: index == count - 1, of: file)
+    }
+
+    private func forgetAddresses(of file: AttachedFile) {
+        addressCache.withLock { _ = $0.removeValue(forKey: Self.cacheKey(file)) }
+    }
+
+    /// Drops what was kept for files no longer attached (or keyed anew): their sealed copies
+    /// would otherwise hold disk space for as long as the process runs.
+    private func forgetAddresses(except files: [AttachedFile]) {
+        let wanted = Set(files.map(Self.cacheKey))
+        addressCache.withLock { cache in
+            for key in cache.keys where !wanted.contains(key) { cache.removeValue(forKey: key) }
+        }
     }
 
     /// The same content under another key has other addresses.
@@ -323,4 +353,11 @@ public final class AttachmentSync: Sendable {
         progress.moved(file.hash)
         return true
     }
+}
+
+/// A file's chunk addresses as this process computed them, and, for an encrypted file, the
+/// sealed chunks computing them made (nil for a plain file, whose chunks go as they are read).
+struct AddressedFile: Sendable {
+    let chunks: [String]
+    let sealed: SealedCopy?
 }

@@ -17,6 +17,9 @@ public protocol ChunkSealer: Sendable {
     /// The key a reference this sealer does not carry should get so it can travel (one of
     /// `known`'s for the same content when there is one), nil when there is none to give.
     func key(for file: AttachedFile, known: [AttachedFile]) -> String?
+    /// Whether `seal` makes other bytes than the chunk's own, worth keeping between computing
+    /// the addresses and sending (`SealedCopy`); a plain chunk is read again instead.
+    var sealsChunks: Bool { get }
     /// The bytes sent for chunk `index` of `file`.
     func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data
     /// The chunk's own bytes from what the server returned; throws when they were altered.
@@ -36,6 +39,8 @@ public struct PlaintextChunkSealer: ChunkSealer {
 
     /// A plain account has no keys to give.
     public func key(for file: AttachedFile, known: [AttachedFile]) -> String? { nil }
+
+    public var sealsChunks: Bool { false }
 
     public func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data { chunk }
 

@@ -20,6 +20,8 @@ public struct EncryptingChunkSealer: ChunkSealer {
         return AttachmentKeys.keyed([file], keys: keys, known: known).first?.wrappedKey
     }
 
+    public var sealsChunks: Bool { true }
+
     public func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data {
         try key(of: file).seal(chunk, index: index, isLast: isLast)
     }

@@ -231,14 +231,17 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     }
 
     /// One step of attachment transfers, behind the item changes: it stops as soon as one
-    /// waits, and the next round pushes it first.
+    /// waits, and the next round pushes it first. The step runs on `TransferThread.shared`, at
+    /// a lower OS priority, so that it never takes a core the app's UI wants.
     private func moveFiles(
         _ attachments: AttachmentSync, transport: any AttachmentTransport, sealer: any ChunkSealer
     ) async throws -> SyncMachine.RoundOutcome {
         let ledger = self.ledger
-        switch await attachments.step(
-            transport: transport, sealer: sealer, itemWorkWaiting: { (try? ledger.hasSendableOps()) ?? false })
-        {
+        let outcome = await withTaskExecutorPreference(TransferThread.shared) {
+            await attachments.step(
+                transport: transport, sealer: sealer, itemWorkWaiting: { (try? ledger.hasSendableOps()) ?? false })
+        }
+        switch outcome {
         case .done: return .caughtUp
         case .moreToDo: return .moreToDo
         case .failed(let error): return try failed(error)

@@ -18,7 +18,7 @@ extension SyncBench {
         let path = directory + "/scan.bin"
         try Self.noise(bytes: bytes).write(to: URL(fileURLWithPath: path))
 
-        var transfers: [Bool: (upload: TimeInterval, download: TimeInterval)] = [:]
+        var transfers: [Bool: FileTransferRun] = [:]
         var typing: [Bool: (busy: SyncBenchTyping.Run, idle: SyncBenchTyping.Run, loaded: SyncBenchTyping.Run)] = [:]
         for encrypted in [false, true] {
             progress("\(fileMegabytes) MB up and down, encryption \(encrypted ? "on" : "off")")
@@ -48,6 +48,16 @@ extension SyncBench {
             "long as the upload took (the control), as under *Sync* above.", "",
             "| measure | encryption off | encryption on |", "| --- | ---: | ---: |",
             row("upload, A's rounds until the server holds the file") { rate(transfers[$0]!.upload) },
+            row(
+                "… CPU per MiB uploaded, user + system: this process (the app's side; of it on the transfer "
+                    + "thread) / the server"
+            ) {
+                let perMebibyte = { (seconds: Double) in seconds / (Double(bytes) / Double(1 << 20)) * 1000 }
+                let run = transfers[$0]!
+                return String(
+                    format: "%.2f (%.2f) / %.2f ms", perMebibyte(run.clientCPU), perMebibyte(run.transferThreadCPU),
+                    perMebibyte(run.serverCPU))
+            },
             row("download, B's rounds from the note's pull until the file is here") {
                 rate(transfers[$0]!.download)
             },
@@ -63,14 +73,20 @@ extension SyncBench {
 
     /// Uploads the file at `path` from a new device and downloads it on another, each timed
     /// from its first round to the file's end.
-    private func upAndDown(_ path: String, encrypted: Bool) async throws -> (
-        upload: TimeInterval, download: TimeInterval
-    ) {
+    private func upAndDown(_ path: String, encrypted: Bool) async throws -> FileTransferRun {
         let server = try await prepared(BenchServer(binary: self.server), encrypted: encrypted)
         defer { server.stop() }
         let sender = try AppDatabase.temporary(environment: .live)
         let (senderEngine, file) = try await attached(path, in: sender, server: server, encrypted: encrypted)
+        let clientCPU = Self.processCPUSeconds()
+        let transferCPU = Self.threadCPUSeconds(named: "quire.transfer")
+        let serverCPU = server.cpuSeconds() ?? 0
         let upload = try await timed { try expect(await senderEngine.runToCompletion()) }
+        let cpu = (
+            client: Self.processCPUSeconds() - clientCPU,
+            transfer: Self.threadCPUSeconds(named: "quire.transfer") - transferCPU,
+            server: (server.cpuSeconds() ?? 0) - serverCPU
+        )
         guard try sender.attachmentTransfers()[file.hash] == .uploaded else {
             throw BenchFailure("the upload ended without the server holding the file")
         }
@@ -87,7 +103,38 @@ extension SyncBench {
         guard receiver.attachmentStore.contains(file.hash) else {
             throw BenchFailure("the download ended without the file here")
         }
-        return (upload, download)
+        return FileTransferRun(
+            upload: upload, download: download, clientCPU: cpu.client, transferThreadCPU: cpu.transfer,
+            serverCPU: cpu.server)
+    }
+
+    /// This process's CPU time so far, user and system, in seconds: what load on the machine
+    /// distorts far less than the wall time.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// The CPU time so far, user and system, in seconds, of this process's threads called `name`
+    /// (Linux `/proc/self/task`; 0 when there is none).
+    static func threadCPUSeconds(named name: String) -> Double {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let ticks = tasks.reduce(0.0) { total, task in
+            guard
+                let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: open)..<close] == name
+            else { return total }
+            // After the name: state is field 3, utime 14, stime 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+                return total
+            }
+            return total + user + system
+        }
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Keys pressed in the app over a store of 10,000 items while the file at `path`, attached
@@ -145,4 +192,14 @@ extension SyncBench {
         }
         return data
     }
+}
+
+/// One file's trip up and down: wall times, and the CPU the upload cost on each side.
+struct FileTransferRun {
+    var upload: TimeInterval
+    var download: TimeInterval
+    var clientCPU: Double
+    /// The part of `clientCPU` spent on the app's transfer thread (`TransferThread`).
+    var transferThreadCPU: Double
+    var serverCPU: Double
 }

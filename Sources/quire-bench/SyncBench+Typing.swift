@@ -9,8 +9,9 @@ import TerminalUI
 struct SyncBenchTyping {
     let store: AppDatabase
 
-    /// The latencies of a run of keys, and how many were pressed while the work still ran.
-    typealias Run = (stats: TUIBenchStats, duringWork: Int)
+    /// The latencies of a run of keys, how many were pressed while the work still ran, and
+    /// those keys' own latencies.
+    typealias Run = (stats: TUIBenchStats, duringWork: Int, whileWorking: [Double])
 
     /// Moves the selection and pages (`j`, `PgDn`, `PgUp` in turn) until `presses` keys were
     /// timed and, when `busy` is given, for as long as it keeps running too. Returns the frame
@@ -38,11 +39,11 @@ struct SyncBenchTyping {
         let keys: [Key] = [.character("j"), .pageDown, .pageUp]
         // Keys are pressed on a thread of their own, as a person's terminal sends them,
         // while the sync runs on the concurrency pool.
-        let (latencies, duringWork) = await withCheckedContinuation {
-            (done: CheckedContinuation<([Double], Int), Never>) in
+        let (latencies, whileWorking) = await withCheckedContinuation {
+            (done: CheckedContinuation<([Double], [Double]), Never>) in
             Thread.detachNewThread {
                 var latencies: [Double] = []
-                var duringWork = 0
+                var whileWorking: [Double] = []
                 while latencies.count < presses || !finished.isSet {
                     let stillWorking = !finished.isSet
                     let start = DispatchTime.now().uptimeNanoseconds
@@ -51,15 +52,15 @@ struct SyncBenchTyping {
                     let end = DispatchTime.now().uptimeNanoseconds
                     let frame = clock.firstFrame(after: start) ?? end
                     latencies.append(Double(frame - start) / 1_000_000)
-                    if stillWorking { duringWork += 1 }
+                    if stillWorking { whileWorking.append(latencies[latencies.count - 1]) }
                     // A person types a few keys a second, not thousands: leave the sync room.
                     usleep(20_000)
                 }
-                done.resume(returning: (latencies, duringWork))
+                done.resume(returning: (latencies, whileWorking))
             }
         }
         try await work?.value
-        return (TUIBenchStats(latencies), duringWork)
+        return (TUIBenchStats(latencies), whileWorking.count, whileWorking)
     }
 
     /// Spins `threads` threads for `seconds`, as a stand-in for other work on the machine.

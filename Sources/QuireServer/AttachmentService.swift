@@ -115,10 +115,14 @@ struct AttachmentService: Sendable {
     /// `chunks`, and a commit's `items`) is refused, not skipped.
     private func decode<T: Decodable>(_ bytes: [UInt8], allowing keys: Set<String> = ["size", "chunks"]) throws -> T {
         guard !bytes.isEmpty else { throw APIError.badRequest("the body is empty; send a JSON document") }
-        if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-            let stray = object.keys.sorted().first(where: { !keys.contains($0) })
-        {
-            throw APIError.badRequest("unknown key '\(stray.prefix(60))'; see openapi.yaml for the body's shape")
+        if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] {
+            if let stray = object.keys.sorted().first(where: { !keys.contains($0) }) {
+                throw APIError.badRequest("unknown key '\(stray.prefix(60))'; see openapi.yaml for the body's shape")
+            }
+            // No key of these bodies may be null (openapi.yaml): an optional one is left out.
+            if let null = object.keys.sorted().first(where: { object[$0] is NSNull }) {
+                throw APIError.badRequest("'\(null)' is null; leave it out or give it a value")
+            }
         }
         do {
             return try WireJSON.decoder().decode(T.self, from: Data(bytes))

@@ -108,6 +108,7 @@ import Testing
             for (body, why) in [
                 (#"{"size": 1000, "chunks": ["\#(part.address)"], "items": ["not-an-id"]}"#, "an item id is a UUID"),
                 (#"{"size": 1000, "chunks": ["\#(part.address)"], "claims": []}"#, "only 'items' is added"),
+                (#"{"size": 1000, "chunks": ["\#(part.address)"], "items": null}"#, "'items' is a list or left out"),
             ] {
                 let answer = try await server.send(
                     .put, AttachmentProtocol.filesPath + "/" + file, token: ann, body: Array(body.utf8))

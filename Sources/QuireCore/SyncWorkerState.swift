@@ -57,7 +57,9 @@ public struct SyncWorkerState: Hashable, Sendable {
         combined.nextRetry = nextRetry
         combined.live = connection == .noRemote ? nil : live
         combined.firstPullReceived = firstPullReceived
-        combined.unlockNeeded = connection == .authNeeded && unlockNeeded
+        // Still locked while a round runs after a refusal for want of keys: `U` must open the
+        // prompt then too (a hint or a change starts rounds that fail the same way).
+        combined.unlockNeeded = (connection == .authNeeded || connection == .syncing) && unlockNeeded
         return combined
     }
 

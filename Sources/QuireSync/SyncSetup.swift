@@ -132,7 +132,8 @@ public struct SyncStatusReport: Sendable, Encodable {
         report.unreadable = try database.unreadableVersions().map {
             Unreadable(item: $0.itemID, reason: $0.reason, since: $0.seenAt)
         }
-        report.unlockNeeded = state == .authNeeded && recent.first?.failure == .locked
+        // A round under way after a refusal for want of keys (its newest event) is still locked.
+        report.unlockNeeded = (state == .authNeeded || state == .syncing) && recent.first?.failure == .locked
         return report
     }
 

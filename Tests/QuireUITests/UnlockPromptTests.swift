@@ -18,6 +18,18 @@ import Testing
         return harness
     }
 
+    /// A hint or a change starts another round, which fails for want of keys again: `U`
+    /// pressed while it runs opens the prompt (it said "not locked", and the keys typed next
+    /// went to the list: `t` opened a new task).
+    @Test func uOpensThePromptWhileARoundRunsOnALockedDevice() {
+        var harness = locked()
+        var worker = SyncWorkerState(connection: .syncing)
+        worker.unlockNeeded = true
+        harness.send(.syncWorkerChanged(worker))
+        harness.press(.character("U"))
+        #expect(harness.state.unlock != nil, "\(harness.text)")
+    }
+
     @Test func theStatusBarPointsToUAndUOpensThePrompt() throws {
         var harness = locked()
         #expect(harness.text.contains("sync paused · encrypted: press U to unlock"), "\(harness.text)")

@@ -179,9 +179,9 @@ extension SyncBench {
         let busy = try await typing.measure(presses: 100) { try expect(await engine.runToCompletion()) }
         let uploadSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         // As many keys idle as were pressed during the upload, and on busy cores as long as it ran.
-        let idle = try await typing.measure(presses: busy.duringWork)
+        let idle = try await typing.measure(presses: busy.whileWorking.count)
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let loaded = try await typing.measure(presses: busy.duringWork) {
+        let loaded = try await typing.measure(presses: busy.whileWorking.count) {
             await SyncBenchTyping.keepBusy(threads: cores, seconds: uploadSeconds)
         }
         return (busy, idle, loaded)

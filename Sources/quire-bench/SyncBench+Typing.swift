@@ -9,13 +9,12 @@ import TerminalUI
 struct SyncBenchTyping {
     let store: AppDatabase
 
-    /// The latencies of a run of keys, how many were pressed while the work still ran, and
-    /// those keys' own latencies.
-    typealias Run = (stats: TUIBenchStats, duringWork: Int, whileWorking: [Double])
+    /// The latencies of a run of keys, and those of the keys pressed while the work still ran.
+    typealias Run = (stats: TUIBenchStats, whileWorking: [Double])
 
     /// Moves the selection and pages (`j`, `PgDn`, `PgUp` in turn) until `presses` keys were
     /// timed and, when `busy` is given, for as long as it keeps running too. Returns the frame
-    /// latencies in milliseconds and how many keys were pressed while `busy` still ran.
+    /// latencies in milliseconds and those of the keys pressed while `busy` still ran.
     func measure(presses: Int, while busy: (@Sendable () async throws -> Void)? = nil) async throws -> Run {
         let runtime = AppRuntime(
             environment: AppEnvironment(items: StoreItemSource(store: store)),
@@ -60,7 +59,7 @@ struct SyncBenchTyping {
             }
         }
         try await work?.value
-        return (TUIBenchStats(latencies), whileWorking.count, whileWorking)
+        return (TUIBenchStats(latencies), whileWorking)
     }
 
     /// Spins `threads` threads for `seconds`, as a stand-in for other work on the machine.

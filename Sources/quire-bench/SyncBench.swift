@@ -206,18 +206,18 @@ struct SyncBench: AsyncParsableCommand {
         // Only the keys pressed while the sync ran count for it: the run goes on to `presses` keys
         // after a short sync, and those keys are idle ones.
         let during = TUIBenchStats(busy.whileWorking)
-        let idle = try await typing.measure(presses: busy.duringWork)
+        let idle = try await typing.measure(presses: busy.whileWorking.count)
         // The control: no sync, but every core kept busy for as long as the sync ran (a pull
         // keeps the client and the server busy at once). What it adds to the idle figures is
         // what any busy machine adds; what the sync adds beyond it is the sync's own doing.
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let loaded = try await typing.measure(presses: busy.duringWork) {
+        let loaded = try await typing.measure(presses: busy.whileWorking.count) {
             await SyncBenchTyping.keepBusy(threads: cores, seconds: syncSeconds)
         }
         let spun = TUIBenchStats(loaded.whileWorking)
         func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
         lines.append(
-            "| keystroke to frame in the app while a new device pulls \(pullItems) items (\(busy.duringWork) keys during the sync), p50 / p99 "
+            "| keystroke to frame in the app while a new device pulls \(pullItems) items (\(busy.whileWorking.count) keys during the sync), p50 / p99 "
                 + "| \(ms(during.median)) / \(ms(during.p99)) | unchanged within noise |")
         lines.append(
             "| the same keys with sync idle, p50 / p99 | \(ms(idle.stats.median)) / \(ms(idle.stats.p99)) | — |")

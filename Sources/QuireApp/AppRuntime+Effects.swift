@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import QuireSync
 import QuireUI
 import TerminalUI
 
@@ -87,12 +88,12 @@ extension AppRuntime {
         ItemEffects(items: environment.items).load(request)
     }
 
-    /// Loads on the load queue; only the latest request runs, so fast typing never queues up
-    /// searches nobody will see.
+    /// Loads on the load lane once the frame is drawn; only the latest request runs, so fast
+    /// typing never queues up searches nobody will see.
     func loadInBackground(_ request: ListRequest) {
         let generation = loads.advance()
         activity.begin()
-        loadQueue.async { [self] in
+        inBackground(on: Self.loadLane) { [self] in
             guard loads.isCurrent(generation) else {
                 activity.end()
                 return
@@ -121,12 +122,12 @@ extension AppRuntime {
         }
     }
 
-    /// Counts every match of a capped search on the count queue; a newer count makes an
-    /// older one that has not started yet moot.
+    /// Counts every match of a capped search on the count lane once the frame is drawn; a
+    /// newer count makes an older one that has not started yet moot.
     func countInBackground(_ query: ListQuery) {
         let generation = counts.advance()
         activity.begin()
-        countQueue.async { [self] in
+        inBackground(on: Self.countLane) { [self] in
             guard counts.isCurrent(generation), let count = try? environment.items.countMatches(query) else {
                 activity.end()
                 return
@@ -137,6 +138,12 @@ extension AppRuntime {
                 process([.matchesCounted(query, count)])
             }
         }
+    }
+
+    /// Runs `work` on `lane` after the frame being processed is drawn (`startBackgroundWork`).
+    private func inBackground(on lane: BackgroundThread, _ work: @escaping @Sendable () -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        backgroundStarts.append { lane.async(work) }
     }
 
     func write(_ intent: WriteIntent) -> [Message] {

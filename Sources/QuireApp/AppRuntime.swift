@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import QuireCore
+import QuireSync
 import QuireUI
 import Synchronization
 import TerminalUI
@@ -29,13 +30,16 @@ public final class AppRuntime: @unchecked Sendable {
     private let stoppedSignal = DispatchSemaphore(value: 0)
     /// The query of the last list load, to tell paging (same query) from a new query.
     var lastLoadedQuery: ListQuery?
-    /// Loads for new queries run here, newest only (see `loadInBackground`).
-    let loadQueue = DispatchQueue(label: "quire.load", qos: .userInitiated)
+    /// Loads for new queries and refreshes run here, newest only (see `loadInBackground`).
+    static let loadLane = BackgroundThread(name: "quire.load")
     let loads = Generation()
     /// Full counts of capped searches run here, newest only: a count of every match of a
     /// one-letter prefix may take longer than the page, and must never hold a page up.
-    let countQueue = DispatchQueue(label: "quire.count", qos: .utility)
+    static let countLane = BackgroundThread(name: "quire.count")
     let counts = Generation()
+    /// Background work asked for while processing messages, started once their frame is drawn
+    /// (see `startBackgroundWork`). Confined to `queue`.
+    var backgroundStarts: [() -> Void] = []
     /// Called with the state drawn after each frame, on the UI queue (benchmarks time frames
     /// with it).
     public var onFrame: (@Sendable (AppState) -> Void)?
@@ -204,8 +208,22 @@ public final class AppRuntime: @unchecked Sendable {
             index += 1
         }
         draw()
+        startBackgroundWork()
         keepDraftSoon()
         if state.quitting { finish(status: 0) }
+    }
+
+    /// Starts the loads and counts the messages asked for, now that their frame is drawn.
+    ///
+    /// Waking a lane's thread may hand it the core at once, and the UI queue would stay held
+    /// until the scheduler gave the core back: a scheduler trace showed the UI's block that woke
+    /// a refresh held for 3 to 5 ms while the refresh ran, and the keys pressed then waiting.
+    /// Woken after the frame, the lane takes nothing the frame needed; a key wakes the UI's
+    /// thread, which takes the core back from the lane (it runs at a lower priority).
+    private func startBackgroundWork() {
+        let starts = backgroundStarts
+        backgroundStarts = []
+        for start in starts { start() }
     }
 
     private func draw() {

@@ -151,17 +151,10 @@ import Testing
 }
 
 /// A store whose writes fail, as a full disk would make them.
-struct FailingWrites: ItemSource {
+struct FailingWrites: WrappedItemSource {
     let base: any ItemSource
     struct DiskFull: Error, CustomStringConvertible { var description: String { "the disk is full" } }
 
-    func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {
-        try base.page(query, offset: offset, limit: limit)
-    }
-    func index(of id: String, in query: ListQuery, near: Int) throws -> Int? {
-        try base.index(of: id, in: query, near: near)
-    }
-    func item(_ id: String) throws -> Item? { try base.item(id) }
     func create(kind: ItemKind, title: String, body: String, details: DetailsLine.Values) throws -> Item {
         throw DiskFull()
     }
@@ -172,13 +165,5 @@ struct FailingWrites: ItemSource {
     func delete(_ id: String) throws { throw DiskFull() }
     func restore(_ id: String) throws { throw DiskFull() }
     func purge(_ id: String) throws { throw DiskFull() }
-    func links(of id: String) throws -> [LinkEntry] { try base.links(of: id) }
     func undoLastAction() throws -> UndoneAction? { throw DiskFull() }
-    func history(of id: String) throws -> [HistoryVersion] { try base.history(of: id) }
-    func nextNeedingReview(after id: String?) throws -> String? { try base.nextNeedingReview(after: id) }
-    func tags(startingWith prefix: String) throws -> [String] { try base.tags(startingWith: prefix) }
-    func titles(startingWith prefix: String) throws -> [String] { try base.titles(startingWith: prefix) }
-    func countMatches(_ query: ListQuery) throws -> Int { try base.countMatches(query) }
-    func counts() throws -> StoreCounts { try base.counts() }
-    func dataVersion() throws -> Int { try base.dataVersion() }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A serial queue on a thread of its own, at a lower OS priority (nice 10) than the app's UI,
+/// for the work that must never make a key wait: attached files' transfers, the list's reads
+/// after a sync wrote, full counts of a search.
+///
+/// Dispatch's qualities of service do not set thread priorities on Linux: a refresh run on a
+/// dispatch queue competed with the UI as an equal. A scheduler trace of typing during an
+/// upload showed it: the UI's thread woke the list's refresh and waited 3 to 5 ms while the
+/// refresh took the core, and keys pressed then waited too. Linux gives each thread its own
+/// nice value, so each lane gets a thread whose priority it sets; a key's wake-up then takes
+/// the core from it. At nice 10 it still has a core whenever nothing else wants one: on an idle
+/// machine the work runs as fast as before.
+///
+/// Queue-confined: `work` is the only state shared with the thread, under its lock.
+public final class BackgroundThread: Sendable {
+    /// The nice value every background lane asks for (Linux; elsewhere it runs at the process's).
+    public static let niceness: Int32 = 10
+
+    /// The thread's name, as `top -H` and `/proc/self/task/*/comm` show it.
+    public let name: String
+    private let work = Mutex<[@Sendable () -> Void]>([])
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Starts the thread; it lives as long as the process (every lane is process-wide).
+    public init(name: String) {
+        self.name = name
+        let thread = Thread { [self] in
+            Self.prepareThread(name: name)
+            run()
+        }
+        thread.start()
+    }
+
+    /// Runs `body` on the thread after everything queued before it.
+    public func async(_ body: @escaping @Sendable () -> Void) {
+        work.withLock { $0.append(body) }
+        wake.signal()
+    }
+
+    /// Runs the queued work in the order it came, one at a time, for ever.
+    private func run() -> Never {
+        while true {
+            wake.wait()
+            guard let body = work.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            body()
+        }
+    }
+
+    /// Sets the calling thread's nice value and name; a failure leaves them as they were. On
+    /// Linux the nice value belongs to each thread, and process id 0 names the calling thread.
+    private static func prepareThread(name: String) {
+        #if os(Linux)
+            // SCHED_BATCH first (the nice value set after it is kept); Glibc's module leaves
+            // the constant out (it is under _GNU_SOURCE), and Linux numbers it 3.
+            let batch: Int32 = 3
+            var parameters = sched_param()
+            _ = sched_setscheduler(0, batch, &parameters)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+            // Named from the thread itself (Foundation gives the OS no name set before `start`,
+            // and glibc's call for it is not imported). The kernel keeps 15 bytes of it.
+            try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+        #endif
+    }
+
+    /// The calling thread's nice value (Linux), for tests that check where work ran.
+    public static func currentNiceness() -> Int32 {
+        #if os(Linux)
+            errno = 0
+            return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #else
+            return 0
+        #endif
+    }
+}

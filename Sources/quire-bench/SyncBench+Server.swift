@@ -12,7 +12,17 @@ final class BenchServer {
     /// The server's process id, to read its memory.
     var pid: Int32 { process.processIdentifier }
 
-    init(binary: String, serving extra: [String] = []) throws {
+    /// How the server's process competes with the device's for the machine's cores.
+    enum Priority {
+        /// At the same priority as everything else: the server shares the device's machine.
+        case normal
+        /// Under `SCHED_IDLE` (through `chrt`, so every thread it starts inherits it): it runs
+        /// only on a core nothing else wants, standing for a server on another machine. On
+        /// loopback the server otherwise takes more CPU than the device it serves.
+        case background
+    }
+
+    init(binary: String, serving extra: [String] = [], priority: Priority = .normal) throws {
         self.binary = binary
         directory = NSTemporaryDirectory() + "quire-sync-bench-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -22,8 +32,20 @@ final class BenchServer {
         token = try BenchServer.addUser("bench", binary: binary, database: database)
 
         process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--port", "0", "--db", database, "--rate-limit", "0"] + extra
+        let arguments = ["serve", "--port", "0", "--db", database, "--rate-limit", "0"] + extra
+        switch priority {
+        case .normal:
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        case .background:
+            // util-linux is essential on Debian; chrt execs the server, so `pid` stays its own.
+            let chrt = "/usr/bin/chrt"
+            guard FileManager.default.isExecutableFile(atPath: chrt) else {
+                throw BenchFailure("\(chrt) (util-linux) is needed to run the server in the background")
+            }
+            process.executableURL = URL(fileURLWithPath: chrt)
+            process.arguments = ["--idle", "0", binary] + arguments
+        }
         let log = Pipe()
         process.standardError = log
         process.standardOutput = FileHandle.nullDevice

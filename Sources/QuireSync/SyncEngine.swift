@@ -39,6 +39,11 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     /// Moves attached files after each round that caught up (`AttachmentSync`); nil moves none.
     /// Set before the first round.
     public var attachments: AttachmentSync?
+    /// Runs the item rounds on `LaneExecutor.rounds` and the pull's next page on
+    /// `LaneExecutor.readAhead`, below the UI: the app sets it, so that a pull applying page
+    /// after page never takes a core a key wants. `quire sync`, which a person waits for, keeps
+    /// the process's priority. Set before the first round.
+    public var runsBelowTheUI = false
     let connect: @Sendable () -> (any SyncTransport)?
     private let lock: SyncLock?
     /// Guards `lastHashCheck`, `reports` and `firstPullReceived`.
@@ -80,7 +85,21 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         var report = SyncRoundReport(kind: kind, started: ledger.now())
         var outcome: SyncMachine.RoundOutcome
         do {
-            outcome = try await round(kind, transport: transport, report: &report)
+            if runsBelowTheUI {
+                var reported = report
+                let result = await withTaskExecutorPreference(LaneExecutor.rounds) {
+                    () async -> Result<SyncMachine.RoundOutcome, any Error> in
+                    do {
+                        return .success(try await round(kind, transport: transport, report: &reported))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                report = reported
+                outcome = try result.get()
+            } else {
+                outcome = try await round(kind, transport: transport, report: &report)
+            }
             if outcome == .caughtUp, let attachments, let files = transport.files {
                 outcome = try await moveFiles(attachments, transport: files, sealer: transport.chunkSealer)
             }
@@ -178,7 +197,7 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                     device: position.deviceID, cursor: response.cursor, limit: limits.pageSize, ops: [])
                 readAhead = ReadAhead(
                     cursor: response.cursor,
-                    task: Task {
+                    task: Task(executorPreference: runsBelowTheUI ? LaneExecutor.readAhead : nil) {
                         do throws(SyncTransportError) {
                             return .success(try await transport.sync(next))
                         } catch {
@@ -231,13 +250,13 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     }
 
     /// One step of attachment transfers, behind the item changes: it stops as soon as one
-    /// waits, and the next round pushes it first. The step runs on `TransferThread.shared`, at
+    /// waits, and the next round pushes it first. The step runs on `LaneExecutor.transfers`, at
     /// a lower OS priority, so that it never takes a core the app's UI wants.
     private func moveFiles(
         _ attachments: AttachmentSync, transport: any AttachmentTransport, sealer: any ChunkSealer
     ) async throws -> SyncMachine.RoundOutcome {
         let ledger = self.ledger
-        let outcome = await withTaskExecutorPreference(TransferThread.shared) {
+        let outcome = await withTaskExecutorPreference(LaneExecutor.transfers) {
             await attachments.step(
                 transport: transport, sealer: sealer, itemWorkWaiting: { (try? ledger.hasSendableOps()) ?? false })
         }

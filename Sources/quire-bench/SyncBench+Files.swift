@@ -229,6 +229,7 @@ extension SyncBench {
     {
         let engine = try engine(for: store, server: server, encrypted: encrypted)
         engine.attachments = AttachmentSync(store: store)
+        engine.runsBelowTheUI = true  // as the app's engine runs
         let note = try store.create(NewItem(title: "Scans"))
         try expect(await engine.runToCompletion())
         let keys = encrypted ? Self.benchRing.unlocked.dataKeys : nil
@@ -260,7 +261,7 @@ struct FileTransferRun {
     var upload: TimeInterval
     var download: TimeInterval
     var clientCPU: Double
-    /// The part of `clientCPU` spent on the app's transfer thread (`TransferThread`).
+    /// The part of `clientCPU` spent on the app's transfer thread (`LaneExecutor.transfers`).
     var transferThreadCPU: Double
     var serverCPU: Double
 }

@@ -196,6 +196,7 @@ struct SyncBench: AsyncParsableCommand {
             environment: browser.environment, limits: pullLimits)
         let browserEngine = SyncEngine(
             ledger: browserSetup.ledger, limits: pullLimits, lock: nil, connect: connector(pullServer))
+        browserEngine.runsBelowTheUI = true  // as the app's engine runs
         let typing = SyncBenchTyping(store: browser)
         let syncStart = DispatchTime.now().uptimeNanoseconds
         let busy = try await typing.measure(presses: 100) {

@@ -29,6 +29,8 @@ func openTUI(help: String) throws {
     // timers, rounds off the UI queue, one sync per database across processes (the lock).
     let settings = SyncCommandSupport.settings()
     let engine = SyncCommandSupport.engine(store: store, settings: settings)
+    // A pull applying page after page must never take a core a key wants.
+    engine.runsBelowTheUI = true
     // The worker and the hint stream tell the app of every change of their state (`news`).
     let news = SyncNews()
     let worker = SyncWorker(

@@ -27,7 +27,7 @@ import Testing
         func carries(_ file: AttachedFile) -> Bool { base.carries(file) }
         func key(for file: AttachedFile, known: [AttachedFile]) -> String? { base.key(for: file, known: known) }
         func seal(_ chunk: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data {
-            lock.withLock { seen.append(TransferThread.currentNiceness()) }
+            lock.withLock { seen.append(BackgroundThread.currentNiceness()) }
             return try base.seal(chunk, index: index, isLast: isLast, of: file)
         }
         func open(_ sealed: Data, index: Int, isLast: Bool, of file: AttachedFile) throws -> Data {
@@ -47,6 +47,8 @@ import Testing
         private let lock = NSLock()
         private var rounds: [Int32] = []
         private var chunks: [Int32] = []
+        private var roundThreads: Set<String> = []
+        private var chunkThreads: Set<String> = []
 
         init(_ server: SyncTestServer, token: String) {
             base = HTTPSyncTransport(
@@ -56,11 +58,23 @@ import Testing
 
         var roundNiceness: [Int32] { lock.withLock { rounds } }
         var chunkNiceness: [Int32] { lock.withLock { chunks } }
+        /// The names of the threads the item rounds and the chunk requests started on.
+        var roundThreadNames: Set<String> { lock.withLock { roundThreads } }
+        var chunkThreadNames: Set<String> { lock.withLock { chunkThreads } }
+
+        /// The calling thread's name (Linux `/proc/thread-self/comm`).
+        static func threadName() -> String {
+            let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            return name.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
 
         var chunkSealer: any ChunkSealer { sealer }
 
         func sync(_ request: SyncRequest) async throws(SyncTransportError) -> SyncExchange<SyncResponse> {
-            lock.withLock { rounds.append(TransferThread.currentNiceness()) }
+            lock.withLock {
+                rounds.append(BackgroundThread.currentNiceness())
+                roundThreads.insert(Self.threadName())
+            }
             return try await base.sync(request)
         }
         func snapshot(after: String?, limit: Int) async throws(SyncTransportError) -> SyncExchange<SnapshotPage> {
@@ -70,7 +84,10 @@ import Testing
             try await base.missingChunks(query)
         }
         func putChunk(_ address: String, bytes: Data) async throws(SyncTransportError) {
-            lock.withLock { chunks.append(TransferThread.currentNiceness()) }
+            lock.withLock {
+                chunks.append(BackgroundThread.currentNiceness())
+                chunkThreads.insert(Self.threadName())
+            }
             try await base.putChunk(address, bytes: bytes)
         }
         func chunk(_ address: String) async throws(SyncTransportError) -> Data { try await base.chunk(address) }
@@ -110,7 +127,10 @@ import Testing
             AttachmentSyncTests().fileHash(b.store.attachmentStore.path(of: file.hash)) == file.hash, "byte for byte")
     }
 
-    @Test func theEnginesTransfersRunAtALowerPriorityAndItsItemRoundsDoNot() async throws {
+    /// The transfers always run on their lane; the item rounds on a lane of their own in the
+    /// app (`runsBelowTheUI`), at the process's priority for `quire sync`.
+    @Test(arguments: [false, true])
+    func theEnginesTransfersRunOnTheirLaneAndItsItemRoundsWhereTheEngineSays(belowTheUI: Bool) async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")
         defer { Task { await server.stop() } }
         let device = try Device()
@@ -123,17 +143,26 @@ import Testing
             lock: SyncLock(path: SyncLock.path(forDatabase: device.store.path), now: environment.now),
             connect: { transport })
         engine.attachments = AttachmentSync(store: device.store, chunksPerStep: 2)
+        engine.runsBelowTheUI = belowTheUI
         #expect(await engine.runToCompletion() == .caughtUp)
         #expect(try device.store.attachmentStates(of: [file]) == [.here], "the upload completed")
 
         // The transfer thread's nice value is 10, or the process's own when that is lower still.
-        let own = TransferThread.currentNiceness()
-        let lowered = max(own, TransferThread.shared.niceness)
+        let own = BackgroundThread.currentNiceness()
+        let lowered = max(own, BackgroundThread.niceness)
         #expect(lowered > own, "this test needs a process that is not at nice 10 or more already")
         #expect(transport.chunkNiceness == Array(repeating: lowered, count: 4), "each chunk sent from there")
         #expect(transport.sealer.niceness == Array(repeating: lowered, count: 8), "read and addressed there too")
-        #expect(
-            !transport.roundNiceness.isEmpty && transport.roundNiceness.allSatisfy { $0 == own },
-            "the item rounds at the process's own priority: \(transport.roundNiceness)")
+        #expect(transport.chunkThreadNames == ["quire.transfer"], "\(transport.chunkThreadNames)")
+        #expect(!transport.roundNiceness.isEmpty)
+        if belowTheUI {
+            #expect(
+                transport.roundNiceness.allSatisfy { $0 == lowered } && transport.roundThreadNames == ["quire.sync"],
+                "the item rounds on their own lane: \(transport.roundNiceness), \(transport.roundThreadNames)")
+        } else {
+            #expect(
+                transport.roundNiceness.allSatisfy { $0 == own },
+                "the item rounds at the process's own priority: \(transport.roundNiceness)")
+        }
     }
 }

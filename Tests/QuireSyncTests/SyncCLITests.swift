@@ -321,10 +321,8 @@ extension QuireBinary {
 /// client must not keep retrying a connection that is refused.
 @Suite struct SyncUnreachableTests {
     @Test func aRefusedConnectionFailsWithoutWaitingForTheTimeout() async throws {
-        let server = try SyncTestServer()
-        try await server.start()
-        await server.stop()
-        let transport = HTTPSyncTransport(baseURL: server.baseURL, token: "unused", timeout: 3_600, now: { Date() })
+        let refusing = try RefusingPort()
+        let transport = HTTPSyncTransport(baseURL: refusing.baseURL, token: "unused", timeout: 3_600, now: { Date() })
         let request = SyncRequest(device: LiveIDs().next(), cursor: nil, limit: 1, ops: [])
         let result: Result<Void, SyncTransportError>? = await firstOf(deadline: 30) {
             do throws(SyncTransportError) {
@@ -334,6 +332,7 @@ extension QuireBinary {
                 return .failure(error)
             }
         }
+        withExtendedLifetime(refusing) {}  // the port stays ours until the answer came
         let answer = try #require(result, "no answer within 30 s although the port refuses connections")
         guard case .failure(.unreachable) = answer else {
             Issue.record("expected unreachable, got \(answer)")

@@ -134,7 +134,7 @@ public final class DroppingProxy: @unchecked Sendable {
         return true
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

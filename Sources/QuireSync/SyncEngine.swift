@@ -85,20 +85,8 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         var report = SyncRoundReport(kind: kind, started: ledger.now())
         var outcome: SyncMachine.RoundOutcome
         do {
-            if runsBelowTheUI {
-                var reported = report
-                let result = await withTaskExecutorPreference(LaneExecutor.rounds) {
-                    () async -> Result<SyncMachine.RoundOutcome, any Error> in
-                    do {
-                        return .success(try await round(kind, transport: transport, report: &reported))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-                report = reported
-                outcome = try result.get()
-            } else {
-                outcome = try await round(kind, transport: transport, report: &report)
+            outcome = try await withTaskExecutorPreference(runsBelowTheUI ? LaneExecutor.rounds : nil) {
+                try await round(kind, transport: transport, report: &report)
             }
             if outcome == .caughtUp, let attachments, let files = transport.files {
                 outcome = try await moveFiles(attachments, transport: files, sealer: transport.chunkSealer)

@@ -34,8 +34,8 @@ public struct SyncSummary: Hashable, Sendable {
     public var live: Bool?
     /// Items a first pull has brought so far, while one runs (see `SyncWorkerState`).
     public var firstPullReceived: Int?
-    /// Paused because the account is encrypted and this device holds no keys: what to do is
-    /// unlock, not sign in again.
+    /// The account is encrypted and this device holds no keys, whatever the connection: what
+    /// to do is unlock, not sign in again, and `U` opens the prompt.
     public var unlockNeeded = false
 
     public init(
@@ -74,24 +74,27 @@ public struct SyncSummary: Hashable, Sendable {
         case .noRemote:
             parts.append(parts.isEmpty ? "Local only · no remote set" : "no remote set")
             return parts.joined(separator: " · ")
+        case .authNeeded where unlockNeeded, .idle where unlockNeeded:
+            parts.append("sync paused · encrypted: \(unlock)")
+            return parts.joined(separator: " · ")
         case .authNeeded:
-            parts.append(
-                unlockNeeded
-                    ? "sync paused · encrypted: \(unlock)"
-                    : "sync paused · sign in again: quire remote set")
+            parts.append("sync paused · sign in again: quire remote set")
             return parts.joined(separator: " · ")
         case .offline:
             parts.append(["offline", retry].compactMap { $0 }.joined(separator: ", "))
-            return parts.joined(separator: " · ")
         case .error:
             parts.append(["sync error", retry].compactMap { $0 }.joined(separator: ", "))
-            return parts.joined(separator: " · ")
         case .syncing:
             parts.append(firstPullReceived.map { SyncSummary.firstPullText(received: $0) } ?? "syncing…")
             if needsReview > 0 { parts.append("press c") }
-            return parts.joined(separator: " · ")
         case .idle:
             break
+        }
+        if connection != .idle {
+            // A locked device that is also offline (or syncing, or refused otherwise) says both:
+            // no round goes through until it is unlocked, whatever the network does.
+            if unlockNeeded { parts.append("encrypted: \(unlock)") }
+            return parts.joined(separator: " · ")
         }
         if needsReview > 0 {
             parts.append("press c")

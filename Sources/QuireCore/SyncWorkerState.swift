@@ -28,7 +28,8 @@ public struct SyncWorkerState: Hashable, Sendable {
     /// sync, or a download of everything): the server does not say how many there are in all.
     public var firstPullReceived: Int?
 
-    /// Paused for the keys of an encrypted account (see `SyncSummary.unlockNeeded`).
+    /// The account is encrypted and this device lacks its keys, whatever the connection (see
+    /// `SyncSummary.unlockNeeded`): read from the device's state whenever the worker's status changes.
     public var unlockNeeded = false
 
     public init(
@@ -57,9 +58,7 @@ public struct SyncWorkerState: Hashable, Sendable {
         combined.nextRetry = nextRetry
         combined.live = connection == .noRemote ? nil : live
         combined.firstPullReceived = firstPullReceived
-        // Still locked while a round runs after a refusal for want of keys: `U` must open the
-        // prompt then too (a hint or a change starts rounds that fail the same way).
-        combined.unlockNeeded = (connection == .authNeeded || connection == .syncing) && unlockNeeded
+        combined.unlockNeeded = unlockNeeded
         return combined
     }
 

@@ -641,6 +641,14 @@ extension AppDatabase {
                     END;
                     """)
         }
+        migrator.registerMigration("v26 locked for want of keys") { db in
+            // When the server last refused this device for want of an encrypted account's keys
+            // (`SyncMeta.lockedAt`). Added only if missing, as a store may run this migration again.
+            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('syncMeta')")
+            if !columns.contains("lockedAt") {
+                try db.execute(sql: "ALTER TABLE syncMeta ADD COLUMN lockedAt TEXT")
+            }
+        }
         return migrator
     }
 

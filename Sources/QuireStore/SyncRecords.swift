@@ -14,16 +14,21 @@ public struct SyncMeta: Sendable, Hashable {
     public var stateHash: String?
     /// When a sync round last finished without error.
     public var lastSuccessAt: Date?
+    /// When the server last refused this device for want of the account's keys (the account
+    /// is encrypted); nil once a round goes through. Kept here rather than read from the last
+    /// round, so a locked device that is offline, or just opened, still knows it is locked.
+    public var lockedAt: Date?
 
     public init(
         deviceID: String, cursor: String? = nil, epoch: String? = nil, stateHash: String? = nil,
-        lastSuccessAt: Date? = nil
+        lastSuccessAt: Date? = nil, lockedAt: Date? = nil
     ) {
         self.deviceID = deviceID
         self.cursor = cursor
         self.epoch = epoch
         self.stateHash = stateHash
         self.lastSuccessAt = lastSuccessAt
+        self.lockedAt = lockedAt
     }
 }
 
@@ -126,19 +131,27 @@ enum SyncMetaRow {
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT deviceId, cursor, epoch, stateHash, lastSuccessAt FROM syncMeta WHERE id = 1"))
+                    sql: """
+                        SELECT deviceId, cursor, epoch, stateHash, lastSuccessAt, lockedAt FROM syncMeta WHERE id = 1
+                        """))
         else { throw DecodeFailure("the sync state row is missing") }
         let last: String? = row[4]
+        let locked: String? = row[5]
         return SyncMeta(
             deviceID: row[0], cursor: row[1], epoch: row[2], stateHash: row[3],
-            lastSuccessAt: last.flatMap(StoreTime.date(from:)))
+            lastSuccessAt: last.flatMap(StoreTime.date(from:)), lockedAt: locked.flatMap(StoreTime.date(from:)))
     }
 
     /// Writes everything but the device id, which never changes.
     static func save(_ meta: SyncMeta, in db: Database) throws {
         try db.cachedStatement(
-            sql: "UPDATE syncMeta SET cursor = ?, epoch = ?, stateHash = ?, lastSuccessAt = ? WHERE id = 1"
-        ).execute(arguments: [meta.cursor, meta.epoch, meta.stateHash, meta.lastSuccessAt.map(StoreTime.string(from:))])
+            sql: """
+                UPDATE syncMeta SET cursor = ?, epoch = ?, stateHash = ?, lastSuccessAt = ?, lockedAt = ? WHERE id = 1
+                """
+        ).execute(arguments: [
+            meta.cursor, meta.epoch, meta.stateHash, meta.lastSuccessAt.map(StoreTime.string(from:)),
+            meta.lockedAt.map(StoreTime.string(from:)),
+        ])
     }
 }
 

@@ -359,7 +359,11 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
         default:
             break
         }
-        try ledger.record(event)
+        if event.failure == .locked {
+            try ledger.recordLocked(event)
+        } else {
+            try ledger.record(event)
+        }
         return outcome
     }
 

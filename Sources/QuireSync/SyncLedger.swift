@@ -219,11 +219,25 @@ public struct SyncLedger: Sendable {
         }
     }
 
+    /// A round went through: the device is no longer refused for want of keys either.
     public func recordSuccess() throws {
         try storage.write(.replayable) { tx in
             var position = try tx.position()
             position.lastSuccessAt = now()
+            position.lockedAt = nil
             try tx.setPosition(position)
+        }
+    }
+
+    /// Logs the server's refusal for want of the account's keys and keeps that the device is
+    /// locked (`SyncMeta.lockedAt`), in one transaction: later rounds that fail another way
+    /// (offline) do not make it forget.
+    public func recordLocked(_ event: SyncEvent) throws {
+        try storage.write(.replayable) { tx in
+            var position = try tx.position()
+            position.lockedAt = event.at
+            try tx.setPosition(position)
+            try append([event], in: tx)
         }
     }
 

@@ -109,8 +109,6 @@ public struct SyncMachine: Sendable {
         public var problem: String?
         /// The failure as the transport or the store described it, shown only when asked for.
         public var problemDetail: String?
-        /// Paused because the account is encrypted and this device holds no keys.
-        public var unlockNeeded = false
         /// Rounds started and finished so far: each start and end is news for the app (the
         /// round `s` asked for is over once `roundsFinished` passes the count it waited for).
         public var roundsStarted: Int
@@ -231,7 +229,6 @@ public struct SyncMachine: Sendable {
             if event == .credentialsChanged {
                 status.failures = 0
                 status.problem = nil
-                status.unlockNeeded = false
                 status.problemDetail = nil
             }
             if case .running(var round) = phase {
@@ -284,7 +281,6 @@ public struct SyncMachine: Sendable {
             status.lastSuccess = now
             status.failures = 0
             status.problem = nil
-            status.unlockNeeded = false
             status.problemDetail = nil
             status.connection = .idle
             phase = .idle
@@ -311,13 +307,11 @@ public struct SyncMachine: Sendable {
                 random: &random)
 
         case .authRefused(let code):
-            status.unlockNeeded = false
             return pauseForAuth(
                 problem: "The server no longer accepts this device's token: sign in again with quire remote set.",
                 detail: "HTTP \(code)")
 
         case .encryptionLocked:
-            status.unlockNeeded = true
             return pauseForAuth(
                 problem: "This account is encrypted: unlock this device with quire encryption unlock.",
                 detail: "HTTP 403: locked")
@@ -349,7 +343,6 @@ public struct SyncMachine: Sendable {
             status.connection = .noRemote
             status.nextRetry = nil
             status.problem = nil
-            status.unlockNeeded = false
             status.problemDetail = nil
             return [.cancel(.debounce), .cancel(.retry)]
         }

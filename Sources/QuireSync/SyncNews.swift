@@ -19,11 +19,18 @@ public final class SyncNews: Sendable {
         var listener: (@Sendable (SyncWorkerState) -> Void)?
         var worker: SyncWorker?
         var follower: HintFollower?
+        /// Whether the device was locked when the worker last reported.
+        var locked = false
     }
 
     private let heard = Mutex(Heard())
+    /// Whether the device is locked out of an encrypted account (`SyncSettings.isLocked`): asked
+    /// at each report of the worker, as a round's end, an unlock or new keys change it.
+    private let isLocked: @Sendable () -> Bool
 
-    public init() {}
+    public init(isLocked: @escaping @Sendable () -> Bool = { false }) {
+        self.isLocked = isLocked
+    }
 
     /// The worker and the follower whose news this carries between them.
     public func link(worker: SyncWorker, hints: HintFollower?) {
@@ -46,9 +53,11 @@ public final class SyncNews: Sendable {
 
     /// The worker's `onStatus`.
     public func workerChanged(_ status: SyncMachine.Status) {
+        let locked = isLocked()
         heard.withLock {
             let before = $0.status
             $0.status = status
+            $0.locked = locked
             if status.lastSuccess != before?.lastSuccess, status.lastSuccess != nil {
                 $0.follower?.serverAnswered()
             }
@@ -97,7 +106,7 @@ public final class SyncNews: Sendable {
             problemDetail: status.problemDetail, pollingReason: reason, pollingDetail: detail,
             roundsStarted: status.roundsStarted, roundsFinished: status.roundsFinished,
             firstPullReceived: heard.firstPull)
-        state.unlockNeeded = status.unlockNeeded
+        state.unlockNeeded = heard.locked
         return state
     }
 }

@@ -79,7 +79,8 @@ public struct SyncStatusReport: Sendable, Encodable {
     public var unreadable: [Unreadable] = []
     /// The most recent events, newest first.
     public var events: [Event]
-    /// Paused for the keys of an encrypted account (the newest event says so).
+    /// The account is encrypted and this device lacks its keys (`SyncSettings.isLocked`),
+    /// whatever the last round met.
     var unlockNeeded = false
 
     enum CodingKeys: String, CodingKey {
@@ -132,8 +133,7 @@ public struct SyncStatusReport: Sendable, Encodable {
         report.unreadable = try database.unreadableVersions().map {
             Unreadable(item: $0.itemID, reason: $0.reason, since: $0.seenAt)
         }
-        // A round under way after a refusal for want of keys (its newest event) is still locked.
-        report.unlockNeeded = (state == .authNeeded || state == .syncing) && recent.first?.failure == .locked
+        report.unlockNeeded = settings.isLocked(meta)
         return report
     }
 

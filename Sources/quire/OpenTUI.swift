@@ -32,7 +32,7 @@ func openTUI(help: String) throws {
     // A pull applying page after page must never take a core a key wants.
     engine.runsBelowTheUI = true
     // The worker and the hint stream tell the app of every change of their state (`news`).
-    let news = SyncNews()
+    let news = SyncNews(isLocked: { (try? store.syncMeta()).map(settings.isLocked) ?? false })
     let worker = SyncWorker(
         runner: engine, scheduler: LiveSyncScheduler(now: store.environment.now),
         lastSuccess: try? store.syncMeta().lastSuccessAt, onStatus: { news.workerChanged($0) })

@@ -126,11 +126,13 @@ import Testing
             position.epoch = "e-1"
             position.stateHash = "abc"
             position.lastSuccessAt = Self.t0
+            position.lockedAt = Self.t0
             try tx.setPosition(position)
         }
         let position = try storage.read { try $0.position() }
         #expect([position.cursor, position.epoch, position.stateHash] == ["c-7", "e-1", "abc"])
         #expect(position.lastSuccessAt == Self.t0)
+        #expect(position.lockedAt == Self.t0)
 
         var gone = Self.item(2, rev: 3)
         gone.deleted = true

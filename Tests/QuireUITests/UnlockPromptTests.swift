@@ -30,6 +30,21 @@ import Testing
         #expect(harness.state.unlock != nil, "\(harness.text)")
     }
 
+    /// The server is down: the newest round failed offline, yet the device is as locked as
+    /// before. The status bar says both, and `U` opens the prompt (it said "This device is not
+    /// locked", and the passphrase typed next went to the list).
+    @Test func uOpensThePromptOnALockedDeviceThatIsOffline() {
+        var harness = Harness(size: .standard)
+        var worker = SyncWorkerState(connection: .offline)
+        worker.unlockNeeded = true
+        harness.send(.syncWorkerChanged(worker))
+        #expect(harness.text.contains("offline · encrypted: press U to unlock"), "\(harness.text)")
+        harness.press(.character("U"))
+        #expect(harness.state.unlock != nil, "\(harness.text)")
+        harness.type("a secret")
+        #expect(harness.state.unlock?.field.text == "a secret", "typed into the prompt, not the list")
+    }
+
     @Test func theStatusBarPointsToUAndUOpensThePrompt() throws {
         var harness = locked()
         #expect(harness.text.contains("sync paused · encrypted: press U to unlock"), "\(harness.text)")
@@ -115,11 +130,13 @@ import Testing
         #expect(harness.state.unlock != nil, "the sync status screen")
     }
 
-    @Test func anUnlockedDeviceHasNothingToUnlock() {
+    @Test(arguments: [SyncConnection.idle, .offline, .error, .syncing])
+    func anUnlockedDeviceHasNothingToUnlock(connection: SyncConnection) {
         var harness = Harness(size: .standard)
-        var worker = SyncWorkerState(connection: .idle)
+        var worker = SyncWorkerState(connection: connection)
         worker.unlockNeeded = false
         harness.send(.syncWorkerChanged(worker))
+        #expect(!harness.text.contains("encrypted"))
         harness.press(.character("U"))
         #expect(harness.state.unlock == nil)
         #expect(harness.state.notice?.text == "This device is not locked: nothing to unlock")

@@ -53,6 +53,24 @@ import Testing
         #expect(line(SyncSummary(connection: .offline, pending: 1)) == "1 pending · offline")
     }
 
+    /// A locked device says so in every state, not only when its last round was refused: an
+    /// offline one says both (it said only "offline"), and an idle one never says "synced".
+    @Test func aLockedDeviceSaysSoWhateverTheConnection() {
+        func line(_ connection: SyncConnection, nextRetry: Date? = nil) -> String {
+            var summary = SyncSummary(connection: connection, pending: 2, nextRetry: nextRetry)
+            summary.unlockNeeded = true
+            return summary.statusLine(now: now, timeZone: utc, unlock: "press U to unlock")
+        }
+        #expect(line(.authNeeded) == "2 pending · sync paused · encrypted: press U to unlock")
+        #expect(line(.idle) == "2 pending · sync paused · encrypted: press U to unlock")
+        #expect(
+            line(.offline, nextRetry: now.addingTimeInterval(8))
+                == "2 pending · offline, retrying in 8s · encrypted: press U to unlock")
+        #expect(line(.error) == "2 pending · sync error · encrypted: press U to unlock")
+        #expect(line(.syncing) == "2 pending · syncing… · encrypted: press U to unlock")
+        #expect(line(.noRemote) == "2 pending · no remote set")
+    }
+
     @Test func aSuccessOnAnEarlierDayShowsTheDate() {
         let yesterday = now.addingTimeInterval(-86_400)
         #expect(

@@ -28,7 +28,7 @@ public final class SyncNews: Sendable {
     /// at each report of the worker, as a round's end, an unlock or new keys change it.
     private let isLocked: @Sendable () -> Bool
 
-    public init(isLocked: @escaping @Sendable () -> Bool = { false }) {
+    public init(isLocked: @escaping @Sendable () -> Bool) {
         self.isLocked = isLocked
     }
 

@@ -12,7 +12,7 @@ import Testing
 /// each page of the pull is committed, and the status bar counts the items received so far.
 @Suite struct FirstPullRuntimeTests {
     @Test func theListFillsAsPagesLandAndTheBarCountsThem() throws {
-        let news = SyncNews()
+        let news = SyncNews(isLocked: { false })  // a plain account
         let environment = StoreEnvironment.deterministic()
         let app = try AppHarness(
             size: Size(width: 100, height: 24), storeEnvironment: environment,

@@ -120,7 +120,7 @@ struct CLIBenchRun {
                 }
             }
         }
-        process.waitUntilExit()
+        process.waitWithoutSpinning()
         guard process.terminationStatus == 0, let firstItem else {
             throw CLIBenchError("quire \(arguments.joined(separator: " ")) printed no item")
         }

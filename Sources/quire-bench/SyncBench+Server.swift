@@ -89,7 +89,7 @@ final class BenchServer {
         add.standardError = FileHandle.nullDevice
         try add.run()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        add.waitUntilExit()
+        add.waitWithoutSpinning()
         guard add.terminationStatus == 0, let token = text.split(separator: "\n").last.map(String.init) else {
             throw BenchFailure("quire-server user add \(name) failed")
         }
@@ -118,7 +118,7 @@ final class BenchServer {
 
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        process.waitWithoutSpinning()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

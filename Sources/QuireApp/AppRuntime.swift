@@ -21,6 +21,8 @@ public final class AppRuntime: @unchecked Sendable {
     private(set) var state: AppState
     /// What the terminal shows now; nil forces a full redraw.
     private var shown: Buffer?
+    /// The state `shown` was rendered from.
+    private var drawnState: AppState?
     /// The store's data version when we last read it; a different one means someone wrote.
     var lastVersion: Int?
     private var pollTimer: (any DispatchSourceTimer)?
@@ -40,8 +42,8 @@ public final class AppRuntime: @unchecked Sendable {
     /// Background work asked for while processing messages, started once their frame is drawn
     /// (see `startBackgroundWork`). Confined to `queue`.
     var backgroundStarts: [() -> Void] = []
-    /// Called with the state drawn after each frame, on the UI queue (benchmarks time frames
-    /// with it).
+    /// Called with the state after each frame, drawn or already on screen, on the UI queue
+    /// (benchmarks time frames with it).
     public var onFrame: (@Sendable (AppState) -> Void)?
     /// The external editor while it runs, for signal forwarding.
     let editorChild = ChildRegistry()
@@ -49,7 +51,7 @@ public final class AppRuntime: @unchecked Sendable {
     let draftKeeper = DraftKeeper()
     /// Shown in the status bar of the first frame (set before `start`), e.g. a terminal fallback.
     public var startupNotice: String?
-    /// Frames drawn so far (benchmarks read it).
+    /// Frames rendered and drawn so far, not counting those the screen showed already.
     public private(set) var framesDrawn = 0
     /// The copies of attached files handed to the opener, removed when no longer needed.
     let openerCopies: OpenerCopies
@@ -226,14 +228,18 @@ public final class AppRuntime: @unchecked Sendable {
         for start in starts { start() }
     }
 
+    /// Draws the state, unless the screen shows it already (`drawsTheSameScreen`): then the
+    /// frame is done without rendering. Either way `onFrame` hears of it.
     private func draw() {
+        defer { onFrame?(state) }
+        if shown != nil, let drawnState, state.drawsTheSameScreen(as: drawnState) { return }
         let frame = state.render()
         if let previous = shown, previous.size != frame.buffer.size { shown = nil }
         if shown == nil { backend.invalidate() }
         backend.draw(frame.buffer.updates(from: shown), cursor: frame.cursor)
         shown = frame.buffer
+        drawnState = state
         framesDrawn += 1
-        onFrame?(state)
     }
 
     /// The external editor took the terminal: redraw everything on the next frame.

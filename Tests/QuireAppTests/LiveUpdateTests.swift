@@ -17,6 +17,25 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 0.5)
     }
 
+    /// An upload records its progress in the store chunk after chunk: each commit makes the
+    /// poll read the list again, and none of it shows on the list. No frame is rendered for
+    /// them (they held the UI queue, and keys waited); a commit that shows is drawn.
+    @Test func aCommitThatShowsNothingNewDrawsNoFrame() throws {
+        let app = try AppHarness(items: AppHarness.entries(5))
+        let other = try AppDatabase.open(path: app.store.path)
+        let frames = { app.runtime.queue.sync { app.runtime.framesDrawn } }
+        let before = frames()
+        for sent in 1...5 {
+            try other.recordTransfer(.uploading(sentBytes: Int64(sent) << 20), of: String(repeating: "a", count: 64))
+            app.pollAndWait()
+        }
+        #expect(frames() == before, "\(frames() - before) frames drawn for commits that show nothing")
+        try other.create(NewItem(title: "Written elsewhere"))
+        app.pollAndWait()
+        #expect(app.text.contains("Written elsewhere"))
+        #expect(frames() > before)
+    }
+
     @Test func pagingMayReuseTheLastCountButARefreshCountsAgain() throws {
         let store = try AppDatabase.temporary(environment: .live)
         _ = try store.importItems((0..<3).map { ImportEntry(title: "Item \($0)") })

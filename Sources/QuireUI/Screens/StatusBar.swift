@@ -5,8 +5,7 @@ import TerminalUI
 /// replaces the left part until the next key.
 enum StatusBar {
     static func render(_ state: AppState, left: Line, into buffer: inout Buffer, area: Rect) {
-        let urgent = state.sync.needsReview > 0 || state.sync.deadLetters > 0
-        let right = Line(state.syncLine, style: Style(urgent ? .statusError : .statusBar))
+        let right = Line(state.syncLine, style: Style(state.syncIsUrgent ? .statusError : .statusBar))
         if let notice = state.notice {
             let role: Role = notice.isError ? .statusError : .statusInfo
             if notice.isError, notice.text.displayWidth > area.width - 2 - right.width - 2 {

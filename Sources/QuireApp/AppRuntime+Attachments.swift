@@ -19,10 +19,8 @@ extension AppRuntime {
             let path = resolved(typed)
             do {
                 let file = try attachments.attach(path: path, to: id)
-                // Our own write: the poll need not reload for it; the list and the view do now.
-                lastVersion = try? environment.items.dataVersion()
-                tellSyncTheStoreChanged()
-                return [.attachmentAnswered(.attached(name: file.name, itemID: id)), .storeChanged, currentSync()]
+                // Our own write: the list and the view read it now.
+                return [.attachmentAnswered(.attached(name: file.name, itemID: id)), .storeChanged, ownWriteNoted()]
             } catch {
                 return [.attachmentAnswered(.failed("Cannot attach: \(AppRuntime.oneLine(error))"))]
             }

@@ -33,9 +33,7 @@ extension AppRuntime {
         case .undo:
             let answer = ItemEffects(items: environment.items).undo()
             guard case .undone(.success(let undone?)) = answer, undone.plan.wroteAChange else { return [answer] }
-            lastVersion = try? environment.items.dataVersion()
-            tellSyncTheStoreChanged()
-            return [answer, currentSync()]
+            return [answer, ownWriteNoted()]
         case .editExternally(let item):
             return [editExternally(item)]
         case .syncNow:
@@ -149,10 +147,7 @@ extension AppRuntime {
     func write(_ intent: WriteIntent) -> [Message] {
         let answer = ItemEffects(items: environment.items).write(intent)
         guard case .written(_, .success) = answer else { return [answer] }
-        // Our own write: the poll need not reload for it.
-        lastVersion = try? environment.items.dataVersion()
-        tellSyncTheStoreChanged()
-        return [answer, currentSync()]
+        return [answer, ownWriteNoted()]
     }
 
     /// The status bar's notice for "sync now": a started round's notice is the one the round's

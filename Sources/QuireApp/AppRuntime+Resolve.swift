@@ -67,10 +67,7 @@ extension AppRuntime {
             guard try reviews.resolve(plan) != nil else {
                 return [.resolveFinished(id: plan.itemID, error: "it no longer needs review")]
             }
-            // Our own write: the poll need not reload for it.
-            lastVersion = try? environment.items.dataVersion()
-            tellSyncTheStoreChanged()
-            return [.resolveFinished(id: plan.itemID, error: nil), currentSync()]
+            return [.resolveFinished(id: plan.itemID, error: nil), ownWriteNoted()]
         } catch {
             return [.resolveFinished(id: plan.itemID, error: String(describing: error))]
         }

@@ -78,8 +78,7 @@ public final class AppRuntime: @unchecked Sendable {
             state = AppState(size: backend.size, today: environment.today())
             lastVersion = try? environment.items.dataVersion()
             lastLoadedQuery = state.list.query
-            tellSyncTheStoreChanged()
-            var messages: [Message] = [.tick(environment.now()), currentSync()]
+            var messages: [Message] = [.tick(environment.now()), storeChangeNoted()]
             for effect in state.start() { messages += perform(effect) }
             if let startupNotice { messages.append(.notice(.info(startupNotice))) }
             process(messages)
@@ -280,8 +279,7 @@ public final class AppRuntime: @unchecked Sendable {
             activity.begin()
             defer { activity.end() }
             lastVersion = version
-            tellSyncTheStoreChanged()
-            process([.storeChanged, currentSync()])
+            process([.storeChanged, storeChangeNoted()])
         } else if state.tickChangesScreen(at: environment.now()) {
             activity.begin()
             defer { activity.end() }

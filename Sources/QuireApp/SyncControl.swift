@@ -289,11 +289,22 @@ public enum SyncStatusReading {
 // MARK: - Running the screen's requests
 
 extension AppRuntime {
-    /// Tells sync the store changed (`SyncControl.storeChanged`): called where a change is
-    /// seen (the app opening, a write here, another process's commit), never by a status read.
-    func tellSyncTheStoreChanged() {
-        guard let counts = try? environment.items.counts() else { return }
+    /// Tells sync the store changed (`SyncControl.storeChanged`) and returns the status bar's
+    /// summary from the same read of the counts: called where a change is seen (the app
+    /// opening, another process's commit, and `ownWriteNoted` for a write here), never by a
+    /// status read. One read of the counts, not one for each: a poll runs this on the UI queue
+    /// at every commit it sees, ten times a second while a file uploads.
+    func storeChangeNoted() -> Message {
+        guard let counts = try? environment.items.counts() else { return currentSync() }
         environment.sync.storeChanged(counts: counts)
+        return .syncChanged(environment.sync.summary(counts: counts))
+    }
+
+    /// A write of this runtime's own committed: the poll need not read the list again for it
+    /// (the write's answer does), and sync hears of it (`storeChangeNoted`).
+    func ownWriteNoted() -> Message {
+        lastVersion = try? environment.items.dataVersion()
+        return storeChangeNoted()
     }
 
     /// Runs a sync status request on a background queue and answers on the UI queue, so the

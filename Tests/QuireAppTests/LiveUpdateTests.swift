@@ -4,6 +4,7 @@ import QuireCore
 import QuireStore
 import QuireTestSupport
 import QuireUI
+import Synchronization
 import TerminalUI
 import Testing
 
@@ -34,6 +35,35 @@ import Testing
         app.pollAndWait()
         #expect(app.text.contains("Written elsewhere"))
         #expect(frames() > before)
+    }
+
+    /// Counts the reads of the outbox's counts, over the real store's source.
+    struct CountingSource: WrappedItemSource {
+        final class Reads: Sendable {
+            let count = Atomic<Int>(0)
+            var now: Int { count.load(ordering: .sequentiallyConsistent) }
+        }
+        let base: any ItemSource
+        let reads: Reads
+        func counts() throws -> StoreCounts {
+            reads.count.add(1, ordering: .sequentiallyConsistent)
+            return try base.counts()
+        }
+    }
+
+    /// A poll that sees a commit tells sync and the status bar from one read of the counts:
+    /// it runs on the UI queue, at every commit, ten times a second while a file uploads.
+    @Test func aPollThatSeesACommitReadsTheCountsOnce() throws {
+        let reads = CountingSource.Reads()
+        let app = try AppHarness(
+            items: AppHarness.entries(5), source: { CountingSource(base: StoreItemSource(store: $0), reads: reads) })
+        let other = try AppDatabase.open(path: app.store.path)
+        let before = reads.now
+        try other.create(NewItem(title: "Written elsewhere"))
+        app.pollAndWait()
+        #expect(app.text.contains("Written elsewhere"))
+        #expect(app.text.contains("6 pending"), "the status bar has the new count")
+        #expect(reads.now - before == 1)
     }
 
     @Test func pagingMayReuseTheLastCountButARefreshCountsAgain() throws {

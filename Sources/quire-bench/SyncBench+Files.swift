@@ -1,4 +1,5 @@
 import Foundation
+import QuireApp
 import QuireCore
 import QuireCrypto
 import QuireProtocol
@@ -52,7 +53,8 @@ extension SyncBench {
             "device A's rounds upload it, then a new device B (download = \"always\") pulls the note",
             "and downloads it. Encrypted, every chunk is sealed on A and opened on B. Typing is timed",
             "in the app's runtime over a store of 10,000 items while a new copy of the file uploads",
-            "from that store, with the server in the background (`SCHED_IDLE`: it stands for a server",
+            "from that store, in rounds the app's sync worker starts, its news of each reaching the",
+            "runtime as in the app, with the server in the background (`SCHED_IDLE`: it stands for a server",
             "on another machine, and takes only cores nothing else wants), then with the server at",
             "normal priority on the same cores, then with sync idle, then with no sync and every core",
             "kept busy for as long as the upload took (the control), as under *Sync* above.", "",
@@ -213,12 +215,35 @@ extension SyncBench {
         let store = try AppDatabase.temporary(environment: .live)
         _ = try store.importItems(
             (0..<10_000).map { ImportEntry(title: "Item \($0)", body: "Line one of item \($0)\n") })
-        let (engine, _) = try await attached(path, in: store, server: server, encrypted: encrypted)
-        let typing = SyncBenchTyping(store: store)
+        let (engine, file) = try await attached(path, in: store, server: server, encrypted: encrypted)
+        // The upload runs as in the app: the worker starts round after round, and its news of
+        // each reaches the runtime.
+        let news = SyncNews(isLocked: { false })
+        let worker = SyncWorker(
+            runner: engine, scheduler: LiveSyncScheduler(now: { Date() }), onStatus: { news.workerChanged($0) })
+        news.link(worker: worker, hints: nil)
+        let settings = SyncSettings(
+            configPath: NSTemporaryDirectory() + "quire-bench-\(UUID().uuidString).toml",
+            credentialsPath: NSTemporaryDirectory() + "quire-bench-\(UUID().uuidString).credentials")
+        let typing = SyncBenchTyping(
+            store: store, sync: LiveSyncControl(settings: settings, worker: worker, engine: engine, news: news))
         let start = DispatchTime.now().uptimeNanoseconds
-        let busy = try await typing.measure(presses: 100) { try expect(await engine.runToCompletion()) }
+        let busy = try await typing.measure(presses: 100) {
+            worker.start()
+            defer { worker.stop() }
+            try await Self.waitUntilUploaded(file, in: store)
+        }
         let uploadSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return (busy, typing, uploadSeconds)
+    }
+
+    /// Returns once the server holds `file`, checking every 5 ms; throws after a minute.
+    private static func waitUntilUploaded(_ file: AttachedFile, in store: AppDatabase) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while try store.attachmentTransfers()[file.hash] != .uploaded {
+            guard Date() < deadline else { throw BenchFailure("the upload did not end within a minute") }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
     }
 
     /// An engine over `store` that moves files, with a note already on the server and the file

@@ -1,6 +1,7 @@
 import Foundation
 import QuireApp
 import QuireStore
+import QuireSync
 import QuireUI
 import TerminalUI
 
@@ -8,6 +9,9 @@ import TerminalUI
 /// writing into that same store: the worker must never make typing wait.
 struct SyncBenchTyping {
     let store: AppDatabase
+    /// The app's sync control, when a worker runs the sync as it does in the app: its news of
+    /// every round reaches the runtime as the app's does.
+    var sync: (any SyncControl)? = nil
 
     /// The latencies of a run of keys, and those of the keys pressed while the work still ran.
     typealias Run = (stats: TUIBenchStats, whileWorking: [Double])
@@ -16,8 +20,10 @@ struct SyncBenchTyping {
     /// timed and, when `busy` is given, for as long as it keeps running too. Returns the frame
     /// latencies in milliseconds and those of the keys pressed while `busy` still ran.
     func measure(presses: Int, while busy: (@Sendable () async throws -> Void)? = nil) async throws -> Run {
+        var environment = AppEnvironment(items: StoreItemSource(store: store))
+        if let sync { environment.sync = sync }
         let runtime = AppRuntime(
-            environment: AppEnvironment(items: StoreItemSource(store: store)),
+            environment: environment,
             backend: TestBackend(size: Size(width: 120, height: 40)), label: "quire.bench.typing")
         let clock = TUIBenchLatency.FrameClock()
         runtime.onFrame = { _ in clock.record() }

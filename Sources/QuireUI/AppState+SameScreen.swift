@@ -14,7 +14,7 @@ extension AppState {
     /// with the same status bar, and a key pressed meanwhile waited for them.
     public func drawsTheSameScreen(as drawn: AppState) -> Bool {
         var same = drawn
-        same.now = now
+        if !screenReadsTheClock { same.now = now }
         same.listRereadSince = listRereadSince
         same.heldSync = heldSync
         if screen != .syncStatus {
@@ -23,6 +23,13 @@ extension AppState {
             same.syncStatus = syncStatus
         }
         return same == self && drawn.syncLine == syncLine && drawn.syncIsUrgent == syncIsUrgent
+    }
+
+    /// The history screen reads the clock itself (a version of today shows its time, an older
+    /// one its date): there a new time is a new screen.
+    private var screenReadsTheClock: Bool {
+        if case .history = screen { return true }
+        return false
     }
 
     /// The status bar shows sync in the error colour: something waits for the person.

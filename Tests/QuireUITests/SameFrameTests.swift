@@ -109,6 +109,17 @@ import Testing
         harness.send(.tick(Fixtures.created.addingTimeInterval(3)))
         #expect(harness.state.syncLine != counting.syncLine, "\(harness.state.syncLine)")
         #expect(!harness.state.drawsTheSameScreen(as: counting))
+        // The history screen shows a version of today by its time, an older one by its date.
+        let list = Harness(size: .standard).state
+        var listNextDay = list
+        _ = listNextDay.update(.tick(Fixtures.created.addingTimeInterval(86_400)))
+        #expect(listNextDay.drawsTheSameScreen(as: list))
+        var history = list
+        history.screen = .history(HistoryState(itemID: "0193a9d2-0001-7000-8000-000000000000", title: "Ideas"))
+        var historyNextDay = history
+        _ = historyNextDay.update(.tick(Fixtures.created.addingTimeInterval(86_400)))
+        #expect(!historyNextDay.drawsTheSameScreen(as: history))
+
         // A key that moves the selection is a new screen.
         let beforeKey = harness.state
         harness.press(.character("j"))

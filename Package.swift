@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "QuireSync",
             dependencies: [
-                "QuireCore", "QuireProtocol", "QuireStore", "QuireCrypto", "CLinuxSched", grdb, logging,
+                "QuireCore", "QuireProtocol", "QuireStore", "QuireCrypto", grdb, logging,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
@@ -74,8 +74,6 @@ let package = Package(
         // No pkgConfig: ncursesw's .pc adds feature macros SwiftPM refuses (and warns about);
         // the headers live in /usr/include on Debian and the module map links ncursesw itself.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncursesw5-dev"])]),
-        // Linux's scheduler calls glibc does not wrap (a lane's slice): a header, no library.
-        .systemLibrary(name: "CLinuxSched"),
         .target(name: "NCursesBackend", dependencies: ["CNCurses", "TerminalUI"]),
         .target(name: "QuireApp", dependencies: ["QuireCore", "QuireUI", "QuireStore", "QuireSync", "TerminalUI"]),
 

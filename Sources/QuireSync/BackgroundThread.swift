@@ -4,9 +4,6 @@ import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
-#if os(Linux)
-    import CLinuxSched
-#endif
 
 /// A serial queue on a thread of its own, at a lower OS priority (nice 10) than the app's UI,
 /// for the work that must never make a key wait: attached files' transfers, the list's reads
@@ -24,14 +21,6 @@ import Synchronization
 public final class BackgroundThread: Sendable {
     /// The nice value every background lane asks for (Linux; elsewhere it runs at the process's).
     public static let niceness: Int32 = 10
-
-    /// The slice every background lane asks for, in nanoseconds (Linux 6.12 and later; the
-    /// default is 3 ms). A scheduler trace of typing during an upload, with nothing else left on
-    /// the UI queue, showed the slow keys' thread woken onto the core a lane held and waiting
-    /// 2 to 3 ms there, the other core idle: Linux lets the running thread finish its slice
-    /// before a woken one, whatever their nice values. With a short slice the key's thread
-    /// takes the core at once. The lane's share of the CPU stays what its nice value gives.
-    public static let sliceNanoseconds: UInt64 = 100_000
 
     /// The thread's name, as `top -H` and `/proc/self/task/*/comm` show it.
     public let name: String
@@ -67,28 +56,15 @@ public final class BackgroundThread: Sendable {
     /// Linux the nice value belongs to each thread, and process id 0 names the calling thread.
     private static func prepareThread(name: String) {
         #if os(Linux)
-            // Glibc's module leaves SCHED_BATCH out (it is under _GNU_SOURCE); Linux numbers it 3.
+            // SCHED_BATCH first (the nice value set after it is kept); Glibc's module leaves
+            // the constant out (it is under _GNU_SOURCE), and Linux numbers it 3.
             let batch: Int32 = 3
-            if quire_sched_set_fair(UInt32(batch), niceness, sliceNanoseconds) != 0 {
-                // A kernel that refuses the call: the policy first (the nice value set after it
-                // is kept), without a slice of its own.
-                var parameters = sched_param()
-                _ = sched_setscheduler(0, batch, &parameters)
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-            }
+            var parameters = sched_param()
+            _ = sched_setscheduler(0, batch, &parameters)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
             // Named from the thread itself (Foundation gives the OS no name set before `start`,
             // and glibc's call for it is not imported). The kernel keeps 15 bytes of it.
             try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
-        #endif
-    }
-
-    /// The calling thread's slice in nanoseconds as the kernel reports it (Linux; 0 elsewhere),
-    /// for tests that check where work ran.
-    public static func currentSlice() -> UInt64 {
-        #if os(Linux)
-            return UInt64(quire_sched_slice())
-        #else
-            return 0
         #endif
     }
 

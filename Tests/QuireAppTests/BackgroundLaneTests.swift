@@ -22,7 +22,6 @@ import Testing
     struct Read: Equatable {
         var niceness: Int32
         var policy: Int32
-        var slice: UInt64
         var framesDrawn: Int
     }
 
@@ -50,18 +49,11 @@ import Testing
         func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
             let read = Read(
                 niceness: BackgroundThread.currentNiceness(), policy: sched_getscheduler(0),
-                slice: BackgroundThread.currentSlice(), framesDrawn: recorder.framesDrawn)
+                framesDrawn: recorder.framesDrawn)
             recorder.reads.withLock { $0.append(read) }
             return try base.page(query, offset: offset, limit: limit, totalMayBeStale: totalMayBeStale)
         }
     }
-
-    /// Linux 6.12 and later read a fair thread's slice from `sched_setattr`; older ones keep
-    /// their own, and a lane there runs without one.
-    static let kernelTakesASlice: Bool = {
-        let release = ProcessInfo.processInfo.operatingSystemVersion
-        return (release.majorVersion, release.minorVersion) >= (6, 12)
-    }()
 
     /// Linux's number for SCHED_BATCH (Glibc's module leaves the constant out).
     static let batchPolicy: Int32 = 3
@@ -96,9 +88,6 @@ import Testing
         for read in refresh + search {
             #expect(read.niceness == lowered, "read at the lane's priority: \(read)")
             #expect(read.policy == Self.batchPolicy, "as a batch thread, which never takes the core on waking: \(read)")
-            #expect(
-                read.slice == BackgroundThread.sliceNanoseconds || !Self.kernelTakesASlice,
-                "with a short slice, which a key's thread does not wait out: \(read)")
         }
         #expect(
             refresh.allSatisfy { $0.framesDrawn > before },

@@ -201,7 +201,21 @@ public struct AttachmentStore: Sendable {
 
     /// Copies the bytes of `hash` to `destination` (replacing what is there), checking on the
     /// way that they still hash to their name: a file damaged on disk is refused, not passed on.
-    public func copy(_ hash: String, to destination: String) throws(AttachmentStoreError) {
+    ///
+    /// A regular file is replaced whole (a temporary file renamed over it), and through a
+    /// symbolic link the file it names is, the link kept. Anything else (`/dev/stdout`, a pipe,
+    /// a terminal, `/dev/null`) is written into, as `cp` does: renaming over it would replace
+    /// the name with a file, and did (`--output /dev/stdout` put 30 MB where `/dev/stdout` was).
+    @discardableResult
+    public func copy(_ hash: String, to destination: String) throws(AttachmentStoreError) -> CopyTarget {
+        var status = stat()
+        if stat(destination, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            guard let output = FileHandle(forWritingAtPath: destination) else { throw .unwritable(destination) }
+            defer { try? output.close() }
+            try write(hash, to: output)
+            return .stream
+        }
+        let destination = Self.followingLinks(destination)
         guard let input = FileHandle(forReadingAtPath: path(of: hash)) else { throw .notHere(hash) }
         defer { try? input.close() }
         let temporary = destination + ".quire-" + UUID().uuidString.prefix(8)
@@ -226,6 +240,22 @@ public struct AttachmentStore: Sendable {
         guard Self.hex(hasher.finalize()) == hash else { throw .corrupt(hash) }
         guard rename(temporary, destination) == 0 else { throw .unwritable(destination) }
         moved = true
+        return .file
+    }
+
+    /// What `copy` wrote to: a file it saved, or a stream (a pipe, a terminal, a device) it
+    /// wrote into, where a line saying "saved" would land among the bytes.
+    public enum CopyTarget: Sendable {
+        case file
+        case stream
+    }
+
+    /// The path a chain of symbolic links ends at; `path` itself when it is no link (or the
+    /// chain is broken).
+    private static func followingLinks(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Writes the bytes of `hash` to a handle (standard output), checking them as `copy` does;

@@ -201,8 +201,10 @@ struct AttachmentGetCommand: AsyncParsableCommand {
             if output == nil, FileManager.default.fileExists(atPath: destination) {
                 throw CLIFailure.badInput("\(destination) already exists: give --output PATH to write it elsewhere")
             }
-            try attachments.copy(file.hash, to: destination)
-            out.line("saved: \(file.name) (\(ByteCount.text(file.size))) to \(destination)")
+            // Into `/dev/stdout` or a pipe the bytes go alone, as with `--output -`.
+            if try attachments.copy(file.hash, to: destination) == .file {
+                out.line("saved: \(file.name) (\(ByteCount.text(file.size))) to \(destination)")
+            }
         } catch let error as AttachmentStoreError {
             throw CLIFailure(.badInput, error.description)
         }

@@ -52,6 +52,23 @@ public final class BackgroundThread: Sendable {
         }
     }
 
+    /// Returns what `make` returns, run on a new thread at the lanes' priority that ends with
+    /// it: every thread `make` starts inherits that priority (Linux gives a new thread its
+    /// creator's nice value and policy). For pools of threads made once for the process, so
+    /// that their priority is chosen here rather than by whichever thread used them first.
+    public static func startingThreadsBelowTheUI<Made: Sendable>(_ make: @escaping @Sendable () -> Made) -> Made {
+        let made = Mutex<Made?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            prepareThread(name: "quire.starter")
+            made.withLock { $0 = make() }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        return made.withLock { $0! }
+    }
+
     /// Sets the calling thread's nice value and name; a failure leaves them as they were. On
     /// Linux the nice value belongs to each thread, and process id 0 names the calling thread.
     private static func prepareThread(name: String) {

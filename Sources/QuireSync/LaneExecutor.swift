@@ -6,7 +6,8 @@ import Foundation
 /// `SyncEngine` runs each attachment step with `transfers` as the task's preference, so
 /// everything the step does outside an actor (reading the file, sealing, hashing, the store's
 /// records of progress, the code around each request) runs there; the chunk requests' network
-/// I/O runs on the HTTP client's event loop. In the app (`SyncEngine.runsBelowTheUI`) its item
+/// I/O runs on the HTTP client's event loop (below the UI too in the app:
+/// `HTTPSyncTransport.sendRequestsBelowTheUI`). In the app (`SyncEngine.runsBelowTheUI`) its item
 /// rounds run on `rounds` (a pull applying its pages, the pushes) and the page a pull asks for
 /// while it applies the last one is decoded on `readAhead`. Three lanes, not one: an upload's
 /// chunk never holds a title edit's round, and the next page still decodes while the last one

@@ -16,6 +16,9 @@ func openTUI(help: String) throws {
         throw CLIFailure.badInput(
             "the full-screen app needs a terminal; use the commands instead, e.g. 'quire list' (see 'quire --help')")
     }
+    // The network's threads below the UI, as sync's rounds and transfers are: before anything
+    // makes a request.
+    HTTPSyncTransport.sendRequestsBelowTheUI()
     let environment = ProcessInfo.processInfo.environment
     let store = try StoreAccess.open()
     let session = TerminalSession()

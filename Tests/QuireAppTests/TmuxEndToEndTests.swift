@@ -31,12 +31,21 @@ import Testing
         /// Starts quire on an empty store in a pane, once its list shows, and reads its pid: the
         /// pane's shell records its own pid and then becomes quire.
         func startRecordingPID() throws -> (Tmux, Int32) {
-            let script = script().replacingOccurrences(
-                of: " '\(quire)'\n", with: " sh -c 'echo $$ > \(home)/pid; exec \"$0\"' '\(quire)'\n")
-            let tmux = try Tmux(script: script, directory: home)
+            let tmux = try Tmux(script: scriptRecordingPID(), directory: home)
             #expect(tmux.waitFor { $0.contains("Nothing here yet") })
+            return (tmux, try recordedPID())
+        }
+
+        /// `script()`, with quire's pid written to the home's `pid` file as it starts.
+        func scriptRecordingPID() -> String {
+            script().replacingOccurrences(
+                of: " '\(quire)'\n", with: " sh -c 'echo $$ > \(home)/pid; exec \"$0\"' '\(quire)'\n")
+        }
+
+        /// The pid `scriptRecordingPID` wrote.
+        func recordedPID() throws -> Int32 {
             let text = try String(contentsOfFile: home + "/pid", encoding: .utf8)
-            return (tmux, try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))))
+            return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
 
         /// `quire` as a command, for checking the database.

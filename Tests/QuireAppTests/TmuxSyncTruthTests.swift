@@ -8,8 +8,8 @@ import Testing
 /// `quire` in tmux and the built `quire-server` on a loopback port, which the tests kill,
 /// start again and revoke tokens on.
 @Suite(.serialized, Tmux.required) struct TmuxSyncTruthTests {
-    /// Runs `body` with a server and one device signed in to it, its app open and live; the app
-    /// quits cleanly afterwards.
+    /// Runs `body` with a server and one device signed in to it, its app open and live (its pid
+    /// in `device.recordedPID()`); the app quits cleanly afterwards.
     func withLiveDevice(_ body: (TmuxSyncTests.Server, TmuxEndToEndTests.Setup, Tmux) throws -> Void) throws {
         let server = try TmuxSyncTests.Server(binary: try #require(BuiltProduct.path("quire-server")))
         let device = try TmuxEndToEndTests.Setup()
@@ -19,7 +19,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: device.home)
         }
         #expect(try device.cli("remote", "set", server.url, "--token", server.token).status == 0)
-        let tmux = try Tmux(script: device.script(), directory: device.home)
+        let tmux = try Tmux(script: device.scriptRecordingPID(), directory: device.home)
         #expect(tmux.waitFor(timeout: 20) { $0.contains("· live") }, "\(tmux.capture())")
         try body(server, device, tmux)
         tmux.keys("q")

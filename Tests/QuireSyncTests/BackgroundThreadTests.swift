@@ -38,4 +38,24 @@ import Testing
         #expect(recorded.policy == 3, "SCHED_BATCH: a wake-up never takes the core from the UI")
         #expect(recorded.name == "quire.test-lane", "named for `top -H`")
     }
+
+    /// A pool made through it starts its threads below the UI, whichever thread asks; the
+    /// thread that asks keeps its own priority.
+    @Test func threadsStartedBelowTheUIInheritTheLanesPriority() async throws {
+        let policyBefore = sched_getscheduler(0)
+        let started = BackgroundThread.startingThreadsBelowTheUI {
+            let seen = Mutex<(niceness: Int32, policy: Int32)?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                seen.withLock { $0 = (BackgroundThread.currentNiceness(), sched_getscheduler(0)) }
+                done.signal()
+            }.start()
+            done.wait()
+            return seen.withLock { $0 }
+        }
+        let recorded = try #require(started)
+        #expect(recorded.niceness == max(BackgroundThread.currentNiceness(), BackgroundThread.niceness))
+        #expect(recorded.policy == 3, "SCHED_BATCH, as the lanes")
+        #expect(sched_getscheduler(0) == policyBefore, "the asking thread is left as it was")
+    }
 }

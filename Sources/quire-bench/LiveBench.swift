@@ -198,7 +198,7 @@ struct LiveBench: AsyncParsableCommand {
         let follower: HintFollower
 
         init(server: BenchServer) throws {
-            database = try AppDatabase.temporary(environment: .live)
+            database = try BenchStores.temporary()
             let live = database.environment
             let (url, token) = (server.url, server.token)
             engine = SyncEngine(

@@ -93,7 +93,7 @@ extension SyncBench {
     private func upAndDown(_ path: String, encrypted: Bool) async throws -> FileTransferRun {
         let server = try await prepared(BenchServer(binary: self.server), encrypted: encrypted)
         defer { server.stop() }
-        let sender = try AppDatabase.temporary(environment: .live)
+        let sender = try BenchStores.temporary()
         let (senderEngine, file) = try await attached(path, in: sender, server: server, encrypted: encrypted)
         let clientCPU = Self.processCPUSeconds()
         let transferCPU = Self.threadCPUSeconds(named: "quire.transfer")
@@ -113,7 +113,7 @@ extension SyncBench {
         guard senderEngine.attachments?.bytesSent == expected else {
             throw BenchFailure("\(senderEngine.attachments?.bytesSent ?? 0) bytes sent, not \(expected)")
         }
-        let receiver = try AppDatabase.temporary(environment: .live)
+        let receiver = try BenchStores.temporary()
         let receiverEngine = try engine(for: receiver, server: server, encrypted: encrypted)
         receiverEngine.attachments = AttachmentSync(store: receiver)
         let download = try await timed { try expect(await receiverEngine.runToCompletion()) }
@@ -212,7 +212,7 @@ extension SyncBench {
     {
         let server = try await prepared(BenchServer(binary: self.server, priority: priority), encrypted: encrypted)
         defer { server.stop() }
-        let store = try AppDatabase.temporary(environment: .live)
+        let store = try BenchStores.temporary()
         _ = try store.importItems(
             (0..<10_000).map { ImportEntry(title: "Item \($0)", body: "Line one of item \($0)\n") })
         let (engine, file) = try await attached(path, in: store, server: server, encrypted: encrypted)

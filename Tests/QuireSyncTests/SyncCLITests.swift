@@ -170,6 +170,9 @@ extension QuireBinary {
     @Test func syncExitsThreeWhileTheServerIsDownAndKeepsTheChanges() async throws {
         let (server, token) = try await SyncTestServer.running(user: "ann")
         await server.stop()
+        // Its port kept from the other tests' servers while it is down: one of them started
+        // there once, and this device's sync met it (401) instead of a closed port.
+        var downPort: RefusingPort? = try RefusingPort(port: server.port)
         let home = try makeHome()
         defer { try? FileManager.default.removeItem(atPath: home) }
         try await setRemote(server.baseURL, token: token, home: home)
@@ -193,6 +196,8 @@ extension QuireBinary {
         #expect(try json.object()["outcome"] as? String == "unreachable")
 
         // The server comes back where it was: the kept change goes through.
+        #expect(downPort != nil)
+        downPort = nil
         try await server.start()
         defer { Task { await server.stop() } }
         let back = try await QuireBinary.execute(["sync"], home: home)

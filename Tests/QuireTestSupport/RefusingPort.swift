@@ -11,9 +11,11 @@ public final class RefusingPort: @unchecked Sendable {
     public let port: Int
     private let descriptor: Int32
 
-    public init() throws {
+    /// A free port, or `port` when given: a stopped server's, kept from other tests until it
+    /// starts there again (release this first).
+    public init(port: Int = 0) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = DroppingProxy.loopback(port: 0)
+        var address = DroppingProxy.loopback(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -29,7 +31,7 @@ public final class RefusingPort: @unchecked Sendable {
             throw ChildProcessError("cannot bind a loopback port")
         }
         self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: actual.sin_port))
+        self.port = Int(UInt16(bigEndian: actual.sin_port))
     }
 
     deinit { close(descriptor) }

@@ -55,6 +55,9 @@ public final class AttachmentSync: Sendable {
     public enum Outcome: Hashable, Sendable {
         /// Nothing left to move.
         case done
+        /// Nothing left to move now, but a file an item here refers to is not on the server yet:
+        /// the device that attached it is still sending it.
+        case awaitingUploads
         /// The step stopped with work left (its budget, or an item change waiting).
         case moreToDo
         case failed(SyncTransportError)
@@ -106,15 +109,16 @@ public final class AttachmentSync: Sendable {
             }
             // A file the server turned out to lack is sent by the next step.
             guard policy() == .always else { return resend ? .moreToDo : .done }
+            var awaited = false
             for reference in references where !local.contains(reference.file.hash) && sealer.carries(reference.file) {
                 if case .refused? = transfers[reference.file.hash] { continue }
                 guard
                     try await download(
                         reference.file, transport: transport, sealer: sealer, budget: &budget,
-                        itemWorkWaiting: itemWorkWaiting)
+                        itemWorkWaiting: itemWorkWaiting, awaited: &awaited)
                 else { return .moreToDo }
             }
-            return resend ? .moreToDo : .done
+            return resend ? .moreToDo : awaited ? .awaitingUploads : .done
         } catch let error as SyncTransportError {
             return .failed(error)
         } catch {
@@ -297,10 +301,22 @@ public final class AttachmentSync: Sendable {
         _ file: AttachedFile, transport: any AttachmentTransport, sealer: (any ChunkSealer)? = nil, budget: inout Int,
         itemWorkWaiting: @Sendable () -> Bool
     ) async throws -> Bool {
+        var awaited = false
+        return try await download(
+            file, transport: transport, sealer: sealer, budget: &budget, itemWorkWaiting: itemWorkWaiting,
+            awaited: &awaited)
+    }
+
+    /// `download`, setting `awaited` when the file is not on the server yet.
+    private func download(
+        _ file: AttachedFile, transport: any AttachmentTransport, sealer: (any ChunkSealer)?, budget: inout Int,
+        itemWorkWaiting: @Sendable () -> Bool, awaited: inout Bool
+    ) async throws -> Bool {
         let sealer = sealer ?? self.sealer
         do {
             return try await fetch(
-                file, transport: transport, sealer: sealer, budget: &budget, itemWorkWaiting: itemWorkWaiting)
+                file, transport: transport, sealer: sealer, budget: &budget, itemWorkWaiting: itemWorkWaiting,
+                awaited: &awaited)
         } catch let error as FileCipherError {
             // Fetching it again would bring the same bytes: the file is marked, not retried.
             store.attachmentStore.discardPartial(file.hash)
@@ -311,7 +327,7 @@ public final class AttachmentSync: Sendable {
 
     private func fetch(
         _ file: AttachedFile, transport: any AttachmentTransport, sealer: any ChunkSealer, budget: inout Int,
-        itemWorkWaiting: @Sendable () -> Bool
+        itemWorkWaiting: @Sendable () -> Bool, awaited: inout Bool
     ) async throws -> Bool {
         let local = store.attachmentStore
         let address = try sealer.fileAddress(of: file)
@@ -319,8 +335,12 @@ public final class AttachmentSync: Sendable {
         do {
             manifest = try await transport.file(address)
         } catch {
-            // Not uploaded yet by the device that attached it: the next round asks again.
-            if case .status(404, _, _) = error { return true }
+            // Not uploaded yet by the device that attached it: the next round asks again, and
+            // the worker starts it sooner than the periodic pull (`filesAwaitedLooks`).
+            if case .status(404, _, _) = error {
+                awaited = true
+                return true
+            }
             throw error
         }
         if file.wrappedKey != nil, manifest.chunks.count != Self.chunkCount(size: file.size) {

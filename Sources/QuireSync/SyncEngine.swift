@@ -46,8 +46,10 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
     public var runsBelowTheUI = false
     let connect: @Sendable () -> (any SyncTransport)?
     private let lock: SyncLock?
-    /// Guards `lastHashCheck`, `reports` and `firstPullReceived`.
+    /// Guards `lastHashCheck`, `reports`, `firstPullReceived` and `awaitedLooks`.
     private let mutex = NSLock()
+    /// Rounds in a row whose files' step found a file not on the server yet.
+    private var awaitedLooks = 0
     private var lastHashCheck: Date?
     private var reports: [SyncRoundReport] = []
     /// Items the first pull under way has brought; nil when none runs (see `onFirstPull`).
@@ -107,6 +109,10 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
 
     /// Runs rounds until the work is done or a failure needs the person or a backoff, as
     /// `quire sync` does: a resync when asked for, and waiting for another process's round.
+    /// Rounds in a row that caught up while a file an item here refers to was not on the
+    /// server yet (`AttachmentSync.Outcome.awaitingUploads`); 0 once none waits.
+    public var filesAwaitedLooks: Int { mutex.withLock { awaitedLooks } }
+
     public func runToCompletion(waitingForLock timeout: TimeInterval = 30) async -> SyncMachine.RoundOutcome {
         var kind = SyncMachine.RoundKind.normal
         var resyncs = 0
@@ -249,7 +255,12 @@ public final class SyncEngine: SyncRoundRunner, @unchecked Sendable {
                 transport: transport, sealer: sealer, itemWorkWaiting: { (try? ledger.hasSendableOps()) ?? false })
         }
         switch outcome {
-        case .done: return .caughtUp
+        case .done:
+            mutex.withLock { awaitedLooks = 0 }
+            return .caughtUp
+        case .awaitingUploads:
+            mutex.withLock { awaitedLooks += 1 }
+            return .caughtUp
         case .moreToDo: return .moreToDo
         case .failed(let error): return try failed(error)
         case .localFailure(let reason): return .localFailure(reason)

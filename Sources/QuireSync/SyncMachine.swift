@@ -18,6 +18,9 @@ public struct SyncMachine: Sendable {
         public var debounce: TimeInterval = 0.3
         /// How often to pull while running, when nothing else started a round.
         public var periodic: TimeInterval = 60
+        /// How soon to look again for a file another device is still uploading (no hint comes
+        /// when it arrives); doubled for each look that finds it still missing, up to `periodic`.
+        public var awaitedFileLook: TimeInterval = 2
         public var backoff = SyncBackoff()
         /// How soon to try again when another process holds the sync lock of this database.
         public var busyRetry: TimeInterval = 1
@@ -84,6 +87,9 @@ public struct SyncMachine: Sendable {
         case hintsLost
         case timerFired(Timer)
         case roundFinished(RoundOutcome)
+        /// The round that just caught up left a file an item here refers to waiting on the
+        /// server; `looks` rounds in a row have found it so.
+        case filesAwaited(looks: Int)
     }
 
     public enum Action: Hashable, Sendable {
@@ -260,6 +266,12 @@ public struct SyncMachine: Sendable {
             guard case .running(let round) = phase else { return [] }
             status.roundsFinished += 1
             return finish(round, outcome, now: now, random: &random)
+
+        case .filesAwaited(let looks):
+            // The next pull comes sooner; a round already started again looks anyway.
+            guard phase == .idle, looks > 0 else { return [] }
+            let doubled = configuration.awaitedFileLook * pow(2, Double(min(looks - 1, 30)))
+            return [.schedule(.periodic, at: now + min(configuration.periodic, doubled))]
         }
     }
 

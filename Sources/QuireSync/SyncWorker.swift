@@ -12,9 +12,15 @@ public protocol SyncRoundRunner: Sendable {
     /// so that a round is handed over the moment the worker decides on it, and not whenever
     /// the shared pool of task threads next has a thread free.
     func start(_ kind: SyncMachine.RoundKind, completion: @escaping @Sendable (SyncMachine.RoundOutcome) -> Void)
+    /// Rounds in a row that caught up while a file an item here refers to was not on the
+    /// server yet (its device still sending it); 0 when none waits. The worker then looks
+    /// again sooner than the periodic pull: no hint comes when a file arrives.
+    var filesAwaitedLooks: Int { get }
 }
 
 extension SyncRoundRunner {
+    public var filesAwaitedLooks: Int { 0 }
+
     public func start(_ kind: SyncMachine.RoundKind, completion: @escaping @Sendable (SyncMachine.RoundOutcome) -> Void)
     {
         Task { completion(await run(kind)) }
@@ -104,7 +110,11 @@ public final class SyncWorker: @unchecked Sendable {
             // The outcome always comes back through the queue, even when the runner answers
             // at once, so that `handle` never runs inside itself.
             runner.start(kind) { outcome in
-                self.queue.async { self.handle(.roundFinished(outcome)) }
+                let looks = outcome == .caughtUp ? self.runner.filesAwaitedLooks : 0
+                self.queue.async {
+                    self.handle(.roundFinished(outcome))
+                    if looks > 0 { self.handle(.filesAwaited(looks: looks)) }
+                }
             }
         case .schedule(let kind, let deadline):
             timers[kind]?.timer.cancel()

@@ -43,6 +43,25 @@ struct ConstantRandom: RandomNumberGenerator, Sendable {
         #expect(actions.contains(.report(machine.status)))
     }
 
+    /// A file another device is still sending: the next pull comes 2 s after a round that
+    /// caught up found it missing, then 4, 8 … s, never later than the periodic pull; a round
+    /// already started again decides for itself.
+    @Test func aFileStillOnTheWayBringsThePeriodicPullCloserWithBackoff() {
+        var machine = runningIdle()
+        var random = ConstantRandom(value: 0)
+        let first = machine.handle(.filesAwaited(looks: 1), now: t0, random: &random)
+        #expect(schedules(first) == [.periodic: t0 + 2])
+        #expect(rounds(machine.handle(.timerFired(.periodic), now: t0 + 2, random: &random)) == [.normal])
+        #expect(machine.handle(.filesAwaited(looks: 2), now: t0 + 2, random: &random).isEmpty, "a round runs")
+        let finished = machine.handle(.roundFinished(.caughtUp), now: t0 + 3, random: &random)
+        #expect(schedules(finished) == [.periodic: t0 + 63], "the periodic pull, as after any round")
+        #expect(schedules(machine.handle(.filesAwaited(looks: 2), now: t0 + 3, random: &random)) == [.periodic: t0 + 7])
+        #expect(
+            schedules(machine.handle(.filesAwaited(looks: 4), now: t0 + 3, random: &random)) == [.periodic: t0 + 19])
+        #expect(
+            schedules(machine.handle(.filesAwaited(looks: 9), now: t0 + 3, random: &random)) == [.periodic: t0 + 63])
+    }
+
     /// A hint stream that was open and ended is news: an idle machine checks the server at
     /// once (a killed server or a revoked token shows in a second), a waiting one keeps its
     /// backoff, and a paused one stays paused.

@@ -32,7 +32,7 @@ extension AppRuntime {
         session.stopWatching()
         backend.resume()
         forgetScreen()
-        lastVersion = try? environment.items.dataVersion()
+        markStoreSeen()
         if startError == nil, let status,
             let problem = AppRuntime.editorFailure(status, command: environment.editorCommand)
         {

@@ -25,6 +25,9 @@ public final class AppRuntime: @unchecked Sendable {
     private var drawnState: AppState?
     /// The store's data version when we last read it; a different one means someone wrote.
     var lastVersion: Int?
+    /// The store's shown version then: when only the data version moved, the commits were
+    /// sync's own records, and the list need not be read again.
+    var lastShownVersion: Int?
     private var pollTimer: (any DispatchSourceTimer)?
     private var started = false
     private var stopped = false
@@ -76,7 +79,7 @@ public final class AppRuntime: @unchecked Sendable {
             guard !started else { return }
             started = true
             state = AppState(size: backend.size, today: environment.today())
-            lastVersion = try? environment.items.dataVersion()
+            markStoreSeen()
             lastLoadedQuery = state.list.query
             var messages: [Message] = [.tick(environment.now()), storeChangeNoted()]
             for effect in state.start() { messages += perform(effect) }
@@ -273,18 +276,31 @@ public final class AppRuntime: @unchecked Sendable {
     /// store's data version sees them all); otherwise ticks the clock when that changes what
     /// is on screen (a countdown, a notice's time being up). The sync worker's own state is
     /// never read here: it arrives as `syncWorkerChanged` messages.
+    ///
+    /// Commits that touched only sync's own records (the shown version stayed) read the sync
+    /// status screen and an item's files again, not the list: an upload commits its progress
+    /// at every chunk, and a list read for each took the cores the keys wanted.
     func checkForChanges() {
         guard !stopped else { return }
         if let version = try? environment.items.dataVersion(), version != lastVersion {
             activity.begin()
             defer { activity.end() }
             lastVersion = version
-            process([.storeChanged, storeChangeNoted()])
+            let shown = try? environment.items.shownVersion()
+            let screensMayChange = shown == nil || shown != lastShownVersion
+            lastShownVersion = shown
+            process([screensMayChange ? .storeChanged : .syncRecordsChanged, storeChangeNoted()])
         } else if state.tickChangesScreen(at: environment.now()) {
             activity.begin()
             defer { activity.end() }
             process([])
         }
+    }
+
+    /// Notes the store's versions as seen: what they count is on screen, or being read for it.
+    func markStoreSeen() {
+        lastVersion = try? environment.items.dataVersion()
+        lastShownVersion = try? environment.items.shownVersion()
     }
 
     /// The sync summary from the store's counts, as a message.

@@ -46,6 +46,9 @@ public protocol ItemSource: Sendable {
     func counts() throws -> StoreCounts
     /// A number that changes whenever anyone commits to the store (any process).
     func dataVersion() throws -> Int
+    /// A number that changes with every commit that may change what a screen shows, and stays
+    /// when a commit touched only sync's own records (its log, a file's transfer progress).
+    func shownVersion() throws -> Int
 }
 
 extension ItemSource {
@@ -56,6 +59,9 @@ extension ItemSource {
     public func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
         try page(query, offset: offset, limit: limit)
     }
+
+    /// A source with no records of its own for sync: every commit may change a screen.
+    public func shownVersion() throws -> Int { try dataVersion() }
 }
 
 /// A window of the list as the store answered.

@@ -194,6 +194,10 @@ public struct StoreItemSource: ItemSource {
     public func dataVersion() throws -> Int {
         try store.dataVersion()
     }
+
+    public func shownVersion() throws -> Int {
+        try store.shownVersion()
+    }
 }
 
 /// The last answer for one list query, valid for one data version of the store: a list's count

@@ -303,7 +303,7 @@ extension AppRuntime {
     /// A write of this runtime's own committed: the poll need not read the list again for it
     /// (the write's answer does), and sync hears of it (`storeChangeNoted`).
     func ownWriteNoted() -> Message {
-        lastVersion = try? environment.items.dataVersion()
+        markStoreSeen()
         return storeChangeNoted()
     }
 

@@ -649,6 +649,30 @@ extension AppDatabase {
                 try db.execute(sql: "ALTER TABLE syncMeta ADD COLUMN lockedAt TEXT")
             }
         }
+        migrator.registerMigration("v27 shown version") { db in
+            // A count of the commits that may change what a screen shows (`shownVersion()`). A
+            // poll that sees the data version move reads it: when it stayed, the commits touched
+            // only sync's own records (its log, its meta, a file's transfer progress, which an
+            // upload commits at every chunk), and the list is not read again for them.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS shownVersion (n INTEGER NOT NULL);
+                    INSERT INTO shownVersion SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM shownVersion);
+                    """)
+            let tables = [
+                "item", "itemVersion", "outbox", "conflict", "draft", "itemLink", "itemLinkStale", "purgedItem",
+                "unreadableItem", "attachmentClaim",
+            ]
+            for table in tables {
+                for event in ["INSERT", "UPDATE", "DELETE"] {
+                    try db.execute(
+                        sql: """
+                            CREATE TRIGGER IF NOT EXISTS \(table)_shown_on_\(event.lowercased()) AFTER \(event) ON \(table)
+                            BEGIN UPDATE shownVersion SET n = n + 1; END;
+                            """)
+                }
+            }
+        }
         return migrator
     }
 

@@ -313,9 +313,29 @@ public final class AppDatabase: Sendable {
     public func dataVersion() throws(StoreError) -> Int {
         try withStoreErrors { try versionReader.dataVersion(path: path) }
     }
+
+    /// A count of the commits that may change what a screen shows: every write to a table
+    /// not in `tablesNotShown` adds to it (triggers, `v27 shown version`). A poll reads it
+    /// when the data version moved, to tell an item's change from an upload's progress.
+    public func shownVersion() throws(StoreError) -> Int {
+        try withStoreErrors { try versionReader.shownVersion(path: path) }
+    }
+
+    /// The tables whose writes leave `shownVersion()` as it is: sync's own records, which the
+    /// sync status screen and an item's files read again at every change, and tables kept by
+    /// triggers from tables that count. Any other table must add to it (a test checks).
+    public static let tablesNotShown: Set<String> = [
+        // Sync's own records.
+        "syncMeta", "syncEvent", "attachmentTransfer",
+        // Kept by triggers on `item` and `outbox`.
+        "itemCode", "itemTally", "outboxTally", "itemTag", "itemTitle", "itemSearch", "itemHeadSearch",
+        // The counter itself, and the migrations' record.
+        "shownVersion", "grdb_migrations",
+    ]
 }
 
-/// Owns the read-only connection behind `dataVersion()`; the lock guards its lazy opening.
+/// Owns the read-only connection behind `dataVersion()` and `shownVersion()`; the lock guards
+/// its lazy opening.
 private final class VersionReader: @unchecked Sendable {
     private let lock = NSLock()
     private var queue: DatabaseQueue?
@@ -328,6 +348,14 @@ private final class VersionReader: @unchecked Sendable {
     }
 
     func dataVersion(path: String) throws -> Int {
+        try read(path: path) { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+
+    func shownVersion(path: String) throws -> Int {
+        try read(path: path) { db in try Int.fetchOne(db, sql: "SELECT n FROM shownVersion") ?? 0 }
+    }
+
+    private func read(path: String, _ body: (Database) throws -> Int) throws -> Int {
         lock.lock()
         defer { lock.unlock() }
         if queue == nil {
@@ -337,8 +365,6 @@ private final class VersionReader: @unchecked Sendable {
             configuration.label = "Quire.dataVersion"
             queue = try DatabaseQueue(path: path, configuration: configuration)
         }
-        return try queue!.inDatabase { db in
-            try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        }
+        return try queue!.inDatabase(body)
     }
 }

@@ -27,6 +27,8 @@ extension AppState {
             listRereadSince = now ?? .distantPast
             return [reload(isRefresh: true)] + syncStatusStoreChanged() + refreshReview() + refreshHistory()
                 + refreshEditor()
+        case .syncRecordsChanged:
+            return syncStatusStoreChanged() + readAttachmentStates()
         case .listLoaded(let page):
             // The item view's files may have changed with the page (attached, uploaded, fetched).
             return apply(page) + readAttachmentStates()

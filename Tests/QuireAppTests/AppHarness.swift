@@ -79,6 +79,16 @@ final class AppHarness: @unchecked Sendable {
         #expect(runtime.waitUntilIdle(), "the app did not become idle")
     }
 
+    /// Opens the selected item's view and attaches the file at `path` as a person does (`a`,
+    /// the path, `Enter`), then waits until the app says it is attached.
+    func attachInTheItemView(_ path: String) {
+        press(.enter, .character("a"))
+        type(path)
+        press(.enter)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        #expect(waitFor { text.contains("Attached \(name)") }, "\(text)")
+    }
+
     /// Runs one poll of the store and the clock (what the timer does) and waits until it is
     /// drawn: a test that something did not happen drives the poll instead of waiting it out.
     func pollAndWait() {

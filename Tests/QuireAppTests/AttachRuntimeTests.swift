@@ -17,10 +17,7 @@ import Testing
                 try AppHarness.settings(in: directory).setDataKeys(keys)
                 try Data("boarding pass".utf8).write(to: URL(fileURLWithPath: directory + "/tickets.pdf"))
             })
-        app.press(.enter, .character("a"))
-        app.type(app.directory + "/tickets.pdf")
-        app.press(.enter)
-        #expect(app.waitFor { app.text.contains("Attached tickets.pdf") }, "\(app.text)")
+        app.attachInTheItemView(app.directory + "/tickets.pdf")
 
         let item = try #require(try app.store.items(matching: .live).first)
         let file = try #require(item.attachments.first)

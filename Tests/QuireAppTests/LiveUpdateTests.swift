@@ -37,6 +37,49 @@ import Testing
         #expect(frames() > before)
     }
 
+    /// Counts the pages of the list read, over the real store's source.
+    struct PageCountingSource: WrappedItemSource {
+        let base: any ItemSource
+        let reads: CountingSource.Reads
+        func page(_ query: ListQuery, offset: Int, limit: Int) throws -> ItemWindow {
+            try page(query, offset: offset, limit: limit, totalMayBeStale: false)
+        }
+        func page(_ query: ListQuery, offset: Int, limit: Int, totalMayBeStale: Bool) throws -> ItemWindow {
+            reads.count.add(1, ordering: .sequentiallyConsistent)
+            return try base.page(query, offset: offset, limit: limit, totalMayBeStale: totalMayBeStale)
+        }
+    }
+
+    /// An upload commits its progress at every chunk, and a list read for each took the cores
+    /// the keys wanted: a commit of sync's own records only reads no page, yet the item's view
+    /// shows the new progress, and the next commit that shows is read and drawn.
+    @Test func aCommitOfSyncRecordsOnlyReadsNoPageYetTheFileShowsItsProgress() throws {
+        let reads = CountingSource.Reads()
+        let app = try AppHarness(
+            items: [ImportEntry(kind: .note, title: "Trip", createdAt: Date(timeIntervalSince1970: 1_790_000_000))],
+            source: { PageCountingSource(base: StoreItemSource(store: $0), reads: reads) },
+            prepare: { _, directory in
+                try Data(repeating: 7, count: 4 << 20).write(to: URL(fileURLWithPath: directory + "/tickets.pdf"))
+            })
+        app.attachInTheItemView(app.directory + "/tickets.pdf")
+        let item = try #require(try app.store.items(matching: .live).first)
+        let file = try #require(item.attachments.first)
+
+        let other = try AppDatabase.open(path: app.store.path)
+        let before = reads.now
+        for (sent, shown) in [(1 << 20, "uploading 25%"), (2 << 20, "uploading 50%")] {
+            try other.recordTransfer(.uploading(sentBytes: Int64(sent)), of: file.hash)
+            app.pollAndWait()
+            #expect(app.text.contains(shown), "\(app.text)")
+        }
+        #expect(reads.now == before, "\(reads.now - before) pages read for an upload's progress")
+
+        _ = try other.update(item.id, fields: [.title: .text("Trip to Lyon")])
+        app.pollAndWait()
+        #expect(reads.now > before, "an edit elsewhere is read")
+        #expect(app.text.contains("Trip to Lyon"), "\(app.text)")
+    }
+
     /// Counts the reads of the outbox's counts, over the real store's source.
     struct CountingSource: WrappedItemSource {
         final class Reads: Sendable {

@@ -35,4 +35,5 @@ extension WrappedItemSource {
     func countMatches(_ query: ListQuery) throws -> Int { try base.countMatches(query) }
     func counts() throws -> StoreCounts { try base.counts() }
     func dataVersion() throws -> Int { try base.dataVersion() }
+    func shownVersion() throws -> Int { try base.shownVersion() }
 }

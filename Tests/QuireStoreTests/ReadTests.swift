@@ -285,6 +285,68 @@ import Testing
         try store.create(NewItem(title: "from here"))
         #expect(try store.dataVersion() != next, "commits by this store's own writer count too")
     }
+
+    /// A poll tells an upload's progress (at every chunk) from an item's change by the shown
+    /// version: sync's own records leave it, anything a screen shows moves it.
+    @Test func theShownVersionStaysForSyncRecordsAndMovesForWhatTheScreensShow() throws {
+        let store = try StoreFixture.make()
+        let other = try AppDatabase.open(path: store.path, environment: .deterministic(seed: 3))
+        let item = try other.create(NewItem(title: "first"))
+
+        let data = try store.dataVersion()
+        let shown = try store.shownVersion()
+        try other.recordTransfer(.uploading(sentBytes: 1 << 20), of: String(repeating: "a", count: 64))
+        try other.syncStorage().write(.synced) { transaction in
+            try transaction.appendEvents(
+                [SyncEvent(at: Date(timeIntervalSince1970: 1_800_000_000), kind: .pullOK, message: "pulled")],
+                keeping: 10)
+            var position = try transaction.position()
+            position.lastSuccessAt = Date(timeIntervalSince1970: 1_800_000_000)
+            try transaction.setPosition(position)
+        }
+        #expect(try store.dataVersion() != data, "the commits were seen")
+        #expect(try store.shownVersion() == shown, "sync's own records show on no list")
+
+        let writes: [(String, () throws -> Void)] = [
+            ("a new item", { _ = try other.create(NewItem(title: "second")) }),
+            ("an edit", { _ = try other.update(item.id, fields: [.title: .text("first, edited")]) }),
+            ("a draft", { try other.saveDraft(Draft(itemID: item.id, kind: .note, title: "typed", body: "")) }),
+            ("a deletion", { _ = try other.delete([item.id]) }),
+        ]
+        for (what, write) in writes {
+            let before = try store.shownVersion()
+            try write()
+            #expect(try store.shownVersion() != before, "\(what) moves the shown version")
+        }
+    }
+
+    /// Every table a screen may read adds to the shown version on insert, update and delete;
+    /// a table added later must do the same, or be named in `tablesNotShown` with its reason.
+    @Test func everyTableButSyncRecordsAndDerivedOnesMovesTheShownVersion() throws {
+        let store = try StoreFixture.make()
+        let (tables, triggers) = try store.writer.read { db in
+            let virtual = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL%'")
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            ).filter { name in !virtual.contains { name.hasPrefix($0 + "_") } }
+            let triggers = try Row.fetchAll(db, sql: "SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")
+                .map { (table: $0["tbl_name"] as String, sql: $0["sql"] as String) }
+            return (tables, triggers)
+        }
+        for name in AppDatabase.tablesNotShown {
+            #expect(tables.contains(name), "\(name) is named as not shown but is no table")
+        }
+        for table in tables where !AppDatabase.tablesNotShown.contains(table) {
+            for event in ["INSERT", "UPDATE", "DELETE"] {
+                let counted = triggers.contains { trigger in
+                    trigger.table == table && trigger.sql.contains("AFTER \(event) ON \(table)")
+                        && trigger.sql.contains("UPDATE shownVersion SET n = n + 1")
+                }
+                #expect(counted, "\(event) on \(table) leaves the shown version as it is")
+            }
+        }
+    }
 }
 
 /// A search's full count, with the filters a list applies.

@@ -28,6 +28,8 @@ public final class AppRuntime: @unchecked Sendable {
     /// The store's shown version then: when only the data version moved, the commits were
     /// sync's own records, and the list need not be read again.
     var lastShownVersion: Int?
+    /// The outbox's counts as last read: they change only with the shown version.
+    var lastCounts: StoreCounts?
     private var pollTimer: (any DispatchSourceTimer)?
     private var started = false
     private var stopped = false
@@ -289,7 +291,15 @@ public final class AppRuntime: @unchecked Sendable {
             let shown = try? environment.items.shownVersion()
             let screensMayChange = shown == nil || shown != lastShownVersion
             lastShownVersion = shown
-            process([screensMayChange ? .storeChanged : .syncRecordsChanged, storeChangeNoted()])
+            if !screensMayChange, let counts = lastCounts {
+                // The outbox and the reviews did not change, so neither did their counts: sync
+                // and the status bar hear of the commit with those read last (another process
+                // may have reached the server, or removed the remote).
+                environment.sync.storeChanged(counts: counts)
+                process([.syncRecordsChanged, .syncChanged(environment.sync.summary(counts: counts))])
+            } else {
+                process([.storeChanged, storeChangeNoted()])
+            }
         } else if state.tickChangesScreen(at: environment.now()) {
             activity.begin()
             defer { activity.end() }

@@ -295,7 +295,8 @@ extension AppRuntime {
     /// status read. One read of the counts, not one for each: a poll runs this on the UI queue
     /// at every commit it sees, ten times a second while a file uploads.
     func storeChangeNoted() -> Message {
-        guard let counts = try? environment.items.counts() else { return currentSync() }
+        lastCounts = try? environment.items.counts()
+        guard let counts = lastCounts else { return currentSync() }
         environment.sync.storeChanged(counts: counts)
         return .syncChanged(environment.sync.summary(counts: counts))
     }

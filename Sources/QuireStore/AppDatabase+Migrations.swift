@@ -653,15 +653,17 @@ extension AppDatabase {
             // A count of the commits that may change what a screen shows (`shownVersion()`). A
             // poll that sees the data version move reads it: when it stayed, the commits touched
             // only sync's own records (its log, its meta, a file's transfer progress, which an
-            // upload commits at every chunk), and the list is not read again for them.
+            // upload commits at every chunk) or the editor's drafts (written 300 ms after each
+            // key), and the list is not read again for them.
             try db.execute(
                 sql: """
                     CREATE TABLE IF NOT EXISTS shownVersion (n INTEGER NOT NULL);
                     INSERT INTO shownVersion SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM shownVersion);
                     """)
             let tables = [
-                "item", "itemVersion", "outbox", "conflict", "draft", "itemLink", "itemLinkStale", "purgedItem",
-                "unreadableItem", "attachmentClaim",
+                "item", "itemVersion", "outbox", "conflict", "itemLink", "itemLinkStale", "purgedItem",
+                "unreadableItem",
+                "attachmentClaim",
             ]
             for table in tables {
                 for event in ["INSERT", "UPDATE", "DELETE"] {

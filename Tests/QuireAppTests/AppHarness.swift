@@ -21,6 +21,7 @@ final class AppHarness: @unchecked Sendable {
     ///     `syncOverStore` is given the store too (for an engine over it).
     ///   - attachments: the attached files' side of the store (default: the store's own).
     ///   - variables: set in the app's process environment (`QUIRE_OPEN`), given the data directory.
+    ///   - keepsDrafts: the editor's text is kept in the store as the app keeps it.
     init(
         size: Size = Size(width: 80, height: 24), items: [ImportEntry] = [], editor: String = "false",
         storeEnvironment: StoreEnvironment = .deterministic(),
@@ -30,7 +31,7 @@ final class AppHarness: @unchecked Sendable {
         syncOverStore: ((AppDatabase, String) throws -> any SyncControl)? = nil,
         attachments: ((AppDatabase) -> any AttachmentSource)? = nil,
         now: (@Sendable () -> Date)? = nil,
-        variables: (String) -> [String: String] = { _ in [:] }
+        variables: (String) -> [String: String] = { _ in [:] }, keepsDrafts: Bool = false
     ) throws {
         directory = try makeTemporaryDirectory("quire-app-test")
         store = try AppDatabase.open(path: directory + "/quire.db", environment: storeEnvironment)
@@ -39,7 +40,7 @@ final class AppHarness: @unchecked Sendable {
         backend = TestBackend(size: size)
         var environment = AppEnvironment(
             items: source?(store) ?? StoreItemSource(store: store), reviews: StoreItemSource(store: store),
-            statusStore: store,
+            statusStore: store, drafts: keepsDrafts ? store : nil,
             sync: try syncOverStore?(store, directory) ?? sync?(directory) ?? LocalOnlySync(),
             now: now ?? StoreEnvironment.live.now, editorCommand: editor,
             processEnvironment: ProcessInfo.processInfo.environment.merging(variables(directory)) { $1 },

@@ -69,6 +69,25 @@ import Testing
         #expect(app.text.contains("Trip to Lyon"), "\(app.text)")
     }
 
+    /// The editor keeps its text in the store 300 ms after each key: the poll sees each of
+    /// those commits, and a list read for each took the cores the keys wanted.
+    @Test func typingInTheEditorReadsNoPageForItsDrafts() throws {
+        let reads = CountingSource.Reads()
+        let app = try AppHarness(
+            items: AppHarness.entries(5), source: { CountingSource(base: StoreItemSource(store: $0), reads: reads) },
+            keepsDrafts: true)
+        app.press(.character("a"))
+        let before = reads.pages
+        for word in ["Tuesday", " morning"] {
+            app.type(word)
+            #expect(
+                try app.waitFor { try app.store.drafts().first?.title.hasSuffix(word) == true },
+                "the draft was kept: \((try? app.store.drafts()) ?? [])")
+            app.pollAndWait()
+        }
+        #expect(reads.pages == before, "\(reads.pages - before) pages read for the editor's drafts")
+    }
+
     /// Counts the reads of the outbox's counts (`now`) and of the list's pages, over the real
     /// store's source.
     struct CountingSource: WrappedItemSource {

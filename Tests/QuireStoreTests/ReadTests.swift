@@ -286,8 +286,9 @@ import Testing
         #expect(try store.dataVersion() != next, "commits by this store's own writer count too")
     }
 
-    /// A poll tells an upload's progress (at every chunk) from an item's change by the shown
-    /// version: sync's own records leave it, anything a screen shows moves it.
+    /// A poll tells an upload's progress (at every chunk) or a draft (300 ms after a key in the
+    /// editor) from an item's change by the shown version: sync's own records and drafts leave
+    /// it, anything a screen shows moves it.
     @Test func theShownVersionStaysForSyncRecordsAndMovesForWhatTheScreensShow() throws {
         let store = try StoreFixture.make()
         let other = try AppDatabase.open(path: store.path, environment: .deterministic(seed: 3))
@@ -304,13 +305,13 @@ import Testing
             position.lastSuccessAt = Date(timeIntervalSince1970: 1_800_000_000)
             try transaction.setPosition(position)
         }
+        try other.saveDraft(Draft(itemID: item.id, kind: .note, title: "typed", body: ""))
         #expect(try store.dataVersion() != data, "the commits were seen")
-        #expect(try store.shownVersion() == shown, "sync's own records show on no list")
+        #expect(try store.shownVersion() == shown, "sync's own records and drafts show on no list")
 
         let writes: [(String, () throws -> Void)] = [
             ("a new item", { _ = try other.create(NewItem(title: "second")) }),
             ("an edit", { _ = try other.update(item.id, fields: [.title: .text("first, edited")]) }),
-            ("a draft", { try other.saveDraft(Draft(itemID: item.id, kind: .note, title: "typed", body: "")) }),
             ("a deletion", { _ = try other.delete([item.id]) }),
         ]
         for (what, write) in writes {

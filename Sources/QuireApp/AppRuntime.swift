@@ -295,8 +295,7 @@ public final class AppRuntime: @unchecked Sendable {
                 // The outbox and the reviews did not change, so neither did their counts: sync
                 // and the status bar hear of the commit with those read last (another process
                 // may have reached the server, or removed the remote).
-                environment.sync.storeChanged(counts: counts)
-                process([.syncRecordsChanged, .syncChanged(environment.sync.summary(counts: counts))])
+                process([.syncRecordsChanged, storeChangeNoted(counts: counts)])
             } else {
                 process([.storeChanged, storeChangeNoted()])
             }

@@ -47,7 +47,8 @@ public protocol ItemSource: Sendable {
     /// A number that changes whenever anyone commits to the store (any process).
     func dataVersion() throws -> Int
     /// A number that changes with every commit that may change what a screen shows, and stays
-    /// when a commit touched only sync's own records (its log, a file's transfer progress).
+    /// when a commit touched only sync's own records (its log, a file's transfer progress) or
+    /// the editor's drafts.
     func shownVersion() throws -> Int
 }
 

@@ -297,6 +297,11 @@ extension AppRuntime {
     func storeChangeNoted() -> Message {
         lastCounts = try? environment.items.counts()
         guard let counts = lastCounts else { return currentSync() }
+        return storeChangeNoted(counts: counts)
+    }
+
+    /// As `storeChangeNoted()`, with counts already read.
+    func storeChangeNoted(counts: StoreCounts) -> Message {
         environment.sync.storeChanged(counts: counts)
         return .syncChanged(environment.sync.summary(counts: counts))
     }

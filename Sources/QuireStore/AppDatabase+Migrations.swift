@@ -661,9 +661,8 @@ extension AppDatabase {
                     INSERT INTO shownVersion SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM shownVersion);
                     """)
             let tables = [
-                "item", "itemVersion", "outbox", "conflict", "itemLink", "itemLinkStale", "purgedItem",
-                "unreadableItem",
-                "attachmentClaim",
+                "item", "itemVersion", "outbox", "conflict", "itemLink",
+                "itemLinkStale", "purgedItem", "unreadableItem", "attachmentClaim",
             ]
             for table in tables {
                 for event in ["INSERT", "UPDATE", "DELETE"] {

@@ -11,7 +11,8 @@ public enum Message: Hashable, Sendable {
     /// The store changed (our own write, the sync worker, or another process): reload.
     case storeChanged
     /// Another commit touched only sync's own records (its log, its meta, a file's transfer
-    /// progress): the sync status screen and an item's files are read again, the list is not.
+    /// progress) or the editor's drafts: the sync status screen and an item's files are read
+    /// again, the list is not.
     case syncRecordsChanged
     case listLoaded(ListPage)
     /// A write finished; on success, the item written and how it met the item.

@@ -73,6 +73,19 @@ import Testing
         #expect(spans.contains { $0.text == "big" && $0.style.bold })
     }
 
+    /// cmark-gfm's extensions live in state the whole process shares: documents parsed on
+    /// several threads at once each keep theirs (a `~~` came out as text when two parses met).
+    @Test func documentsParsedAtOnceEachKeepTheirExtensions() {
+        let plain = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<100 {
+                let spans = Self.rendered("Some ~~gone~~ text", width: 80).flatMap(\.spans)
+                if !spans.contains(where: { $0.text == "gone" && $0.style.role == .strikethrough }) { plain.add() }
+            }
+        }
+        #expect(plain.value == 0, "parses that lost their strikethrough")
+    }
+
     /// An autolink's text is its target: shown once.
     @Test func autolinkShowsItsAddressOnce() {
         let text = Self.rendered("See https://quire.example.org now", width: 80).map(\.plainText)
@@ -186,4 +199,12 @@ import Testing
         #expect(first.map(\.plainText) == ["A", "═", "", "text"])
         #expect(cache.lines("# B", width: 20, rows: 10).map(\.plainText) == ["B", "═"])
     }
+}
+
+/// A count several threads add to.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

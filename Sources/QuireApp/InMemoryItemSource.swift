@@ -72,10 +72,12 @@ public final class InMemoryItemSource: ItemSource, @unchecked Sendable {
         let title = try Validation.title(title)
         let body = try Validation.body(body)
         let now = StoreTime.truncated(environment.now())
+        let id = environment.newID(now)
         let item = Item(
-            id: environment.newID(now), kind: kind, title: title, body: body, tags: details.tags, due: details.due,
+            id: id, kind: kind, title: title, body: body, tags: details.tags, due: details.due,
             priority: details.priority, project: details.project, recur: details.recur, wait: details.wait,
-            scheduled: details.scheduled, createdAt: now, updatedAt: now, syncState: .pending)
+            scheduled: details.scheduled, createdAt: UUIDv7Generator.creationTime(ofID: id) ?? now, updatedAt: now,
+            syncState: .pending)
         lock.withLock {
             stored.append(item)
             versions.append(RecordedVersion(item: item))

@@ -19,7 +19,7 @@ extension Item {
         let (nextDue, rule) = next
         let shift = nextDue.ordinal - due.ordinal
         let id = Item.occurrenceID(after: id, due: due, nextDue: nextDue)
-        let created = Date(timeIntervalSince1970: Double(UUIDv7Generator.milliseconds(ofID: id) ?? 0) / 1000)
+        let created = UUIDv7Generator.creationTime(ofID: id) ?? Date(timeIntervalSince1970: 0)
         return Item(
             id: id, kind: .task, title: title, body: body, tags: tags, due: nextDue, priority: priority,
             pinned: pinned, project: project, recur: rule, wait: wait.flatMap { $0.adding(days: shift) },
@@ -60,14 +60,5 @@ extension Item {
     /// An open task whose `wait` day is after `today`: hidden from default lists until then.
     public func isWaiting(after today: Day) -> Bool {
         kind == .task && !done && (wait.map { $0 > today } ?? false)
-    }
-}
-
-extension UUIDv7Generator {
-    /// The Unix milliseconds written in a UUIDv7's first 48 bits; nil for another kind of id.
-    public static func milliseconds(ofID id: String) -> UInt64? {
-        let utf8 = Array(id.utf8)
-        guard utf8.count == 36, utf8[14] == UInt8(ascii: "7") else { return nil }
-        return UInt64(String(decoding: utf8[0..<8] + utf8[9..<13], as: UTF8.self), radix: 16)
     }
 }

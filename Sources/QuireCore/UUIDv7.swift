@@ -57,6 +57,35 @@ public struct UUIDv7Generator: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// The Unix milliseconds written in a UUIDv7's first 48 bits; nil for another kind of id.
+    public static func milliseconds(ofID id: String) -> UInt64? {
+        let utf8 = Array(id.utf8)
+        guard utf8.count == 36, utf8[14] == UInt8(ascii: "7") else { return nil }
+        return UInt64(String(decoding: utf8[0..<8] + utf8[9..<13], as: UTF8.self), radix: 16)
+    }
+
+    /// An item's creation time: the instant written in its UUIDv7 id, which is what the server
+    /// takes as `createdAt`, so every device holds the same one without sending it. Not
+    /// the clock at the create: the generator moves an id past the clock when it runs out of
+    /// counter within a millisecond or the clock steps back. Nil for ids of other versions.
+    public static func creationTime(ofID id: String) -> Date? {
+        milliseconds(ofID: id).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+
+    /// `id` with the instant written in it replaced by `date`'s millisecond and every other bit
+    /// kept: a new id for something made at `date` in the past (an imported entry), as unique
+    /// as `id` is, which a generator that only counts forward cannot make.
+    public static func id(_ id: String, retimedTo date: Date) -> String {
+        let milliseconds = UInt64(max(0, min((date.timeIntervalSince1970 * 1000).rounded(.down), 0xFFFF_FFFF_FFFF)))
+        var text = Array(id.utf8)
+        guard text.count == 36 else { return id }
+        let positions = [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12]
+        for (digit, position) in positions.enumerated() {
+            text[position] = hexDigits[Int(milliseconds >> UInt64(4 * (11 - digit)) & 0xF)]
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// True when `text` is a UUID in canonical hyphenated form (any version, any case).
     public static func isValid(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)

@@ -281,7 +281,7 @@ struct PushPlanner {
 
     private func create(_ op: Op, fields: [Field: FieldChange], state: inout State) -> OpResult {
         guard fields[.title] != nil else { return .rejected(op.id, reason: "a new item needs a title") }
-        let createdAt = PushPlanner.creationTime(ofID: op.item) ?? now
+        let createdAt = UUIDv7Generator.creationTime(ofID: op.item) ?? now
         let blank = ChangeItem(id: op.item, rev: 0, title: "", createdAt: createdAt, updatedAt: now)
         switch applying(fields, to: blank, encrypted: state.head.keyring > 0) {
         case .failure(let reason): return .rejected(op.id, reason: reason)
@@ -434,12 +434,6 @@ struct PushPlanner {
     static func size(of item: ChangeItem) -> Int {
         if let sealed = item.sealed { return sealed.values.reduce(0) { $0 + $1.text.utf8.count } }
         return item.title.utf8.count + item.body.utf8.count + item.tags.reduce(0) { $0 + $1.utf8.count }
-    }
-
-    /// The creation time written in a UUIDv7 item id (its first 48 bits), so that client and
-    /// server agree on `createdAt` without sending it; nil for other ids.
-    static func creationTime(ofID id: String) -> Date? {
-        UUIDv7Generator.milliseconds(ofID: id).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 }
 

@@ -23,12 +23,14 @@ extension AppDatabase {
     public func create(_ new: NewItem) throws(StoreError) -> Item {
         try write { db in
             let now = self.now()
+            let id = environment.newID(now)
             let item = Item(
-                id: environment.newID(now), kind: new.kind, title: try Validation.title(new.title),
+                id: id, kind: new.kind, title: try Validation.title(new.title),
                 body: try Self.bodyLinkingByID(Validation.body(new.body), in: db), tags: new.tags, due: new.due,
                 priority: new.priority,
                 pinned: new.pinned, project: try Validation.project(new.project ?? ""), recur: new.recur,
-                wait: new.wait, scheduled: new.scheduled, createdAt: now, updatedAt: now, syncState: .pending)
+                wait: new.wait, scheduled: new.scheduled, createdAt: UUIDv7Generator.creationTime(ofID: id) ?? now,
+                updatedAt: now, syncState: .pending)
             try Validation.size(of: item)
             try Validation.recurrence(of: item)
             try insertCreated(item, now: now, in: db)
@@ -361,9 +363,15 @@ extension AppDatabase {
         if let id = entry.id, !UUIDv7Generator.isValid(id) {
             throw StoreError.invalidPrefix(id)
         }
-        let created = entry.createdAt.map(StoreTime.truncated) ?? now
+        // Created when its id says, as the server will take it; an entry without an id gets one
+        // made at its creation time, so that the time survives the trip.
+        let written = entry.createdAt.map(StoreTime.truncated)
+        let id =
+            entry.id?.lowercased() ?? written.map { UUIDv7Generator.id(environment.newID(now), retimedTo: $0) }
+            ?? environment.newID(now)
+        let created = UUIDv7Generator.creationTime(ofID: id) ?? written ?? now
         var item = Item(
-            id: entry.id?.lowercased() ?? environment.newID(now), kind: entry.kind,
+            id: id, kind: entry.kind,
             title: try Validation.title(entry.title), body: try Validation.body(entry.body), tags: entry.tags,
             done: entry.kind == .task && entry.done, due: entry.due, priority: entry.priority,
             pinned: entry.pinned, project: try Validation.project(entry.project ?? ""), recur: entry.recur,

@@ -249,7 +249,9 @@ struct SyncBench: AsyncParsableCommand {
         for index in 0..<items {
             let id = live.newID(seedNow)
             seeder.create(
-                Item(id: id, title: "Pulled item \(index)", body: "Some text for item \(index)\n", createdAt: seedNow),
+                Item(
+                    id: id, title: "Pulled item \(index)", body: "Some text for item \(index)\n",
+                    createdAt: UUIDv7Generator.creationTime(ofID: id) ?? seedNow),
                 opID: live.newID(seedNow), now: seedNow)
         }
         var seedLimits = SyncEngine.Limits()

@@ -16,8 +16,10 @@ final class StoreDevice: @unchecked Sendable {
     /// What the engine talks to: `transport`, behind the sealing of an encrypted account.
     let connection: any SyncTransport
 
-    init(server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits) throws {
-        let environment = StoreEnvironment.live
+    init(
+        server: SyncTestServer, token: String, limits: SyncEngine.Limits = Device.testLimits,
+        environment: StoreEnvironment = .live
+    ) throws {
         database = try AppDatabase.temporary(environment: environment)
         let transport = FaultyTransport(
             base: HTTPSyncTransport(
@@ -59,6 +61,32 @@ final class StoreDevice: @unchecked Sendable {
         #expect(await a.sync() == .caughtUp)
         #expect(await b.sync() == .caughtUp)
         return (server, b, item)
+    }
+
+    /// The server takes an item's creation time from its id and never receives `createdAt`; a
+    /// device whose ids run ahead of its clock (a full millisecond's counter, a clock stepped
+    /// back) and an import of an old entry without an id still show the time every device shows.
+    @Test(arguments: AccountEncryption.allCases)
+    func everyDeviceShowsTheSameCreationTime(_ encryption: AccountEncryption) async throws {
+        let (server, token) = try await SyncTestServer.running(user: "ann", encryption)
+        defer { Task { await server.stop() } }
+        let live = StoreEnvironment.live
+        let ahead = StoreEnvironment(now: live.now, newID: { live.newID($0.addingTimeInterval(0.0042)) })
+        let a = try StoreDevice(server: server, token: token, environment: ahead)
+        let b = try StoreDevice(server: server, token: token)
+        let note = try a.database.create(NewItem(title: "Made ahead"))
+        let old = Date(timeIntervalSince1970: 1_735_689_600.123)
+        _ = try a.database.importItems([ImportEntry(title: "Imported", createdAt: old)])
+        let imported = try #require(try a.database.items().first { $0.title == "Imported" })
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        #expect(await a.sync() == .caughtUp)
+        for id in [note.id, imported.id] {
+            let onA = try #require(try a.item(id))
+            #expect(try b.item(id)?.createdAt == onA.createdAt)
+            #expect(onA.createdAt == UUIDv7Generator.creationTime(ofID: id))
+        }
+        #expect(try b.item(imported.id)?.createdAt == StoreTime.truncated(old))
     }
 
     @Test func twoDevicesOnTheRealStoreConvergeAndShowTrueBadges() async throws {

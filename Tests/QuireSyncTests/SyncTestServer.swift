@@ -238,12 +238,14 @@ final class Device: @unchecked Sendable {
         await engine.runToCompletion()
     }
 
+    /// A new item, created at the time its id names, as `AppDatabase.create` makes one.
     @discardableResult
     func create(_ title: String, body: String = "", kind: ItemKind = .note, tags: [String] = []) -> String {
         let now = Date()
         let id = ids.next(now)
+        let created = UUIDv7Generator.creationTime(ofID: id) ?? now
         storage.create(
-            Item(id: id, kind: kind, title: title, body: body, tags: tags, createdAt: now), opID: ids.next(now),
+            Item(id: id, kind: kind, title: title, body: body, tags: tags, createdAt: created), opID: ids.next(now),
             now: now)
         return id
     }

@@ -168,7 +168,7 @@ struct DeviceModel: Sendable {
                 continue
             }
             guard let rev = result.rev else { continue }
-            let created = PushPlanner.creationTime(ofID: op.item) ?? Date(timeIntervalSince1970: 0)
+            let created = UUIDv7Generator.creationTime(ofID: op.item) ?? Date(timeIntervalSince1970: 0)
             var item =
                 items[op.item]?.item(syncState: .synced, doneAt: nil)
                 ?? Item(id: op.item, title: "", createdAt: created)

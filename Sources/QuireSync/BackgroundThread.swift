@@ -15,23 +15,29 @@ import Synchronization
 /// refresh took the core, and keys pressed then waited too. Linux gives each thread its own
 /// nice value, so each lane gets a thread whose priority it sets; a key's wake-up then takes
 /// the core from it. At nice 10 it still has a core whenever nothing else wants one: on an idle
-/// machine the work runs as fast as before.
+/// machine the work runs as fast as before. The lane that moves files' bytes runs lower still
+/// (`transferNiceness`), so that an item's round, or a read a key waits for, is not an equal
+/// of a 100 MB upload for a core either.
 ///
 /// Queue-confined: `work` is the only state shared with the thread, under its lock.
 public final class BackgroundThread: Sendable {
-    /// The nice value every background lane asks for (Linux; elsewhere it runs at the process's).
+    /// The nice value background lanes ask for (Linux; elsewhere they run at the process's).
     public static let niceness: Int32 = 10
+    /// The nice value of the lane that moves attached files' bytes: the least urgent work in
+    /// the app, below the lanes a key or an item's round may wait for.
+    public static let transferNiceness: Int32 = 19
 
     /// The thread's name, as `top -H` and `/proc/self/task/*/comm` show it.
     public let name: String
     private let work = Mutex<[@Sendable () -> Void]>([])
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Starts the thread; it lives as long as the process (every lane is process-wide).
-    public init(name: String) {
+    /// Starts the thread at `niceness`; it lives as long as the process (every lane is
+    /// process-wide).
+    public init(name: String, niceness: Int32 = BackgroundThread.niceness) {
         self.name = name
         let thread = Thread { [self] in
-            Self.prepareThread(name: name)
+            Self.prepareThread(name: name, niceness: niceness)
             run()
         }
         thread.start()
@@ -60,7 +66,7 @@ public final class BackgroundThread: Sendable {
         let made = Mutex<Made?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            prepareThread(name: "quire.starter")
+            prepareThread(name: "quire.starter", niceness: niceness)
             made.withLock { $0 = make() }
             done.signal()
         }
@@ -71,7 +77,7 @@ public final class BackgroundThread: Sendable {
 
     /// Sets the calling thread's nice value and name; a failure leaves them as they were. On
     /// Linux the nice value belongs to each thread, and process id 0 names the calling thread.
-    private static func prepareThread(name: String) {
+    private static func prepareThread(name: String, niceness: Int32) {
         #if os(Linux)
             // SCHED_BATCH first (the nice value set after it is kept); Glibc's module leaves
             // the constant out (it is under _GNU_SOURCE), and Linux numbers it 3.

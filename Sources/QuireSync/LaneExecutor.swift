@@ -13,8 +13,8 @@ import Foundation
 /// chunk never holds a title edit's round, and the next page still decodes while the last one
 /// is applied.
 public final class LaneExecutor: TaskExecutor, Sendable {
-    /// Attached files' transfers (`SyncEngine`'s attachment steps).
-    public static let transfers = LaneExecutor(name: "quire.transfer")
+    /// Attached files' transfers (`SyncEngine`'s attachment steps), below the other lanes.
+    public static let transfers = LaneExecutor(name: "quire.transfer", niceness: BackgroundThread.transferNiceness)
     /// The app's item rounds.
     public static let rounds = LaneExecutor(name: "quire.sync")
     /// The page an app's pull asks for ahead.
@@ -22,8 +22,8 @@ public final class LaneExecutor: TaskExecutor, Sendable {
 
     private let thread: BackgroundThread
 
-    init(name: String) {
-        thread = BackgroundThread(name: name)
+    init(name: String, niceness: Int32 = BackgroundThread.niceness) {
+        thread = BackgroundThread(name: name, niceness: niceness)
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -147,12 +147,15 @@ import Testing
         #expect(await engine.runToCompletion() == .caughtUp)
         #expect(try device.store.attachmentStates(of: [file]) == [.here], "the upload completed")
 
-        // The transfer thread's nice value is 10, or the process's own when that is lower still.
+        // The transfer thread's nice value is 19, below the other lanes' 10 (or the process's
+        // own when that is lower still).
         let own = BackgroundThread.currentNiceness()
         let lowered = max(own, BackgroundThread.niceness)
+        let lowest = max(own, BackgroundThread.transferNiceness)
         #expect(lowered > own, "this test needs a process that is not at nice 10 or more already")
-        #expect(transport.chunkNiceness == Array(repeating: lowered, count: 4), "each chunk sent from there")
-        #expect(transport.sealer.niceness == Array(repeating: lowered, count: 8), "read and addressed there too")
+        #expect(lowest > lowered, "the files' bytes below the lanes a key or an item's round waits for")
+        #expect(transport.chunkNiceness == Array(repeating: lowest, count: 4), "each chunk sent from there")
+        #expect(transport.sealer.niceness == Array(repeating: lowest, count: 8), "read and addressed there too")
         #expect(transport.chunkThreadNames == ["quire.transfer"], "\(transport.chunkThreadNames)")
         #expect(!transport.roundNiceness.isEmpty)
         if belowTheUI {

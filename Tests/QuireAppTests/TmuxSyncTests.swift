@@ -11,7 +11,7 @@ import Testing
 /// `quire-server` on a loopback port: what is typed reaches another device with no command
 /// run, and `s` brings another device's change in at once.
 @Suite(.serialized, Tmux.required) struct TmuxSyncTests {
-    /// `quire-server serve` on a fresh SQLite file and a free loopback port.
+    /// `quire-server serve` on a fresh SQLite file and a free loopback port it can start on again.
     final class Server {
         let directory: String
         let binary: String
@@ -28,7 +28,9 @@ import Testing
             let added = Spawn.run(binary, ["user", "add", "alice", "--db", database])
             token = try #require(added.output.split(separator: "\n").last.map(String.init), "user add printed no token")
             #expect(added.status == 0)
-            process = try ServerProcess(serveBlocking: ["--db", database, "--rate-limit", "0"])
+            // Outside the kernel's range for ports: `restart` needs the port again, and an
+            // outgoing connection of another test could take one of those meanwhile.
+            process = try ServerProcess.restartable(serveBlocking: ["--db", database, "--rate-limit", "0"])
             url = process.baseURL
         }
 

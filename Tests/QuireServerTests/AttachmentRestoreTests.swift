@@ -11,7 +11,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func aFileUploadedAfterTheBackupIsSentAgainAfterTheRestore(encrypted: Bool) async throws {
-        let fixture = try await LiveFixture.start(["--rate-limit", "0"])
+        let fixture = try await LiveFixture.start(["--rate-limit", "0"], restartable: true)
         let (db, server) = (fixture.db, fixture.server)
         let laptop = try Device()
         let phone = try Device()

@@ -86,7 +86,8 @@ final class Acknowledged: Sendable {
         let backup = folder.appendingPathComponent("backup.db").path
         let token = try await Self.server(["user", "add", "ann", "--db", db]).out.trimmingCharacters(
             in: .whitespacesAndNewlines)
-        let server = try await ServerProcess(serve: ["--db", db, "--rate-limit", "0"])
+        // Started again on its port after the restore: one the kernel does not hand out.
+        let server = try await ServerProcess.restartable(serve: ["--db", db, "--rate-limit", "0"])
         defer { Task { await server.stop() } }
 
         // Two real devices with items of their own, synced before the backup.

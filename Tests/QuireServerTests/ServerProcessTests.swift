@@ -308,3 +308,20 @@ import Testing
         }
     }
 }
+
+/// A server a test starts again on its port gets one the kernel never hands out, so no other
+/// test's connection or server can take it between the stop and the restart.
+@Suite struct RestartablePortTests {
+    @Test func aRestartableServerListensOutsideTheKernelsRangeAndStartsThereAgain() async throws {
+        let folder = try ServerProcessTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("server.db").path
+        let server = try await ServerProcess.restartable(serve: ["--db", db])
+        let port = server.port
+        #expect(!RestartablePort.handedOut.contains(port), "\(port) is in \(RestartablePort.handedOut)")
+        await server.stop()
+        let again = try await ServerProcess(serve: ["--db", db, "--port", String(port)])
+        #expect(again.port == port)
+        await again.stop()
+    }
+}

@@ -16,8 +16,12 @@ struct LiveFixture: Sendable {
     /// A path in the fixture's folder.
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    /// Creates the folder and the users, then serves with `arguments` after `--db`.
-    static func start(_ arguments: [String] = [], users: [String] = ["ann"]) async throws -> LiveFixture {
+    /// Creates the folder and the users, then serves with `arguments` after `--db`: on a port
+    /// the kernel does not hand out when `restartable` (the test starts it again on that port;
+    /// `RestartablePort`).
+    static func start(
+        _ arguments: [String] = [], users: [String] = ["ann"], restartable: Bool = false
+    ) async throws -> LiveFixture {
         let folder = try ServerProcessTests.temporaryFolder()
         let db = folder.appendingPathComponent("server.db").path
         var tokens: [String: String] = [:]
@@ -26,7 +30,10 @@ struct LiveFixture: Sendable {
             guard added.status == 0 else { throw ChildProcessError("user add failed: \(added.err)") }
             tokens[user] = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let server = try await ServerProcess(serve: ["--db", db] + arguments)
+        let server =
+            restartable
+            ? try await ServerProcess.restartable(serve: ["--db", db] + arguments)
+            : try await ServerProcess(serve: ["--db", db] + arguments)
         return LiveFixture(folder: folder, db: db, tokens: tokens, server: server)
     }
 

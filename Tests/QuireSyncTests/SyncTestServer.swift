@@ -53,8 +53,22 @@ final class SyncTestServer: @unchecked Sendable {
     }
 
     /// Starts serving; returns once the port is bound. A restart binds the same port again, so
-    /// devices find the server where they left it.
+    /// devices find the server where they left it; the first start takes a port the kernel does
+    /// not hand out (`RestartablePort`), so that no other test's connection or server can take
+    /// it while this one is stopped.
     func start() async throws {
+        if port != 0 {
+            guard try await serve(on: port) else { throw ChildProcessError("port \(port) is taken: cannot restart") }
+            return
+        }
+        for candidate in RestartablePort.candidates() where try await serve(on: candidate) {
+            return
+        }
+        throw ChildProcessError("no port outside the kernel's range could be bound")
+    }
+
+    /// Serves on `port`; false when it cannot be bound (the service then ended at once).
+    private func serve(on port: Int) async throws -> Bool {
         var configuration = ServerConfiguration()
         configuration.port = port
         configuration.store = .sqlite(path: databasePath)
@@ -65,11 +79,17 @@ final class SyncTestServer: @unchecked Sendable {
         let app = try buildApplication(configuration: configuration, logger: Self.logger) { port in
             continuation.yield(port)
         }
-        task = Task { try await app.runService() }
-        for await bound in ports {
-            port = bound
-            break
+        let service = Task {
+            defer { continuation.finish() }
+            try await app.runService()
         }
+        for await bound in ports {
+            self.port = bound
+            task = service
+            return true
+        }
+        _ = try? await service.value
+        return false
     }
 
     /// Stops serving and waits until the store has let go of the database, so that a backup or
@@ -286,5 +306,19 @@ final class Device: @unchecked Sendable {
     func holdsTheSameCopies(as other: Device) -> Bool {
         snapshot == other.snapshot
             && tombstones.allSatisfy { id, facts in other.tombstones[id].map { $0 == facts } ?? true }
+    }
+}
+
+/// The test server starts again where devices left it, on a port no other test can take
+/// meanwhile: one outside the range the kernel hands out.
+@Suite struct SyncTestServerPortTests {
+    @Test func aStoppedServerStartsAgainOnItsPortOutsideTheKernelsRange() async throws {
+        let (server, _) = try await SyncTestServer.running()
+        let port = server.port
+        #expect(!RestartablePort.handedOut.contains(port), "\(port) is in \(RestartablePort.handedOut)")
+        await server.stop()
+        try await server.start()
+        #expect(server.port == port)
+        await server.stop()
     }
 }

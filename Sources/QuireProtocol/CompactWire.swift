@@ -218,6 +218,11 @@ extension OpResult {
             CompactJSON.appendRaw(",\"version\":", to: &bytes)
             CompactJSON.appendString(version.description, to: &bytes)
         }
+        if let createdAt {
+            CompactJSON.appendRaw(",\"createdAt\":\"", to: &bytes)
+            Timestamp.append(createdAt, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
         if let updatedAt {
             CompactJSON.appendRaw(",\"updatedAt\":\"", to: &bytes)
             Timestamp.append(updatedAt, to: &bytes)
@@ -319,6 +324,9 @@ extension OpResult {
             } else if reader.key("version") {
                 guard let text = reader.string(), let version = ServerVersion(text) else { return nil }
                 result.version = version
+            } else if reader.key("createdAt") {
+                guard let time = reader.string().flatMap(Timestamp.date(from:)) else { return nil }
+                result.createdAt = time
             } else if reader.key("updatedAt") {
                 guard let time = reader.string().flatMap(Timestamp.date(from:)) else { return nil }
                 result.updatedAt = time

@@ -28,6 +28,11 @@ public struct OpResult: Hashable, Codable, Sendable {
     /// With `applied`: the version the op made, and the server's times for it (the server is the
     /// clock of record), so the device needs nothing back from the feed for its own write.
     public var version: ServerVersion?
+    /// With `applied`, for a create: the item's creation time as the server holds it. The device
+    /// takes it as it takes the other times, so a create whose id names no time (an imported
+    /// entry's id of another UUID version, for which the server reads its own clock) shows the
+    /// same creation time on every device.
+    public var createdAt: Date?
     public var updatedAt: Date?
     public var doneAt: Date?
     /// With `conflict`: the item as the server has it (a tombstone when it was deleted). With
@@ -47,17 +52,21 @@ public struct OpResult: Hashable, Codable, Sendable {
 
     public static func applied(_ op: String, rev: Int) -> OpResult { OpResult(op: op, status: .applied, rev: rev) }
 
-    /// An applied op with everything the device needs to hold what the server holds.
-    public static func applied(_ op: String, item: ChangeItem, exact: Bool) -> OpResult {
+    /// An applied op with everything the device needs to hold what the server holds; `created`
+    /// when the op made the item, so its creation time goes with it.
+    public static func applied(_ op: String, item: ChangeItem, exact: Bool, created: Bool = false) -> OpResult {
         var result = OpResult(op: op, status: .applied, rev: item.rev)
         result.version = item.version
+        if created { result.createdAt = item.createdAt }
         result.updatedAt = item.updatedAt
         result.doneAt = item.doneAt
         if !exact { result.current = item }
         return result
     }
 
-    private enum CodingKeys: String, CodingKey { case op, status, rev, version, updatedAt, doneAt, current, reason }
+    private enum CodingKeys: String, CodingKey {
+        case op, status, rev, version, createdAt, updatedAt, doneAt, current, reason
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -68,6 +77,7 @@ public struct OpResult: Hashable, Codable, Sendable {
             current: try container.decodeIfPresent(ChangeItem.self, forKey: .current),
             reason: try container.decodeIfPresent(String.self, forKey: .reason))
         version = try container.decodeIfPresent(String.self, forKey: .version).flatMap(ServerVersion.init)
+        createdAt = try container.decodeTimeIfPresent(forKey: .createdAt)
         updatedAt = try container.decodeTimeIfPresent(forKey: .updatedAt)
         doneAt = try container.decodeTimeIfPresent(forKey: .doneAt)
     }
@@ -78,6 +88,7 @@ public struct OpResult: Hashable, Codable, Sendable {
         try container.encode(status, forKey: .status)
         try container.encodeIfPresent(rev, forKey: .rev)
         try container.encodeIfPresent(version?.description, forKey: .version)
+        try container.encodeIfPresent(createdAt.map(Timestamp.string(from:)), forKey: .createdAt)
         try container.encodeIfPresent(updatedAt.map(Timestamp.string(from:)), forKey: .updatedAt)
         try container.encodeIfPresent(doneAt.map(Timestamp.string(from:)), forKey: .doneAt)
         try container.encodeIfPresent(current, forKey: .current)

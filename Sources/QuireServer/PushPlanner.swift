@@ -291,7 +291,7 @@ struct PushPlanner {
             }
             item.rev = 1
             let stored = state.write(item, deletedAt: 0, replacing: nil, basis: op.basis)
-            return .applied(op.id, item: stored, exact: true)
+            return .applied(op.id, item: stored, exact: true, created: true)
         }
     }
 

@@ -189,7 +189,8 @@ private struct SyncTables: SyncTransaction {
         let statement = try db.cachedStatement(sql: AppDatabase.acknowledgeVersionSQL)
         for version in versions {
             try statement.execute(arguments: [
-                version.rev, version.version.description, version.updatedAt.map(StoreTime.string(from:)),
+                version.rev, version.version.description, version.createdAt.map(StoreTime.string(from:)),
+                version.updatedAt.map(StoreTime.string(from:)),
                 version.doneAt.map(StoreTime.string(from:)), version.itemID, version.opID,
             ])
         }
@@ -285,7 +286,8 @@ extension AppDatabase {
     /// and times. Found through the item's own versions (`itemVersion_by_item`): there is no
     /// index by op id, and a search by it alone read the whole history once per op.
     static let acknowledgeVersionSQL = """
-        UPDATE itemVersion SET rev = ?, serverVersion = ?, updatedAt = coalesce(?, updatedAt),
+        UPDATE itemVersion SET rev = ?, serverVersion = ?, createdAt = coalesce(?, createdAt),
+            updatedAt = coalesce(?, updatedAt),
             doneAt = CASE WHEN done = 1 THEN coalesce(?, doneAt) ELSE NULL END
         WHERE seq = (SELECT max(seq) FROM itemVersion WHERE itemId = ? AND opId = ?)
         """

@@ -151,17 +151,20 @@ public struct AcknowledgedVersion: Hashable, Sendable {
     public var opID: String
     public var rev: Int
     public var version: ServerVersion
-    /// The server's times for it, when it sent them.
+    /// The server's times for it, when it sent them (`createdAt` with a create only).
+    public var createdAt: Date?
     public var updatedAt: Date?
     public var doneAt: Date?
 
     public init(
-        itemID: String, opID: String, rev: Int, version: ServerVersion, updatedAt: Date? = nil, doneAt: Date? = nil
+        itemID: String, opID: String, rev: Int, version: ServerVersion, createdAt: Date? = nil, updatedAt: Date? = nil,
+        doneAt: Date? = nil
     ) {
         self.itemID = itemID
         self.opID = opID
         self.rev = rev
         self.version = version
+        self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.doneAt = doneAt
     }

@@ -267,6 +267,7 @@ public final class InMemorySyncStorage: SyncStorage, @unchecked Sendable {
                 guard let index = storage.state.newestEntryByOp[version.opID] else { continue }
                 storage.state.history[index].item.rev = version.rev
                 storage.state.history[index].item.serverVersion = version.version
+                if let createdAt = version.createdAt { storage.state.history[index].item.createdAt = createdAt }
                 if let updatedAt = version.updatedAt { storage.state.history[index].item.updatedAt = updatedAt }
                 if storage.state.history[index].item.done, let doneAt = version.doneAt {
                     storage.state.history[index].item.doneAt = doneAt

@@ -32,9 +32,11 @@ extension SyncReconciler {
                     item.serverVersion = version
                     acknowledged.append(
                         AcknowledgedVersion(
-                            itemID: local.id, opID: sent.id, rev: rev, version: version, updatedAt: result.updatedAt,
-                            doneAt: result.doneAt))
+                            itemID: local.id, opID: sent.id, rev: rev, version: version,
+                            createdAt: result.createdAt, updatedAt: result.updatedAt, doneAt: result.doneAt))
                 }
+                // The creation time does not move with later changes: taken even while they wait.
+                if let createdAt = result.createdAt { item.createdAt = createdAt }
                 if local.activeOps.isEmpty {
                     if let updatedAt = result.updatedAt { item.updatedAt = updatedAt }
                     if item.done, let doneAt = result.doneAt { item.doneAt = doneAt }
@@ -88,8 +90,8 @@ extension SyncReconciler {
         else { return }
         acknowledged.append(
             AcknowledgedVersion(
-                itemID: local.id, opID: sent.id, rev: current.rev, version: version, updatedAt: result.updatedAt,
-                doneAt: result.doneAt))
+                itemID: local.id, opID: sent.id, rev: current.rev, version: version,
+                createdAt: result.createdAt, updatedAt: result.updatedAt, doneAt: result.doneAt))
     }
 
     /// The later of two server copies of one item, by revision (both are answers of one push).

@@ -109,6 +109,7 @@ import Testing
             let results: [OpResult] = [
                 .applied("a", rev: item.rev), .conflict("b", current: item), .skipped("c"),
                 .rejected("d", reason: Self.text(&random)),
+                .applied("e", item: item, exact: Bool.random(using: &random), created: Bool.random(using: &random)),
             ]
             for result in results {
                 #expect(try JSONDecoder().decode(OpResult.self, from: Data(result.compactJSON().utf8)) == result)
@@ -163,6 +164,8 @@ import Testing
             let changes = (0..<Int.random(in: 0...12, using: &random)).map { _ in Self.item(&random) }
             let results = (0..<Int.random(in: 0...6, using: &random)).map { index -> OpResult in
                 switch index % 4 {
+                case 0 where Bool.random(using: &random):
+                    .applied("op-\(index)", item: Self.item(&random), exact: true, created: Bool.random(using: &random))
                 case 0: .applied("op-\(index)", rev: Int.random(in: 1...1000, using: &random))
                 case 1: .conflict("op-\(index)", current: Self.item(&random))
                 case 2: .skipped("op-\(index)")

@@ -42,6 +42,8 @@ import Testing
             // createdAt is the instant written in the UUIDv7 id (0x0193a9d27fff = 1733720965119 ms),
             // so both sides agree without sending it.
             #expect(Timestamp.string(from: item.createdAt) == "2024-12-09T05:09:25.119Z")
+            // The create's answer carries it too, as every device then holds it.
+            #expect(answer.results.first?.createdAt == item.createdAt)
             #expect(item.updatedAt == server.clock.now())
             #expect(!answer.more)
             #expect(answer.epoch.count == 16)
@@ -62,6 +64,8 @@ import Testing
             let answer = try await server.round(&device, token, ops: ops)
             #expect(answer.results.map(\.rev) == [1, 2, 3, 4, 5])
             #expect(answer.results.allSatisfy { $0.status == .applied })
+            // Only the create carries the creation time.
+            #expect(answer.results.map { $0.createdAt != nil } == [true, false, false, false, false])
             #expect(device.items[item]?.rev == 5)
             #expect(device.items[item]?.title == "v5")
             // The writer is not sent its own writes back; another device gets the item once, at

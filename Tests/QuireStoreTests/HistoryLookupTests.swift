@@ -13,7 +13,7 @@ import Testing
         let plan = try store.writer.read { db in
             try Row.fetchAll(
                 db, sql: "EXPLAIN QUERY PLAN " + AppDatabase.acknowledgeVersionSQL,
-                arguments: [1, "v", nil, nil, "item", "op"]
+                arguments: [1, "v", nil, nil, nil, "item", "op"]
             ).map { row -> String in row["detail"] }
         }.joined(separator: " | ")
         // Without the item the plan is "SEARCH itemVersion": the table walked from its end.

@@ -89,6 +89,31 @@ final class StoreDevice: @unchecked Sendable {
         #expect(try b.item(imported.id)?.createdAt == StoreTime.truncated(old))
     }
 
+    /// An imported entry whose id is a UUID of another version names no time: the server reads
+    /// its own clock for it. Its answer carries that time, and the device that made the item
+    /// takes it, as it takes the server's other times, so both devices show one creation time.
+    @Test(arguments: AccountEncryption.allCases)
+    func aCreateWhoseIDNamesNoTimeTakesTheServersCreationTime(_ encryption: AccountEncryption) async throws {
+        let (server, devices) = try await setUp(devices: 2, encryption)
+        defer { Task { await server.stop() } }
+        let (a, b) = (devices[0], devices[1])
+        let id = "3f2a9c4e-1b7d-4e8a-9c3b-5d6e7f8a9b0c"
+        let old = Date(timeIntervalSince1970: 1_735_689_600.123)
+        _ = try a.database.importItems([ImportEntry(id: id, title: "From elsewhere", createdAt: old)])
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        let onB = try #require(try b.item(id))
+        #expect(onB.createdAt != StoreTime.truncated(old))
+        #expect(try a.item(id)?.createdAt == onB.createdAt)
+        #expect(try a.database.history(of: id).first?.item.createdAt == onB.createdAt)
+        // A later edit keeps it.
+        try a.database.update(id, fields: [.title: .string("From elsewhere, edited")])
+        #expect(await a.sync() == .caughtUp)
+        #expect(await b.sync() == .caughtUp)
+        #expect(try a.item(id)?.createdAt == onB.createdAt)
+        #expect(try b.item(id)?.createdAt == onB.createdAt)
+    }
+
     @Test func twoDevicesOnTheRealStoreConvergeAndShowTrueBadges() async throws {
         let (server, devices) = try await setUp(devices: 2)
         defer { Task { await server.stop() } }

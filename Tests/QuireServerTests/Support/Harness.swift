@@ -241,6 +241,7 @@ extension OpResult {
     var withoutServerFacts: OpResult {
         var copy = self
         copy.version = nil
+        copy.createdAt = nil
         copy.updatedAt = nil
         copy.doneAt = nil
         copy.current = copy.status == .applied ? nil : copy.current

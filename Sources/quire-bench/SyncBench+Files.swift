@@ -42,6 +42,11 @@ extension SyncBench {
             return String(
                 format: "%.2f / %.2f ms [%.2f–%.2f]", stats.median, stats.p99, interval.lowerBound, interval.upperBound)
         }
+        /// How far `keys`' p99 lies above the idle keys' of the same half, with its permutation test.
+        func aboveIdle(_ keys: [Double], encrypted: Bool) -> String {
+            let shift = TUIBenchStats(keys).p99Shift(over: TUIBenchStats(typing[encrypted]!.idle))
+            return String(format: "%+.2f ms (p = %.3f)", shift.milliseconds, shift.chance)
+        }
         func row(_ measure: String, _ cell: (Bool) -> String) -> String {
             "| \(measure) | \(cell(false)) | \(cell(true)) |"
         }
@@ -82,8 +87,19 @@ extension SyncBench {
                 "\(ms(TUIBenchStats(typing[$0]!.busyBesideServer))) (\(typing[$0]!.busyBesideServer.count))"
             },
             row("the same number of keys with sync idle, p50 / p99") { ms(TUIBenchStats(typing[$0]!.idle)) },
+            row(
+                "the upload's p99 above idle (the server in the background), and the chance of so large a "
+                    + "difference between two runs of the same keys (permutation test; below 0.05: beyond noise)"
+            ) { aboveIdle(typing[$0]!.busy, encrypted: $0) },
             row("the same keys, \(cores) threads keeping every core busy as long as each upload ran, p50 / p99") {
                 ms(TUIBenchStats(typing[$0]!.loaded))
+            },
+            row(
+                "the same keys, every core hashing memory below the UI as long as each upload ran (one thread "
+                    + "at the transfer lane's priority, the rest as the server runs; no app code), p50 / p99"
+            ) { ms(TUIBenchStats(typing[$0]!.hashing)) },
+            row("… its p99 above idle, and the chance of so large a difference (permutation test)") {
+                aboveIdle(typing[$0]!.hashing, encrypted: $0)
             },
         ]
     }
@@ -166,12 +182,14 @@ extension SyncBench {
         var busyBesideServer: [Double] = []
         var idle: [Double] = []
         var loaded: [Double] = []
+        var hashing: [Double] = []
 
         mutating func add(_ round: TypingRound) {
             busy += round.busy.whileWorking
             busyBesideServer += round.busyBesideServer.whileWorking
             idle += round.idle.stats.sorted
             loaded += round.loaded.whileWorking
+            hashing += round.hashing.whileWorking
         }
     }
 
@@ -181,6 +199,7 @@ extension SyncBench {
         var busyBesideServer: SyncBenchTyping.Run
         var idle: SyncBenchTyping.Run
         var loaded: SyncBenchTyping.Run
+        var hashing: SyncBenchTyping.Run
     }
 
     /// Keys pressed in the app while the file at `path` uploads, the server in the background,
@@ -201,7 +220,11 @@ extension SyncBench {
         let loaded = try await typing.measure(presses: busy.whileWorking.count) {
             await SyncBenchTyping.keepBusy(threads: cores, seconds: uploadSeconds)
         }
-        return TypingRound(busy: busy, busyBesideServer: besideServer, idle: idle, loaded: loaded)
+        let hashing = try await typing.measure(presses: busy.whileWorking.count) {
+            await SyncBenchTyping.keepHashingBelowTheUI(threads: cores, seconds: uploadSeconds)
+        }
+        return TypingRound(
+            busy: busy, busyBesideServer: besideServer, idle: idle, loaded: loaded, hashing: hashing)
     }
 
     /// Keys pressed in the app over a store of 10,000 items while the file at `path`, attached

@@ -1,5 +1,6 @@
 import Foundation
 import QuireApp
+import QuireProtocol
 import QuireStore
 import QuireSync
 import QuireUI
@@ -70,15 +71,50 @@ struct SyncBenchTyping {
 
     /// Spins `threads` threads for `seconds`, as a stand-in for other work on the machine.
     static func keepBusy(threads: Int, seconds: Double) async {
+        await onThreads(threads, for: seconds) { _, deadline in
+            var spins: UInt64 = 0
+            while DispatchTime.now().uptimeNanoseconds < deadline { spins &+= 1 }
+            if spins == .max { print("") }  // keeps the loop from being optimized away
+        }
+    }
+
+    /// Keeps every core hashing memory below the UI for `seconds`, with no code of the app: one
+    /// thread at the transfer lane's priority (`SCHED_BATCH`, nice 19) standing for the upload's
+    /// reading and hashing, the others under `SCHED_IDLE` as the bench runs the server. What
+    /// work at those priorities costs a key on this machine, whoever does it: the floor for an
+    /// upload that runs while a person types.
+    static func keepHashingBelowTheUI(threads: Int, seconds: Double) async {
+        await onThreads(threads, for: seconds) { index, deadline in
+            #if os(Linux)
+                // Linux numbers SCHED_BATCH 3 and SCHED_IDLE 5 (Glibc's module leaves both out).
+                var parameters = sched_param()
+                _ = sched_setscheduler(0, index == 0 ? 3 : 5, &parameters)
+                if index == 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
+            #endif
+            let chunk = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 1 << 20)
+            var copy = chunk
+            var hashed = 0
+            while DispatchTime.now().uptimeNanoseconds < deadline {
+                // A copy, as a chunk read from the page cache is, then its hash.
+                copy.withUnsafeMutableBytes { target in chunk.withUnsafeBytes { target.copyMemory(from: $0) } }
+                hashed &+= ContentHash.sha256Hex(bytes: copy).utf8.count
+            }
+            if hashed == -1 { print("") }  // keeps the loop from being optimized away
+        }
+    }
+
+    /// Runs `body` on `count` new threads (with each one's index and the deadline `seconds`
+    /// from now, in uptime nanoseconds) and returns when every one has.
+    private static func onThreads(
+        _ count: Int, for seconds: Double, _ body: @escaping @Sendable (Int, UInt64) -> Void
+    ) async {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let group = DispatchGroup()
-            for _ in 0..<threads {
+            for index in 0..<count {
                 group.enter()
                 Thread.detachNewThread {
-                    var spins: UInt64 = 0
-                    while DispatchTime.now().uptimeNanoseconds < deadline { spins &+= 1 }
-                    if spins == .max { print("") }  // keeps the loop from being optimized away
+                    body(index, deadline)
                     group.leave()
                 }
             }

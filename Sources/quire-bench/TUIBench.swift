@@ -105,6 +105,30 @@ struct TUIBenchStats {
         let p99s = TUIBenchStats(resampled)
         return p99s.percentile(5)...p99s.percentile(95)
     }
+
+    /// How much higher this run's p99 is than `other`'s, and how often a difference at least
+    /// as large comes from chance alone: the share of 2,000 random relabellings of the two runs'
+    /// keys pooled (a fixed seed) whose first part's p99 exceeds the second's by as much. A
+    /// permutation test, so it assumes nothing of the latencies' shape; below 0.05 the runs'
+    /// p99s differ beyond noise.
+    func p99Shift(over other: TUIBenchStats) -> (milliseconds: Double, chance: Double) {
+        let observed = p99 - other.p99
+        guard !sorted.isEmpty, !other.sorted.isEmpty else { return (observed, 1) }
+        var generator = SeededRandom(seed: 0x5EED)
+        var pooled = sorted + other.sorted
+        var asLarge = 0
+        let draws = 2000
+        for _ in 0..<draws {
+            // Fisher–Yates over the pooled keys, then the first `sorted.count` as this run.
+            for index in stride(from: pooled.count - 1, to: 0, by: -1) {
+                pooled.swapAt(index, Int(generator.next() % UInt64(index + 1)))
+            }
+            let first = TUIBenchStats(Array(pooled[..<sorted.count]))
+            let second = TUIBenchStats(Array(pooled[sorted.count...]))
+            if first.p99 - second.p99 >= observed { asLarge += 1 }
+        }
+        return (observed, Double(asLarge) / Double(draws))
+    }
 }
 
 enum TUIBenchReport {

@@ -78,6 +78,17 @@ public final class BackgroundThread: Sendable {
     /// Sets the calling thread's nice value and name; a failure leaves them as they were. On
     /// Linux the nice value belongs to each thread, and process id 0 names the calling thread.
     private static func prepareThread(name: String, niceness: Int32) {
+        lowerCallingThread(to: niceness)
+        #if os(Linux)
+            // Named from the thread itself (Foundation gives the OS no name set before `start`,
+            // and glibc's call for it is not imported). The kernel keeps 15 bytes of it.
+            try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+        #endif
+    }
+
+    /// Makes the calling thread a batch thread at `niceness`, as every lane's is (Linux; a
+    /// failure leaves it as it was): a key's wake-up takes the core from it.
+    public static func lowerCallingThread(to niceness: Int32) {
         #if os(Linux)
             // SCHED_BATCH first (the nice value set after it is kept); Glibc's module leaves
             // the constant out (it is under _GNU_SOURCE), and Linux numbers it 3.
@@ -85,9 +96,6 @@ public final class BackgroundThread: Sendable {
             var parameters = sched_param()
             _ = sched_setscheduler(0, batch, &parameters)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-            // Named from the thread itself (Foundation gives the OS no name set before `start`,
-            // and glibc's call for it is not imported). The kernel keeps 15 bytes of it.
-            try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         #endif
     }
 

@@ -85,12 +85,15 @@ struct SyncBenchTyping {
     /// upload that runs while a person types.
     static func keepHashingBelowTheUI(threads: Int, seconds: Double) async {
         await onThreads(threads, for: seconds) { index, deadline in
-            #if os(Linux)
-                // Linux numbers SCHED_BATCH 3 and SCHED_IDLE 5 (Glibc's module leaves both out).
-                var parameters = sched_param()
-                _ = sched_setscheduler(0, index == 0 ? 3 : 5, &parameters)
-                if index == 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
-            #endif
+            if index == 0 {
+                BackgroundThread.lowerCallingThread(to: BackgroundThread.transferNiceness)
+            } else {
+                #if os(Linux)
+                    // Linux numbers SCHED_IDLE 5 (Glibc's module leaves it out).
+                    var parameters = sched_param()
+                    _ = sched_setscheduler(0, 5, &parameters)
+                #endif
+            }
             let chunk = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 1 << 20)
             var copy = chunk
             var hashed = 0

@@ -245,9 +245,13 @@ extension SyncBench {
         let worker = SyncWorker(
             runner: engine, scheduler: LiveSyncScheduler(now: { Date() }), onStatus: { news.workerChanged($0) })
         news.link(worker: worker, hints: nil)
+        // The remote in the config, as in the app: the status bar reads it, and sync's news
+        // shows as it would there (with none, the bar said "no remote set" between rounds).
         let settings = SyncSettings(
             configPath: NSTemporaryDirectory() + "quire-bench-\(UUID().uuidString).toml",
             credentialsPath: NSTemporaryDirectory() + "quire-bench-\(UUID().uuidString).credentials")
+        try "[remote]\nurl = \"\(server.url)\"\n".write(toFile: settings.configPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: settings.configPath) }
         let typing = SyncBenchTyping(
             store: store, sync: LiveSyncControl(settings: settings, worker: worker, engine: engine, news: news))
         let start = DispatchTime.now().uptimeNanoseconds

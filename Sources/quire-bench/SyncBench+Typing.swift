@@ -27,7 +27,7 @@ struct SyncBenchTyping {
             environment: environment,
             backend: TestBackend(size: Size(width: 120, height: 40)), label: "quire.bench.typing")
         let clock = TUIBenchLatency.FrameClock()
-        runtime.onFrame = { _ in clock.record() }
+        runtime.onFrame = { clock.record($0) }
         runtime.start()
         runtime.waitUntilIdle()
         defer {
@@ -52,11 +52,15 @@ struct SyncBenchTyping {
                 var whileWorking: [Double] = []
                 while latencies.count < presses || !finished.isSet {
                     let stillWorking = !finished.isSet
+                    let before = clock.lastSelection
                     let start = DispatchTime.now().uptimeNanoseconds
                     runtime.send(.key(keys[latencies.count % keys.count]))
                     runtime.waitUntilIdle()
                     let end = DispatchTime.now().uptimeNanoseconds
-                    let frame = clock.firstFrame(after: start) ?? end
+                    // Each key moves the selection: its frame is the first to show where to.
+                    let after = clock.lastSelection
+                    let moved = after.flatMap { $0 != before ? clock.firstFrame(after: start, selecting: $0) : nil }
+                    let frame = moved ?? clock.firstFrame(after: start) ?? end
                     latencies.append(Double(frame - start) / 1_000_000)
                     if stillWorking { whileWorking.append(latencies[latencies.count - 1]) }
                     // A person types a few keys a second, not thousands: leave the sync room.

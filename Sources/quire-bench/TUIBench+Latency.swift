@@ -13,13 +13,13 @@ struct TUIBenchLatency {
     /// the search whose rows it showed (nil when its rows answered no search or an older one).
     final class FrameClock: @unchecked Sendable {
         private let lock = NSLock()
-        private var frames: [(time: UInt64, searchShown: String?)] = []
+        private var frames: [(time: UInt64, searchShown: String?, selection: Int?)] = []
 
         func record(_ state: AppState? = nil) {
             let now = DispatchTime.now().uptimeNanoseconds
             let list = state?.list
             let shown = list.flatMap { $0.rowsQuery == $0.query ? $0.query.search : nil }
-            lock.withLock { frames.append((now, shown)) }
+            lock.withLock { frames.append((now, shown, list?.selection)) }
         }
 
         /// The first frame drawn at or after `start`.
@@ -31,6 +31,17 @@ struct TUIBenchLatency {
         func firstFrame(after start: UInt64, showingSearch text: String) -> UInt64? {
             lock.withLock { frames.first { $0.time >= start && $0.searchShown == text }?.time }
         }
+
+        /// The first frame at or after `start` with `selection` as the selected row: the frame
+        /// of the key that moved the selection there. A frame the app drew for other work while
+        /// the key waited behind it (the sync worker's news, a poll) comes first but still
+        /// shows the old selection, so it is not taken for the key's.
+        func firstFrame(after start: UInt64, selecting selection: Int) -> UInt64? {
+            lock.withLock { frames.first { $0.time >= start && $0.selection == selection }?.time }
+        }
+
+        /// The selected row in the last frame drawn.
+        var lastSelection: Int? { lock.withLock { frames.last?.selection } }
     }
 
     func measure() throws -> [(String, TUIBenchStats)] {

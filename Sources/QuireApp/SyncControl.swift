@@ -15,8 +15,9 @@ public protocol SyncControl: Sendable {
     /// The summary for the status bar, given the store's counts. Reads only.
     func summary(counts: StoreCounts) -> SyncSummary
     /// The store changed, whoever wrote it (an edit here, `quire add` in another terminal):
-    /// this is where sync hears of work.
-    func storeChanged(counts: StoreCounts)
+    /// this is where sync hears of work. Returns the status bar's summary for `counts`, from
+    /// the same read of the settings: the app's poll calls this at every commit it sees.
+    func storeChanged(counts: StoreCounts) -> SyncSummary
     /// Starts a sync round now, when it can.
     func syncNow() -> SyncNowAnswer
     /// Hands every change of the running worker's state to `listener` (from any thread),
@@ -62,7 +63,7 @@ extension SyncControl {
         .refused("sync is not configured: there is no account to unlock", wrongSecret: false)
     }
 
-    public func storeChanged(counts: StoreCounts) {}
+    public func storeChanged(counts: StoreCounts) -> SyncSummary { summary(counts: counts) }
 
     /// Without a sync engine there is nowhere to download from.
     public func fetch(_ file: AttachedFile) async throws(AttachmentFetchError) {
@@ -123,16 +124,26 @@ public struct LiveSyncControl: SyncControl {
 
     /// The store's counts; the connection the settings imply until the worker says more.
     public func summary(counts: StoreCounts) -> SyncSummary {
+        summary(counts: counts, remoteSet: settings.remoteURL() != nil)
+    }
+
+    private func summary(counts: StoreCounts, remoteSet: Bool) -> SyncSummary {
         SyncSummary(
-            connection: settings.remoteURL() != nil ? .idle : .noRemote, pending: counts.pending + counts.inFlight,
+            connection: remoteSet ? .idle : .noRemote, pending: counts.pending + counts.inFlight,
             needsReview: counts.needsReview, deadLetters: counts.rejected)
     }
 
     /// Ops waiting to be sent nudge the worker, and it syncs after a quiet moment; a remote
     /// set while the app runs wakes it from "no remote"; another process that reached the
-    /// server (`quire sync` in another terminal) ends a wait for a retry.
-    public func storeChanged(counts: StoreCounts) {
-        guard let worker, settings.remoteURL() != nil else { return }
+    /// server (`quire sync` in another terminal) ends a wait for a retry. The config file is
+    /// read once for both this and the summary.
+    public func storeChanged(counts: StoreCounts) -> SyncSummary {
+        let remoteSet = settings.remoteURL() != nil
+        if let worker, remoteSet { hearOfChange(counts: counts, worker: worker) }
+        return summary(counts: counts, remoteSet: remoteSet)
+    }
+
+    private func hearOfChange(counts: StoreCounts, worker: SyncWorker) {
         let heard = news?.current
         if heard?.connection == .noRemote { worker.credentialsChanged() }
         if let elsewhere = storeLastSuccess(), elsewhere > (heard?.lastSuccess ?? .distantPast) {
@@ -302,8 +313,7 @@ extension AppRuntime {
 
     /// As `storeChangeNoted()`, with counts already read.
     func storeChangeNoted(counts: StoreCounts) -> Message {
-        environment.sync.storeChanged(counts: counts)
-        return .syncChanged(environment.sync.summary(counts: counts))
+        .syncChanged(environment.sync.storeChanged(counts: counts))
     }
 
     /// A write of this runtime's own committed: the poll need not read the list again for it

@@ -126,7 +126,9 @@ let package = Package(
                 "QuireCrypto",
                 grdb,
             ]),
-        .testTarget(name: "TerminalUITests", dependencies: ["QuireTestSupport", "TerminalUI"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["QuireCore", "QuireTestSupport", "TerminalUI"],
+            exclude: ["Snapshots"]),
         .testTarget(
             name: "QuireUITests", dependencies: ["QuireTestSupport", "QuireUI", "QuireApp", "QuireCore", "TerminalUI"],
             exclude: ["Snapshots"]

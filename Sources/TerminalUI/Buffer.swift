@@ -50,7 +50,9 @@ public struct Buffer: Hashable, Sendable {
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: Style = .normal, maxWidth: Int? = nil) -> Int {
         let limit = maxWidth.map { x + max(0, $0) } ?? size.width
-        if text.utf8.allSatisfy(Self.isPrintableASCII) {
+        // Only the bytes that can be drawn are looked at (one a column, the rest is clipped),
+        // and the one after them: a mark or selector there would join the last drawn grapheme.
+        if text.utf8.prefix(max(0, min(limit, size.width) - x) + 1).allSatisfy(Self.isPrintableASCII) {
             return putPrintableASCII(text, x: x, y: y, style: style, limit: limit)
         }
         var column = x

@@ -1,3 +1,4 @@
+import QuireCore
 import Testing
 
 @testable import TerminalUI
@@ -5,18 +6,6 @@ import Testing
 /// Text of ASCII bytes is measured and drawn by a fast path (a cell a byte); it must give what
 /// measuring and drawing grapheme by grapheme gives, for every text, whatever the buffer held.
 @Suite struct ASCIIFastPathTests {
-    /// A small xorshift generator, so every failure names a seed that repeats it.
-    struct Seeded {
-        var state: UInt64
-        init(_ seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
-        mutating func next(_ bound: Int) -> Int {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return Int(state % UInt64(bound))
-        }
-    }
-
     /// Graphemes where the fast path could go wrong: controls, a carriage return before a line
     /// feed (one grapheme of two ASCII bytes), ASCII followed by a mark that joins it, a keycap
     /// that starts with an ASCII digit, wide ones that the text may half overwrite.
@@ -24,15 +13,15 @@ import Testing
         "\t", "\r", "\n", "\r\n", "\u{7F}", "\u{1B}", "\u{85}", "e\u{301}", "1\u{FE0F}\u{20E3}", "é", "漢", "😀", "",
     ]
 
-    static func text(_ random: inout Seeded) -> String {
-        let length = random.next(24)
-        let asciiOnly = random.next(2) == 0
+    static func text(_ random: inout SeededRandom) -> String {
+        let length = Int.random(in: 0..<24, using: &random)
+        let asciiOnly = Int.random(in: 0..<2, using: &random) == 0
         var text = ""
         for _ in 0..<length {
-            if asciiOnly || random.next(3) > 0 {
-                text.append(Character(Unicode.Scalar(UInt8(0x20 + random.next(0x5F)))))
+            if asciiOnly || Int.random(in: 0..<3, using: &random) > 0 {
+                text.append(Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &random))))
             } else {
-                text += awkward[random.next(awkward.count)]
+                text += awkward[Int.random(in: 0..<awkward.count, using: &random)]
             }
         }
         return text
@@ -55,7 +44,7 @@ import Testing
 
     @Test(arguments: 0..<400)
     func measuringTheTextGivesTheSumOfItsGraphemes(seed: Int) {
-        var random = Seeded(UInt64(seed))
+        var random = SeededRandom(seed: UInt64(seed))
         let text = Self.text(&random)
         #expect(
             text.displayWidth == text.reduce(0) { $0 + DisplayWidth.of($1) }, "seed \(seed): \(text.debugDescription)")
@@ -64,18 +53,24 @@ import Testing
 
     @Test(arguments: 0..<400)
     func drawingTheTextGivesTheCellsOfDrawingEachGrapheme(seed: Int) {
-        var random = Seeded(UInt64(seed) &+ 10_000)
+        var random = SeededRandom(seed: UInt64(seed) &+ 10_000)
         var before = Buffer(size: Size(width: 12, height: 3))
         // Wide graphemes already on screen, which the text may overwrite half of.
-        for _ in 0..<random.next(4) {
-            before.put(Self.text(&random), x: random.next(12), y: random.next(3), style: .normal)
-            before.put("漢字", x: random.next(12), y: random.next(3), style: .normal)
+        for _ in 0..<Int.random(in: 0..<4, using: &random) {
+            before.put(
+                Self.text(&random), x: Int.random(in: 0..<12, using: &random), y: Int.random(in: 0..<3, using: &random),
+                style: .normal)
+            before.put(
+                "漢字", x: Int.random(in: 0..<12, using: &random), y: Int.random(in: 0..<3, using: &random),
+                style: .normal)
         }
         let text = Self.text(&random)
-        let x = random.next(16) - 2
-        let y = random.next(5) - 1
-        let maxWidth = random.next(3) == 0 ? nil : random.next(16) - 1
-        let style = Style(random.next(2) == 0 ? .normal : .accent, bold: random.next(2) == 0)
+        let x = Int.random(in: -2..<14, using: &random)
+        let y = Int.random(in: -1..<4, using: &random)
+        let maxWidth = Int.random(in: 0..<3, using: &random) == 0 ? nil : Int.random(in: -1..<15, using: &random)
+        let style = Style(
+            Int.random(in: 0..<2, using: &random) == 0 ? .normal : .accent,
+            bold: Int.random(in: 0..<2, using: &random) == 0)
         var fast = before
         var slow = before
         let end = fast.put(text, x: x, y: y, style: style, maxWidth: maxWidth)
@@ -92,5 +87,18 @@ import Testing
         #expect(DisplayWidth.of("\r\n") == 1)
         #expect("a\r\nb".displayWidth == 3)
         #expect("#\u{FE0F}\u{20E3}!".displayWidth == 3)
+    }
+
+    /// A mark just past the last column drawn joins the last drawn grapheme: "c" + U+0301 is one
+    /// cell, "ć", though the mark itself is clipped.
+    @Test(arguments: ["abc\u{301}", "ab1\u{FE0F}\u{20E3}"])
+    func whatFollowsTheClipStillJoinsTheLastCell(text: String) {
+        var fast = Buffer(size: Size(width: 8, height: 1))
+        var slow = fast
+        let end = fast.put(text, x: 0, y: 0, style: .normal, maxWidth: 3)
+        let expected = Self.putEachGrapheme(text, into: &slow, x: 0, y: 0, style: .normal, maxWidth: 3)
+        #expect(end == expected)
+        #expect(fast[2, 0] == slow[2, 0])
+        #expect(fast[2, 0].symbol != "c" && fast[2, 0].symbol != "1")
     }
 }

@@ -17,16 +17,20 @@ extension AppRuntime {
             return readStates(of: id, from: attachments).map { [.attachmentStatesRead($0)] } ?? []
         case .attach(let typed, let id):
             let path = resolved(typed)
-            do {
-                let file = try attachments.attach(path: path, to: id)
-                // Our own write: the list and the view read it now.
-                return [.attachmentAnswered(.attached(name: file.name, itemID: id)), .storeChanged, ownWriteNoted()]
-            } catch {
-                return [.attachmentAnswered(.failed("Cannot attach: \(AppRuntime.oneLine(error))"))]
+            onFileLane {
+                do {
+                    let file = try attachments.attach(path: path, to: id)
+                    // Our own write: the list and the view read it now.
+                    return (.attached(name: file.name, itemID: id), wrote: true)
+                } catch {
+                    return (.failed("Cannot attach: \(AppRuntime.oneLine(error))"), wrote: false)
+                }
             }
+            return [.attachmentAnswered(.underWay("Attaching \((path as NSString).lastPathComponent)…"))]
         case .open(let file):
             guard attachments.isHere(file) else { return [fetch(request, file)] }
-            return [.attachmentAnswered(open(file, from: attachments))]
+            onFileLane { [self] in (open(file, from: attachments), wrote: false) }
+            return [.attachmentAnswered(.underWay("Opening \(file.name)…"))]
         case .save(let file, let typed, let replacing):
             guard attachments.isHere(file) else { return [fetch(request, file)] }
             var path = resolved(typed)
@@ -40,11 +44,33 @@ extension AppRuntime {
             } else if exists, !replacing {
                 return [.attachmentAnswered(.exists(file, path: path))]
             }
-            do {
-                try attachments.copy(file, to: path)
-                return [.attachmentAnswered(.saved(name: file.name, path: path))]
-            } catch {
-                return [.attachmentAnswered(.failed("Cannot save \(file.name): \(AppRuntime.oneLine(error))"))]
+            onFileLane { [path] in
+                do {
+                    try attachments.copy(file, to: path)
+                    return (.saved(name: file.name, path: path), wrote: false)
+                } catch {
+                    return (.failed("Cannot save \(file.name): \(AppRuntime.oneLine(error))"), wrote: false)
+                }
+            }
+            return [.attachmentAnswered(.underWay("Saving \(file.name)…"))]
+        }
+    }
+
+    /// Runs `work` on the file lane once this frame is drawn, and handles its answer on the UI
+    /// queue; `wrote` says it committed to the store (the list and the view read it then).
+    ///
+    /// A file's bytes are hashed and copied there, never on the UI queue: attaching a 100 MB
+    /// file reads and writes all of it, and keys pressed meanwhile are drawn as always.
+    private func onFileLane(_ work: @escaping @Sendable () -> (AttachmentAnswer, wrote: Bool)) {
+        activity.begin()
+        inBackground(on: Self.fileLane) { [self] in
+            let (answer, wrote) = work()
+            queue.async { [self] in
+                defer { activity.end() }
+                guard !isStoppedOnQueue else { return }
+                process(
+                    wrote
+                        ? [.attachmentAnswered(answer), .storeChanged, ownWriteNoted()] : [.attachmentAnswered(answer)])
             }
         }
     }

@@ -139,7 +139,7 @@ extension AppRuntime {
     }
 
     /// Runs `work` on `lane` after the frame being processed is drawn (`startBackgroundWork`).
-    private func inBackground(on lane: BackgroundThread, _ work: @escaping @Sendable () -> Void) {
+    func inBackground(on lane: BackgroundThread, _ work: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         backgroundStarts.append { lane.async(work) }
     }

@@ -44,6 +44,8 @@ public final class AppRuntime: @unchecked Sendable {
     /// one-letter prefix may take longer than the page, and must never hold a page up.
     static let countLane = BackgroundThread(name: "quire.count")
     let counts = Generation()
+    /// Attaching, saving and opening files run here, in the order asked (`onFileLane`).
+    static let fileLane = BackgroundThread(name: "quire.files")
     /// Background work asked for while processing messages, started once their frame is drawn
     /// (see `startBackgroundWork`). Confined to `queue`.
     var backgroundStarts: [() -> Void] = []

@@ -106,6 +106,8 @@ extension AppState {
             notice = .info("Saved \(name) to \(path)")
         case .exists(let file, let path):
             question = .replaceFile(file, path: path)
+        case .underWay(let words):
+            notice = .info(words)
         case .fetching(let request):
             notice = .info("Downloading \(request.file?.name ?? "the file")…")
             return readAttachmentStates()

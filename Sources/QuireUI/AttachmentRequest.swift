@@ -29,6 +29,9 @@ public enum AttachmentAnswer: Hashable, Sendable {
     case saved(name: String, path: String)
     /// Something is at the path already: the person is asked before it is replaced.
     case exists(AttachedFile, path: String)
+    /// Under way off the UI (a large file's copy takes a while), in the status bar's words
+    /// ("Attaching scan.pdf…"); its answer follows.
+    case underWay(String)
     /// The file is not on this device: it is being downloaded, and the request runs after.
     case fetching(AttachmentRequest)
     /// The download the request waited for finished: the request runs again.

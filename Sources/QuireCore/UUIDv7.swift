@@ -32,8 +32,9 @@ public struct UUIDv7Generator: Sendable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Formats the three parts of a UUIDv7; `tail` supplies the 62 random bits of `rand_b`.
-    static func format(milliseconds: UInt64, counter: UInt16, tail: UInt64) -> String {
+    /// Formats the three parts of a UUIDv7: the low 48 bits of `milliseconds`, the low 12 of
+    /// `counter` (`rand_a`), and the low 62 of `tail` (`rand_b`, after the variant's two bits).
+    public static func format(milliseconds: UInt64, counter: UInt16, tail: UInt64) -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<6 {
             bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * UInt64(5 - index)))

@@ -147,33 +147,21 @@ public enum TaskwarriorImport {
         return Day(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0)
     }
 
-    /// A UUIDv7 whose time is `entry` and whose other bits come from the Taskwarrior uuid.
+    /// A UUIDv7 whose time is `entry` and whose other bits come from the Taskwarrior uuid: its
+    /// 12 bits after the version digit as the counter, its last 64 as the tail (the variant's
+    /// two bits replaced, as in every UUIDv7 the generator formats).
     ///
     /// The same export must give the same ids in every version of Quire, so that importing it
-    /// again updates its items (`TaskwarriorImportTests` pins examples). Built from bytes: as
-    /// strings of characters it was a twentieth of an import's time.
+    /// again updates its items (`TaskwarriorImportTests` pins examples).
     static func derivedID(uuid: String, entry: Date) -> String {
-        // The uuid's 32 hex digits, lowercased (`isValid` has checked them).
-        var source: [UInt8] = []
-        source.reserveCapacity(32)
-        for byte in uuid.utf8 where byte != UInt8(ascii: "-") {
-            source.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte + 32 : byte)
-        }
-        guard source.count == 32 else { preconditionFailure("not a uuid: \(uuid)") }
-        let digits = Array("0123456789abcdef".utf8)
+        // The uuid's 32 hex digits as numbers (`isValid` has checked them).
+        var digits: [UInt8] = []
+        digits.reserveCapacity(32)
+        for byte in uuid.utf8 where byte != UInt8(ascii: "-") { digits.append(JSONBytes.hexDigit(byte) ?? 0) }
+        guard digits.count == 32 else { preconditionFailure("not a uuid: \(uuid)") }
+        func number(_ range: Range<Int>) -> UInt64 { digits[range].reduce(0) { $0 << 4 | UInt64($1) } }
         let milliseconds = UInt64(max(0, (entry.timeIntervalSince1970 * 1000).rounded()))
-        var hex: [UInt8] = []
-        hex.reserveCapacity(36)
-        // The time's low 48 bits, then version 7, then the uuid's bits with RFC 4122's variant.
-        for shift in stride(from: 44, through: 0, by: -4) {
-            hex.append(digits[Int(milliseconds >> UInt64(shift) & 0xF)])
-        }
-        hex.append(UInt8(ascii: "7"))
-        hex.append(contentsOf: source[13..<16])
-        let variant = Int(JSONBytes.hexDigit(source[16]) ?? 0)
-        hex.append(digits[variant & 0x3 | 0x8])
-        hex.append(contentsOf: source[17..<32])
-        for position in [8, 13, 18, 23] { hex.insert(UInt8(ascii: "-"), at: position) }
-        return String(decoding: hex, as: UTF8.self)
+        return UUIDv7Generator.format(
+            milliseconds: milliseconds, counter: UInt16(number(13..<16)), tail: number(16..<32))
     }
 }

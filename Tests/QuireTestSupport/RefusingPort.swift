@@ -15,6 +15,11 @@ public final class RefusingPort: @unchecked Sendable {
     /// starts there again (release this first).
     public init(port: Int = 0) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A stopped server's port still has its closed connections waiting out TIME_WAIT;
+        // without this, binding it fails until they are gone (as the server's own restart
+        // would, which sets it too).
+        var reuse: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = DroppingProxy.loopback(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

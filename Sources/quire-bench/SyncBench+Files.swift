@@ -62,7 +62,11 @@ extension SyncBench {
             "runtime as in the app, with the server in the background (`SCHED_IDLE`: it stands for a server",
             "on another machine, and takes only cores nothing else wants), then with the server at",
             "normal priority on the same cores, then with sync idle, then with no sync and every core",
-            "kept busy for as long as the upload took (the control), as under *Sync* above.", "",
+            "kept busy for as long as the upload took (the control), as under *Sync* above; then two",
+            "controls with no code of the app, each as long as the upload took: every core hashing",
+            "memory below the UI, and the file's bytes moved as an upload moves them (read, hashed,",
+            "sent over loopback, stored with a sync to disk at every MiB). The bench learns that the",
+            "upload ended from the worker's news of its rounds, as the app does.", "",
             "| measure | encryption off | encryption on |", "| --- | ---: | ---: |",
             row("upload, A's rounds until the server holds the file") { rate(transfers[$0]!.upload) },
             row(
@@ -100,6 +104,16 @@ extension SyncBench {
             ) { ms(TUIBenchStats(typing[$0]!.hashing)) },
             row("… its p99 above idle, and the chance of so large a difference (permutation test)") {
                 aboveIdle(typing[$0]!.hashing, encrypted: $0)
+            },
+            row(
+                "the same keys while the file's bytes are read, hashed, sent over loopback and stored with a sync "
+                    + "to disk at every MiB, spread over as long as each upload ran (the sender at the transfer "
+                    + "lane's priority, the receiver as the server runs; no app code), p50 / p99"
+            ) { ms(TUIBenchStats(typing[$0]!.sending)) },
+            row("… its p99 above idle (permutation test)") { aboveIdle(typing[$0]!.sending, encrypted: $0) },
+            row("the upload's p99 above this control's (permutation test): what the app adds to moving the bytes") {
+                let shift = TUIBenchStats(typing[$0]!.busy).p99Shift(over: TUIBenchStats(typing[$0]!.sending))
+                return String(format: "%+.2f ms (p = %.3f)", shift.milliseconds, shift.chance)
             },
         ]
     }
@@ -183,6 +197,7 @@ extension SyncBench {
         var idle: [Double] = []
         var loaded: [Double] = []
         var hashing: [Double] = []
+        var sending: [Double] = []
 
         mutating func add(_ round: TypingRound) {
             busy += round.busy.whileWorking
@@ -190,6 +205,7 @@ extension SyncBench {
             idle += round.idle.stats.sorted
             loaded += round.loaded.whileWorking
             hashing += round.hashing.whileWorking
+            sending += round.sending.whileWorking
         }
     }
 
@@ -200,6 +216,7 @@ extension SyncBench {
         var idle: SyncBenchTyping.Run
         var loaded: SyncBenchTyping.Run
         var hashing: SyncBenchTyping.Run
+        var sending: SyncBenchTyping.Run
     }
 
     /// Keys pressed in the app while the file at `path` uploads, the server in the background,
@@ -223,8 +240,14 @@ extension SyncBench {
         let hashing = try await typing.measure(presses: busy.whileWorking.count) {
             await SyncBenchTyping.keepHashingBelowTheUI(threads: cores, seconds: uploadSeconds)
         }
+        let sending = try await typing.measure(presses: busy.whileWorking.count) {
+            try await SyncBenchTyping.keepSendingBelowTheUI(
+                file: path, seconds: uploadSeconds,
+                storingIn: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        }
         return TypingRound(
-            busy: busy, busyBesideServer: besideServer, idle: idle, loaded: loaded, hashing: hashing)
+            busy: busy, busyBesideServer: besideServer, idle: idle, loaded: loaded, hashing: hashing,
+            sending: sending)
     }
 
     /// Keys pressed in the app over a store of 10,000 items while the file at `path`, attached
@@ -242,8 +265,13 @@ extension SyncBench {
         // The upload runs as in the app: the worker starts round after round, and its news of
         // each reaches the runtime.
         let news = SyncNews(isLocked: { false })
+        let uploaded = UploadWatch(file: file, store: store)
         let worker = SyncWorker(
-            runner: engine, scheduler: LiveSyncScheduler(now: { Date() }), onStatus: { news.workerChanged($0) })
+            runner: engine, scheduler: LiveSyncScheduler(now: { Date() }),
+            onStatus: {
+                news.workerChanged($0)
+                uploaded.check()
+            })
         news.link(worker: worker, hints: nil)
         // The remote in the config, as in the app: the status bar reads it, and sync's news
         // shows as it would there (with none, the bar said "no remote set" between rounds).
@@ -258,19 +286,10 @@ extension SyncBench {
         let busy = try await typing.measure(presses: 100) {
             worker.start()
             defer { worker.stop() }
-            try await Self.waitUntilUploaded(file, in: store)
+            try await uploaded.wait(seconds: 60)
         }
         let uploadSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return (busy, typing, uploadSeconds)
-    }
-
-    /// Returns once the server holds `file`, checking every 5 ms; throws after a minute.
-    private static func waitUntilUploaded(_ file: AttachedFile, in store: AppDatabase) async throws {
-        let deadline = Date().addingTimeInterval(60)
-        while try store.attachmentTransfers()[file.hash] != .uploaded {
-            guard Date() < deadline else { throw BenchFailure("the upload did not end within a minute") }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
     }
 
     /// An engine over `store` that moves files, with a note already on the server and the file

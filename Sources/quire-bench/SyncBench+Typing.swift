@@ -92,11 +92,7 @@ struct SyncBenchTyping {
             if index == 0 {
                 BackgroundThread.lowerCallingThread(to: BackgroundThread.transferNiceness)
             } else {
-                #if os(Linux)
-                    // Linux numbers SCHED_IDLE 5 (Glibc's module leaves it out).
-                    var parameters = sched_param()
-                    _ = sched_setscheduler(0, 5, &parameters)
-                #endif
+                idleCallingThread()
             }
             let chunk = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 1 << 20)
             var copy = chunk
@@ -110,9 +106,18 @@ struct SyncBenchTyping {
         }
     }
 
+    /// Puts the calling thread under `SCHED_IDLE`, as the bench runs the server (Linux).
+    static func idleCallingThread() {
+        #if os(Linux)
+            // Linux numbers SCHED_IDLE 5 (Glibc's module leaves it out).
+            var parameters = sched_param()
+            _ = sched_setscheduler(0, 5, &parameters)
+        #endif
+    }
+
     /// Runs `body` on `count` new threads (with each one's index and the deadline `seconds`
     /// from now, in uptime nanoseconds) and returns when every one has.
-    private static func onThreads(
+    static func onThreads(
         _ count: Int, for seconds: Double, _ body: @escaping @Sendable (Int, UInt64) -> Void
     ) async {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)

@@ -63,8 +63,10 @@ extension AppRuntime {
     /// file reads and writes all of it, and keys pressed meanwhile are drawn as always.
     private func onFileLane(_ work: @escaping @Sendable () -> (AttachmentAnswer, wrote: Bool)) {
         activity.begin()
+        fileWork.enter()
         inBackground(on: Self.fileLane) { [self] in
             let (answer, wrote) = work()
+            fileWork.leave()
             queue.async { [self] in
                 defer { activity.end() }
                 guard !isStoppedOnQueue else { return }

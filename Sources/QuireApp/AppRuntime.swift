@@ -46,6 +46,8 @@ public final class AppRuntime: @unchecked Sendable {
     let counts = Generation()
     /// Attaching, saving and opening files run here, in the order asked (`onFileLane`).
     static let fileLane = BackgroundThread(name: "quire.files")
+    /// This runtime's file work not yet done: `waitUntilStopped` waits for it.
+    let fileWork = DispatchGroup()
     /// Background work asked for while processing messages, started once their frame is drawn
     /// (see `startBackgroundWork`). Confined to `queue`.
     var backgroundStarts: [() -> Void] = []
@@ -104,10 +106,12 @@ public final class AppRuntime: @unchecked Sendable {
         queue.async { [self] in finish(status: status) }
     }
 
-    /// Blocks the calling thread until the runtime stops; returns the exit status.
+    /// Blocks the calling thread until the runtime stops, and a file it was attaching or saving
+    /// is done (the person asked for it, and quitting must not drop it); returns the exit status.
     public func waitUntilStopped() -> Int32 {
         stoppedSignal.wait()
         stoppedSignal.signal()
+        fileWork.wait()
         return queue.sync { exitStatus }
     }
 

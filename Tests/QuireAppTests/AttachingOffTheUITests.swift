@@ -29,7 +29,10 @@ import Testing
         func copy(_ file: AttachedFile, to path: String) throws { try source.copy(file, to: path) }
     }
 
-    @Test func aKeyPressedWhileAFileIsBeingAttachedIsDrawnBeforeTheAttachEnds() throws {
+    /// An app over a real store whose attaching is held, with `tickets.pdf` being attached to
+    /// its first item from the item view (`a`, the path, `Enter`), the notice that it is under
+    /// way shown; and that item's id. The caller lets the attach go (`release`) however it ends.
+    static func attaching() throws -> (app: AppHarness, attachments: HeldAttachments, id: String) {
         let held = Mutex<HeldAttachments?>(nil)
         let app = try AppHarness(
             items: AppHarness.entries(3),
@@ -39,17 +42,20 @@ import Testing
                 return attachments
             })
         let attachments = try #require(held.withLock { $0 })
-        // However the test ends, the attach is let go, so the app can stop.
-        defer { attachments.release.signal() }
         let path = app.directory + "/tickets.pdf"
         try Data("boarding pass".utf8).write(to: URL(fileURLWithPath: path))
         let id = try #require(app.state.list.selectedItem?.id)
-
         app.press(.enter, .character("a"))
         app.type(path)
         app.runtime.send(.key(.enter))
-        // The attach is held: the app says it is under way, and a key is handled meanwhile.
         #expect(app.waitFor { app.text.contains("Attaching tickets.pdf…") }, "\(app.text)")
+        return (app, attachments, id)
+    }
+
+    @Test func aKeyPressedWhileAFileIsBeingAttachedIsDrawnBeforeTheAttachEnds() throws {
+        let (app, attachments, id) = try Self.attaching()
+        defer { attachments.release.signal() }
+        // The attach is held: a key is handled meanwhile.
         app.runtime.send(.key(.escape))
         #expect(app.waitFor { app.state.screen == .list }, "the key waited for the attach: \(app.text)")
         #expect(try app.store.item(id)?.attachments.isEmpty == true)
@@ -57,5 +63,25 @@ import Testing
         attachments.release.signal()
         #expect(app.waitFor { app.text.contains("Attached tickets.pdf") }, "\(app.text)")
         #expect(try app.store.item(id)?.attachments.map(\.name) == ["tickets.pdf"])
+    }
+
+    /// The person asked for the file; quitting while it is being attached finishes the attach
+    /// before the app's process may end, instead of dropping it.
+    @Test func quittingWhileAFileIsBeingAttachedFinishesTheAttachFirst() throws {
+        let (app, attachments, id) = try Self.attaching()
+        defer { attachments.release.signal() }
+        app.runtime.stop()
+        let stopped = DispatchSemaphore(value: 0)
+        let filesWhenStopped = Mutex<Int?>(nil)
+        Thread.detachNewThread { [store = app.store, runtime = app.runtime] in
+            _ = runtime.waitUntilStopped()
+            filesWhenStopped.withLock { $0 = (try? store.item(id))?.attachments.count }
+            stopped.signal()
+        }
+        // Held, the attach is not done: the runtime must not say it has stopped yet.
+        #expect(stopped.wait(timeout: .now() + 0.5) == .timedOut, "stopped with the attach under way")
+        attachments.release.signal()
+        #expect(stopped.wait(timeout: .now() + 10) == .success)
+        #expect(filesWhenStopped.withLock { $0 } == 1, "the file is attached once the app has stopped")
     }
 }

@@ -132,8 +132,10 @@ public struct Buffer: Hashable, Sendable {
         if old.isContinuation, x > 0, !cell.isContinuation {
             cells[index - 1] = Cell(" ", style: cells[index - 1].style)
         }
-        // Overwriting the left half of a wide grapheme: blank its right half.
-        if !old.isContinuation, old.symbol.displayWidth == 2, x + 1 < size.width, cells[index + 1].isContinuation {
+        // Overwriting the left half of a wide grapheme: blank its right half. Only a wide
+        // grapheme is followed by a continuation, so the old symbol is measured only then
+        // (measuring every overwritten cell's symbol was a fifth of a frame's drawing).
+        if x + 1 < size.width, cells[index + 1].isContinuation, !old.isContinuation, old.symbol.displayWidth == 2 {
             cells[index + 1] = Cell(" ", style: cells[index + 1].style)
         }
         cells[index] = cell

@@ -1,6 +1,7 @@
 import Foundation
 import QuireProtocol
 import QuireSync
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +23,8 @@ extension SyncBenchTyping {
         defer { close(listener) }
         let target = directory + "/received-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: target) }
-        let failure = Failure()
+        // The first failure of the two threads, in words.
+        let failure = Mutex<String?>(nil)
         await onThreads(2, for: seconds) { index, _ in
             do {
                 if index == 0 {
@@ -31,10 +33,11 @@ extension SyncBenchTyping {
                     try receive(from: listener, into: target)
                 }
             } catch {
-                failure.record(error)
+                let words = "\(error)"
+                failure.withLock { $0 = $0 ?? words }
             }
         }
-        if let error = failure.first { throw error }
+        if let words = failure.withLock({ $0 }) { throw BenchFailure(words) }
     }
 
     /// The chunks of the file at `path`, each read, hashed and written to the socket at its
@@ -134,13 +137,5 @@ extension SyncBenchTyping {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return address
-    }
-
-    /// The first error of several threads.
-    private final class Failure: @unchecked Sendable {
-        private let lock = NSLock()
-        private var error: (any Error)?
-        var first: (any Error)? { lock.withLock { error } }
-        func record(_ error: any Error) { lock.withLock { self.error = self.error ?? error } }
     }
 }
